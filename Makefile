@@ -1,0 +1,34 @@
+# Tessera's two set-up commands (README): `make serve` and `make test`.
+JOBS ?= 2
+RELEASE_DIR := build/release
+TEST_DIR := build/asan
+SERVE_ARGS ?=
+
+.PHONY: deps build serve test test-build bench format clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF >/dev/null
+	cmake --build $(RELEASE_DIR) -j$(JOBS) --target tessera
+
+serve: build
+	$(RELEASE_DIR)/tessera serve $(SERVE_ARGS)
+
+test-build: deps
+	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON >/dev/null
+	cmake --build $(TEST_DIR) -j$(JOBS)
+
+# Runs every test under ASan/UBSan, on SQLite and on a private PostgreSQL cluster.
+test: test-build
+	scripts/with-test-postgres.sh ctest --test-dir $(TEST_DIR) -j$(JOBS) --output-on-failure --timeout 600
+
+bench: build
+	bench/http_load.sh
+
+format:
+	find src tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
+
+clean:
+	rm -rf build

@@ -1,0 +1,59 @@
+// core/error.h
+//
+// The one error type that crosses layers. Code throws tessera::Error where a failure is found;
+// only api/ catches it and maps the code to an HTTP status and the spec's error body
+// (spec 01 §3). The message is written for the person who made the request: what was wrong and
+// what is accepted. Anything else that escapes a handler is a fault (500) and a bug.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace tessera {
+
+// Meanings, not statuses: api/ decides the status of each (spec 01 §3.2).
+enum class ErrorCode {
+  kInternal,              // ERR001, a fault
+  kEngine,                // ERR002
+  kAuthenticationFailed,  // ERR003
+  kLoginModeDisabled,     // ERR001 with 401 (spec 01 §2.1)
+  kNotFound,              // ERR004
+  kMissingParameter,      // ERR005 (header or query parameter)
+  kInvalidInput,          // ERR006
+  kMissingField,          // ERR007 (JSON body)
+  kSessionInvalid,        // ERR009
+  kNotSupported,          // ERR010
+  kEngineUnreachable,     // ERR013
+  kInsufficientPrivileges,// ERR014
+  kAlreadyExists,         // ERR015
+  kStorageUnavailable,    // ERR016, the storage service cannot be used
+  kServiceUnavailable,    // ERR016, another required service is not configured
+  kAccessDenied,          // ERR017, the object's ACL refuses
+  kPayloadTooLarge,       // ERR006 with 413
+  kTimeout,               // ERR001 with 503-class meaning: the request took too long
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, std::string message)
+      : std::runtime_error(std::move(message)), code_(code) {}
+  Error(ErrorCode code, std::string message, int64_t iserver_code)
+      : std::runtime_error(std::move(message)), code_(code), iserver_code_(iserver_code) {}
+
+  ErrorCode code() const { return code_; }
+  std::string_view message() const { return what(); }
+  std::optional<int64_t> iserver_code() const { return iserver_code_; }
+
+ private:
+  ErrorCode code_;
+  std::optional<int64_t> iserver_code_;
+};
+
+// The seed's message for every call that needs the storage service while it cannot be used.
+inline constexpr std::string_view kStorageUnavailableMessage =
+    "The API requires Storage Service. Please contact your administrator.";
+
+}  // namespace tessera

@@ -1,0 +1,26 @@
+// core/ids.h
+//
+// Identifiers (spec 01 §1.4). Metadata object ids and version ids are 32 hexadecimal characters,
+// always emitted upper case and compared case-insensitively on input. Ticket ids are 32 lower-case
+// hex; auth tokens are 26 lower-case base-32 characters (130 bits from the CSPRNG).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tessera {
+
+bool IsObjectId(std::string_view text);  // 32 hex digits, either case
+
+// The canonical (upper-case) form of an object id, or nullopt when `text` is not one.
+std::optional<std::string> CanonicalObjectId(std::string_view text);
+
+std::string NewObjectId();  // random, upper case
+std::string NewTicketId();  // random, lower case
+std::string NewAuthToken();
+
+// spec 05 §3: the first 16 bytes of SHA-256 of `seed`, as 32 upper-case hex.
+std::string DeterministicObjectId(std::string_view seed);
+
+}  // namespace tessera

@@ -1,0 +1,54 @@
+// http/router.h
+//
+// Maps a method and a path to a handler. Routes are templates of literal and "{name}" segments:
+//   router.Add("GET", "/api/v2/reports/{reportId}/instances/{instanceId}", handler);
+// Matching tolerates what real clients send (spec 01 §1.1): a trailing slash ("/x/" == "/x"),
+// percent-encoded segments (decoded before matching, so "/api/projects/My%20Project" binds
+// projectIdOrName = "My Project"), and repeated slashes are not collapsed. Literal segments win
+// over parameters at the same position. The result says whether the path is unknown (404) or
+// known under another method (405), so the caller can answer the spec's routing errors.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "http/message.h"
+
+namespace tessera::http {
+
+using PathParams = std::map<std::string, std::string, std::less<>>;
+
+// A handler gets the request and its bound path parameters.
+using Handler = std::function<Response(const Request&, const PathParams&)>;
+
+struct RouteMatch {
+  enum class Kind { kFound, kNotFound, kMethodNotAllowed };
+  Kind kind = Kind::kNotFound;
+  const Handler* handler = nullptr;  // set when kFound; owned by the router
+  PathParams params;
+  std::vector<std::string> allowed_methods;  // set when kMethodNotAllowed
+};
+
+class Router {
+ public:
+  Router();
+  ~Router();
+  Router(Router&&) noexcept;
+  Router& operator=(Router&&) noexcept;
+
+  // Throws std::invalid_argument for a malformed template or a duplicate method + template.
+  void Add(std::string_view method, std::string_view path_template, Handler handler);
+
+  // `path` is the raw (encoded) request path. A segment that fails to decode never matches.
+  RouteMatch Match(std::string_view method, std::string_view path) const;
+
+ private:
+  struct Node;
+  std::unique_ptr<Node> root_;
+};
+
+}  // namespace tessera::http

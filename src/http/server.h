@@ -1,0 +1,58 @@
+// http/server.h
+//
+// The HTTP/1.1 server on Boost.Beast. A few I/O threads run the sockets; every request is handed
+// to the `dispatch` function given at construction, which must answer through the completion
+// callback exactly once, from any thread (api/ runs handlers on the compute pool and calls back).
+// The server owns transport concerns only:
+//   - keep-alive, pipelining-safe (one request at a time per connection);
+//   - a body-size limit: a larger body is answered 413 with the spec's JSON error (ERR006) and the
+//     connection closed, without reading the body;
+//   - a read timeout per request (headers and body) and an idle timeout between requests;
+//   - a request id per request (Request::request_id) and one access-log line per response;
+//   - graceful shutdown: Stop() stops accepting, lets in-flight requests finish (up to a grace
+//     period), then closes every connection.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "http/message.h"
+
+namespace tessera::http {
+
+using Respond = std::function<void(Response)>;
+using Dispatch = std::function<void(Request, Respond)>;
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8080;  // 0 picks an ephemeral port; see Server::port()
+  int io_threads = 2;
+  uint64_t max_body_bytes = 256ull << 20;
+  std::chrono::seconds read_timeout{60};
+  std::chrono::seconds idle_timeout{120};
+  std::chrono::seconds shutdown_grace{10};
+  bool access_log = true;
+};
+
+class Server {
+ public:
+  Server(ServerOptions options, Dispatch dispatch);
+  ~Server();  // Stop()s if still running
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds and starts the I/O threads. Throws std::runtime_error when the address cannot be bound.
+  void Start();
+  uint16_t port() const;  // the bound port, valid after Start()
+  void Stop();            // graceful; idempotent
+  void Wait();            // blocks until Stop() has finished
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tessera::http

@@ -1,0 +1,106 @@
+// storage/metadata_store.h
+//
+// The storage service (ARCHITECTURE §4): one relational schema, versioned by a schema_version
+// table, on SQLite ("sqlite:///abs/path/metadata.db") or PostgreSQL ("postgresql://...").
+//
+// Contract:
+//   - Open() never fails because the database is down: it returns a store whose calls fail until
+//     the database can be used. A URL that names no supported backend also yields such a store.
+//   - Every call that cannot use the database -- unreachable, stopped mid-run, schema older or
+//     newer than kSchemaVersion, configuration missing or invalid -- throws
+//     Error(kStorageUnavailable, kStorageUnavailableMessage). The reason is logged, not shown.
+//   - The store recovers by itself: a broken connection is discarded and the next call connects
+//     again (at most one attempt per retry interval while the database stays down).
+//   - A database with no Tessera tables is initialised at the current schema version.
+//   - Write() runs its work in one transaction: committed when the work returns, rolled back when
+//     it throws (the exception propagates unchanged). Read() runs read-only work the same way.
+//   - Safe to use from many threads; each transaction holds one pooled connection.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/object.h"
+#include "storage/records.h"
+
+namespace tessera::storage {
+
+inline constexpr int kSchemaVersion = 1;
+
+struct ObjectFilter {
+  std::vector<int> types;     // empty = any; matches ObjectRecord::type
+  std::vector<int> subtypes;  // empty = any; an object passes if it matches types OR subtypes
+                              // when both are given
+};
+
+// The operations available inside one transaction.
+class MetadataTransaction {
+ public:
+  virtual ~MetadataTransaction() = default;
+
+  // Objects. PutObject inserts or replaces the row with the same (project_id, id).
+  virtual std::optional<model::ObjectRecord> FindObject(const std::string& project_id,
+                                                        const std::string& id) = 0;
+  virtual std::vector<model::ObjectRecord> FindObjects(const std::string& project_id,
+                                                       const std::vector<std::string>& ids) = 0;
+  virtual std::vector<model::ObjectRecord> ListChildren(const std::string& project_id,
+                                                        const std::string& folder_id) = 0;
+  virtual std::vector<model::ObjectRecord> ListObjects(const std::string& project_id,
+                                                       const ObjectFilter& filter) = 0;
+  virtual void PutObject(const model::ObjectRecord& object) = 0;
+  virtual bool DeleteObject(const std::string& project_id, const std::string& id) = 0;
+
+  // Dependencies: `object_id` uses each of `used_ids` (replaces the object's previous list).
+  virtual void SetDependencies(const std::string& project_id, const std::string& object_id,
+                               const std::vector<std::string>& used_ids) = 0;
+  virtual std::vector<std::string> ListUses(const std::string& project_id,
+                                            const std::string& object_id) = 0;
+  virtual std::vector<std::string> ListUsedBy(const std::string& project_id,
+                                              const std::string& object_id) = 0;
+
+  // Projects, ordered by name. PutProject also writes the project's object row. Throws
+  // Error(kAlreadyExists) when another project has the same name.
+  virtual std::vector<ProjectRecord> ListProjects() = 0;
+  virtual std::optional<ProjectRecord> FindProject(const std::string& id) = 0;
+  virtual std::optional<ProjectRecord> FindProjectByName(const std::string& name) = 0;
+  virtual void PutProject(const ProjectRecord& project) = 0;
+
+  // Sessions, keyed by token hash.
+  virtual void PutSession(const SessionRecord& session) = 0;
+  virtual std::optional<SessionRecord> FindSession(const std::string& token_hash) = 0;
+  virtual void TouchSession(const std::string& token_hash, Timestamp last_active) = 0;
+  virtual void DeleteSession(const std::string& token_hash) = 0;
+  // Removes sessions whose last_active + idle timeout is before `now`; returns how many.
+  virtual int DeleteExpiredSessions(Timestamp now) = 0;
+
+  // Stored searches.
+  virtual void PutSearch(const SearchRecord& search) = 0;
+  virtual std::optional<SearchRecord> FindSearch(const std::string& id) = 0;
+  virtual void DeleteSearchesOfSession(const std::string& session_id) = 0;
+};
+
+struct StoreOptions {
+  std::string url;
+  int max_connections = 8;
+  std::chrono::milliseconds retry_interval{250};
+  std::chrono::milliseconds busy_timeout{5000};  // SQLite lock wait
+};
+
+class MetadataStore {
+ public:
+  static std::unique_ptr<MetadataStore> Open(const StoreOptions& options);
+  virtual ~MetadataStore() = default;
+
+  virtual void Write(const std::function<void(MetadataTransaction&)>& work) = 0;
+  virtual void Read(const std::function<void(MetadataTransaction&)>& work) = 0;
+
+  // True when a call made now would reach a usable database (tries to connect if needed).
+  virtual bool IsAvailable() = 0;
+  virtual std::string backend_name() const = 0;  // "sqlite", "postgresql" or "invalid"
+};
+
+}  // namespace tessera::storage
