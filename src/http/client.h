@@ -5,6 +5,7 @@
 // requests. Not thread-safe: one Client per thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,6 +25,9 @@ class Client {
   // `target` is path + query, already encoded. Throws std::runtime_error on transport failure.
   Response Send(std::string_view method, std::string_view target, const Headers& headers = {},
                 std::string_view body = {});
+
+  // Bounds connecting and each request's write and read; 60 seconds unless set.
+  void set_timeout(std::chrono::milliseconds timeout);
 
  private:
   class Impl;

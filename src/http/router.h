@@ -6,7 +6,8 @@
 // percent-encoded segments (decoded before matching, so "/api/projects/My%20Project" binds
 // projectIdOrName = "My Project"), and repeated slashes are not collapsed. Literal segments win
 // over parameters at the same position. The result says whether the path is unknown (404) or
-// known under another method (405), so the caller can answer the spec's routing errors.
+// known under another method (405, with the allowed methods sorted), so the caller can answer the
+// spec's routing errors. Methods compare case-insensitively; HEAD without its own route uses GET's.
 #pragma once
 
 #include <functional>

@@ -47,8 +47,11 @@ class Server {
   // Binds and starts the I/O threads. Throws std::runtime_error when the address cannot be bound.
   void Start();
   uint16_t port() const;  // the bound port, valid after Start()
-  void Stop();            // graceful; idempotent
-  void Wait();            // blocks until Stop() has finished
+  // Graceful; idempotent. Idle connections close at once; requests already dispatched get up to
+  // shutdown_grace to be answered (with "Connection: close"); later answers are ignored. Must not
+  // be called from a dispatch callback running on an I/O thread (it joins those threads).
+  void Stop();
+  void Wait();  // blocks until Stop() has finished
 
  private:
   class Impl;

@@ -1,0 +1,720 @@
+#include "http/server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <array>
+#include <atomic>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/json.h"
+#include "core/strings.h"
+
+namespace tessera::http {
+namespace {
+
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+constexpr uint32_t kHeaderLimitBytes = 64 * 1024;
+// After refusing a request, what the client still sends is read and discarded for this long, so
+// closing does not reset the connection before the client has read the refusal.
+constexpr std::chrono::seconds kLingerTime{2};
+// Once every connection is closed, the I/O threads normally finish at once; this bounds the wait.
+constexpr std::chrono::seconds kDrainTime{5};
+constexpr std::chrono::milliseconds kAcceptRetryDelay{100};
+
+std::string ToString(beast::string_view text) { return std::string(text.data(), text.size()); }
+
+std::string ErrorBody(std::string_view code, std::string_view message, std::string_view ticket_id) {
+  Json body;
+  body["code"] = code;
+  body["message"] = message;
+  body["ticketId"] = ticket_id;
+  return DumpJson(body);
+}
+
+Response ErrorResponse(int status, std::string_view code, std::string_view message,
+                       std::string_view ticket_id) {
+  return Response::Json(status, ErrorBody(code, message, ticket_id));
+}
+
+// An absolute-form target ("http://host/path?q") reduced to its origin form ("/path?q").
+std::string_view OriginForm(std::string_view target) {
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (StartsWithIgnoreCase(target, scheme)) {
+      size_t slash = target.find('/', scheme.size());
+      return slash == std::string_view::npos ? std::string_view("/") : target.substr(slash);
+    }
+  }
+  return target;
+}
+
+bool IsParseError(const beast::error_code& ec) {
+  return ec.category() == bhttp::make_error_code(bhttp::error::bad_method).category() &&
+         ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message;
+}
+
+bool HasNoBody(int status) { return status < 200 || status == 204 || status == 304; }
+
+// Lets the server refuse responses once its I/O threads are gone (see ServerCore::Stop).
+struct ResponseGate {
+  std::mutex mutex;
+  bool is_open = true;
+};
+
+class Session;
+
+// Everything a Server owns. Sessions reference it; it outlives every session that can still run.
+class ServerCore {
+ public:
+  ServerCore(ServerOptions options, Dispatch dispatch);
+  ~ServerCore();
+
+  void Start();
+  uint16_t port() const { return bound_port_; }
+  void Stop();
+  void Wait();
+
+  const ServerOptions& options() const { return options_; }
+  const Dispatch& dispatch() const { return dispatch_; }
+  const std::shared_ptr<ResponseGate>& gate() const { return gate_; }
+  bool is_stopping() const { return is_stopping_.load(); }
+
+  // A dispatched request keeps its session alive until it is answered; false once stopping.
+  bool TryBeginInFlight(uint64_t session_id, std::shared_ptr<Session> session);
+  void EndInFlight(uint64_t session_id);
+  void Unregister(uint64_t session_id);
+
+ private:
+  enum class State { kNew, kRunning, kStopping, kStopped };
+
+  tcp::endpoint ResolveEndpoint();
+  void Listen(const tcp::endpoint& endpoint);
+  void Accept();
+  void OnAccept(const beast::error_code& ec, tcp::socket socket);
+  void RetryAcceptLater();
+  std::vector<std::shared_ptr<Session>> LiveSessions();
+  void WaitForInFlight();
+  void StopIoThreads();
+  void RunIoThread();
+
+  ServerOptions options_;
+  Dispatch dispatch_;
+  std::shared_ptr<ResponseGate> gate_ = std::make_shared<ResponseGate>();
+
+  // Declared before the session maps so that sessions are released while it still exists.
+  net::io_context io_context_;
+  std::optional<net::executor_work_guard<net::io_context::executor_type>> work_;
+  tcp::acceptor acceptor_;
+  net::steady_timer accept_retry_timer_;
+  uint16_t bound_port_ = 0;
+  std::vector<std::thread> threads_;
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  State state_ = State::kNew;
+  std::atomic<bool> is_stopping_{false};
+  int running_io_threads_ = 0;
+  uint64_t next_session_id_ = 1;
+  std::map<uint64_t, std::weak_ptr<Session>> sessions_;
+  std::map<uint64_t, std::shared_ptr<Session>> in_flight_;
+};
+
+// One connection: reads a request, dispatches it, writes the answer, and repeats while the
+// connection is kept alive. Every member function except the public ones runs on the
+// connection's strand.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(ServerCore& core, uint64_t id, tcp::socket socket);
+
+  void Start();
+  void Deliver(Response response);  // any thread
+  void CloseIfIdle();               // any thread
+  void ForceClose();                // any thread
+  void CloseNow();                  // only while no I/O thread runs
+
+ private:
+  enum class Phase { kReading, kInFlight, kRefusing, kClosed };
+
+  void WaitForNextRequest();
+  void OnFirstBytes(const beast::error_code& ec, size_t bytes);
+  void ReadHeader();
+  void OnHeader(const beast::error_code& ec, size_t bytes);
+  void SendContinue();
+  void ReadBody();
+  void OnBody(const beast::error_code& ec, size_t bytes);
+  void OnReadError(const beast::error_code& ec);
+  Request TakeRequest();
+  void DispatchRequest();
+  Respond MakeRespond();
+  void Refuse(int status, std::string_view message);
+  void StartWrite(Response response, bool keep_alive);
+  void WriteSome();
+  void OnWriteSome(const beast::error_code& ec, size_t bytes);
+  void FinishExchange(bool written);
+  void LogAccess();
+  void Linger();
+  void OnLingerRead(const beast::error_code& ec);
+  void Close();
+
+  ServerCore& core_;
+  const uint64_t id_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::string remote_address_;
+  Phase phase_ = Phase::kReading;
+
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  std::string request_id_;
+  std::string method_ = "-";
+  std::string target_ = "-";
+  unsigned version_ = 11;
+  bool keep_alive_ = false;
+  Clock::time_point started_;
+  bool is_in_flight_ = false;
+
+  std::optional<bhttp::response<bhttp::string_body>> response_;
+  std::optional<bhttp::response_serializer<bhttp::string_body>> serializer_;
+  size_t response_body_bytes_ = 0;
+  bool keep_alive_after_write_ = false;
+  std::array<char, 4096> discard_{};
+};
+
+// Shared by the copies of one Respond callback: the first answer wins; dropping every copy
+// without answering answers 500, so a connection never waits forever on a lost callback.
+class Responder {
+ public:
+  Responder(std::weak_ptr<Session> session, std::shared_ptr<ResponseGate> gate,
+            std::string request_id)
+      : session_(std::move(session)), gate_(std::move(gate)), request_id_(std::move(request_id)) {}
+  ~Responder() {
+    if (!is_answered_.exchange(true)) {
+      spdlog::error("Request {} was dropped without a response", request_id_);
+      Post(ErrorResponse(500, "ERR001", "The request was not answered", request_id_));
+    }
+  }
+  Responder(const Responder&) = delete;
+  Responder& operator=(const Responder&) = delete;
+
+  void Answer(Response response) {
+    if (is_answered_.exchange(true)) {
+      spdlog::error("Request {} was answered more than once; the later answer is ignored",
+                    request_id_);
+      return;
+    }
+    Post(std::move(response));
+  }
+
+ private:
+  void Post(Response response) {
+    std::lock_guard lock(gate_->mutex);
+    if (!gate_->is_open) return;
+    if (std::shared_ptr<Session> session = session_.lock()) session->Deliver(std::move(response));
+  }
+
+  std::weak_ptr<Session> session_;
+  std::shared_ptr<ResponseGate> gate_;
+  std::string request_id_;
+  std::atomic<bool> is_answered_{false};
+};
+
+// ---- Session ----
+
+Session::Session(ServerCore& core, uint64_t id, tcp::socket socket)
+    : core_(core), id_(id), stream_(std::move(socket)) {
+  beast::error_code ec;
+  tcp::endpoint remote = stream_.socket().remote_endpoint(ec);
+  remote_address_ = ec ? "-" : remote.address().to_string();
+}
+
+void Session::Start() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] { self->ReadHeader(); });
+}
+
+void Session::Deliver(Response response) {
+  net::post(stream_.get_executor(), [self = shared_from_this(), response = std::move(response)] {
+    self->StartWrite(std::move(response), self->keep_alive_);
+  });
+}
+
+void Session::CloseIfIdle() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] {
+    if (self->phase_ != Phase::kInFlight) self->Close();
+  });
+}
+
+void Session::ForceClose() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] { self->Close(); });
+}
+
+void Session::CloseNow() {
+  phase_ = Phase::kClosed;
+  beast::error_code ec;
+  stream_.socket().close(ec);
+}
+
+void Session::WaitForNextRequest() {
+  phase_ = Phase::kReading;
+  if (core_.is_stopping()) return Close();
+  if (buffer_.size() > 0) return ReadHeader();
+  stream_.expires_after(core_.options().idle_timeout);
+  stream_.async_read_some(buffer_.prepare(4096),
+                          beast::bind_front_handler(&Session::OnFirstBytes, shared_from_this()));
+}
+
+void Session::OnFirstBytes(const beast::error_code& ec, size_t bytes) {
+  if (phase_ == Phase::kClosed) return;
+  if (ec) return Close();
+  buffer_.commit(bytes);
+  ReadHeader();
+}
+
+void Session::ReadHeader() {
+  if (phase_ == Phase::kClosed) return;
+  phase_ = Phase::kReading;
+  parser_.emplace();
+  parser_->header_limit(kHeaderLimitBytes);
+  parser_->body_limit(core_.options().max_body_bytes);
+  request_id_ = NewTicketId();
+  method_ = "-";
+  target_ = "-";
+  version_ = 11;
+  keep_alive_ = false;
+  started_ = Clock::now();
+  stream_.expires_after(core_.options().read_timeout);
+  bhttp::async_read_header(stream_, buffer_, *parser_,
+                           beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
+}
+
+void Session::OnHeader(const beast::error_code& ec, size_t) {
+  if (phase_ == Phase::kClosed) return;
+  if (ec) return OnReadError(ec);
+  const auto& header = parser_->get();
+  method_ = ToUpper(ToString(header.method_string()));
+  target_ = ToString(header.target());
+  version_ = header.version();
+  keep_alive_ = header.keep_alive();
+  if (core_.is_stopping()) return Close();
+  // Beast already refuses a declared length above body_limit; checked again so the promise holds.
+  if (auto length = parser_->content_length(); length && *length > core_.options().max_body_bytes) {
+    return OnReadError(bhttp::error::body_limit);
+  }
+  bool expects_continue = EqualsIgnoreCase(ToString(header[bhttp::field::expect]), "100-continue");
+  if (expects_continue && !parser_->is_done()) return SendContinue();
+  ReadBody();
+}
+
+void Session::SendContinue() {
+  auto interim =
+      std::make_shared<bhttp::response<bhttp::empty_body>>(bhttp::status::continue_, version_);
+  bhttp::async_write(stream_, *interim,
+                     [self = shared_from_this(), interim](beast::error_code ec, size_t) {
+                       if (self->phase_ == Phase::kClosed) return;
+                       if (ec) return self->Close();
+                       self->ReadBody();
+                     });
+}
+
+void Session::ReadBody() {
+  if (parser_->is_done()) return DispatchRequest();
+  stream_.expires_after(core_.options().read_timeout);
+  bhttp::async_read(stream_, buffer_, *parser_,
+                    beast::bind_front_handler(&Session::OnBody, shared_from_this()));
+}
+
+void Session::OnBody(const beast::error_code& ec, size_t) {
+  if (phase_ == Phase::kClosed) return;
+  if (ec) return OnReadError(ec);
+  if (core_.is_stopping()) return Close();
+  DispatchRequest();
+}
+
+void Session::OnReadError(const beast::error_code& ec) {
+  if (ec == bhttp::error::body_limit) {
+    return Refuse(413, "The request body is larger than the limit of " +
+                           std::to_string(core_.options().max_body_bytes) + " bytes");
+  }
+  if (ec == bhttp::error::header_limit) {
+    return Refuse(431, "The request header is larger than the limit of " +
+                           std::to_string(kHeaderLimitBytes) + " bytes");
+  }
+  if (IsParseError(ec)) return Refuse(400, "Malformed HTTP request");
+  Close();  // the peer went away or was too slow: there is nobody to answer
+}
+
+Request Session::TakeRequest() {
+  bhttp::request<bhttp::string_body> message = parser_->release();
+  parser_.reset();
+  Request request;
+  request.method = method_;
+  std::string_view target = OriginForm(target_);
+  size_t question = target.find('?');
+  request.path = std::string(target.substr(0, question));
+  if (question != std::string_view::npos) {
+    request.query = QueryParams::Parse(target.substr(question + 1));
+  }
+  for (const auto& field : message) {
+    request.headers.Add(ToString(field.name_string()), ToString(field.value()));
+  }
+  request.body = std::move(message.body());
+  request.remote_address = remote_address_;
+  request.request_id = request_id_;
+  return request;
+}
+
+void Session::DispatchRequest() {
+  Request request = TakeRequest();
+  if (!core_.TryBeginInFlight(id_, shared_from_this())) return Close();
+  is_in_flight_ = true;
+  phase_ = Phase::kInFlight;
+  stream_.expires_never();
+  Respond respond = MakeRespond();
+  try {
+    core_.dispatch()(std::move(request), respond);
+  } catch (const std::exception& e) {
+    spdlog::error("Request {}: dispatch threw: {}", request_id_, e.what());
+    respond(ErrorResponse(500, "ERR001", "Internal error", request_id_));
+  } catch (...) {
+    spdlog::error("Request {}: dispatch threw a non-standard exception", request_id_);
+    respond(ErrorResponse(500, "ERR001", "Internal error", request_id_));
+  }
+}
+
+Respond Session::MakeRespond() {
+  auto responder = std::make_shared<Responder>(weak_from_this(), core_.gate(), request_id_);
+  return [responder](Response response) { responder->Answer(std::move(response)); };
+}
+
+void Session::Refuse(int status, std::string_view message) {
+  phase_ = Phase::kRefusing;
+  StartWrite(ErrorResponse(status, "ERR006", message, request_id_), /*keep_alive=*/false);
+}
+
+void Session::StartWrite(Response response, bool keep_alive) {
+  if (phase_ == Phase::kClosed) return FinishExchange(/*written=*/false);
+  if (response.status < 100 || response.status > 999) {
+    spdlog::error("Request {}: invalid status {} replaced by 500", request_id_, response.status);
+    response = ErrorResponse(500, "ERR001", "Internal error", request_id_);
+  }
+  keep_alive_after_write_ = keep_alive && !core_.is_stopping();
+  response_.emplace();
+  response_->version(version_);
+  response_->result(static_cast<unsigned>(response.status));
+  response_->set(bhttp::field::server, "Tessera");
+  for (const auto& [name, value] : response.headers.fields()) {
+    if (EqualsIgnoreCase(name, "Content-Length") || EqualsIgnoreCase(name, "Transfer-Encoding") ||
+        EqualsIgnoreCase(name, "Connection") || EqualsIgnoreCase(name, "Server")) {
+      continue;
+    }
+    response_->insert(name, value);
+  }
+  if (HasNoBody(response.status)) response.body.clear();
+  response_body_bytes_ = response.body.size();
+  response_->content_length(response_body_bytes_);
+  if (method_ != "HEAD") response_->body() = std::move(response.body);
+  response_->keep_alive(keep_alive_after_write_);
+  serializer_.emplace(*response_);
+  WriteSome();
+}
+
+void Session::WriteSome() {
+  // Re-armed for every chunk: a slow reader gets idle_timeout per chunk, not for the whole body.
+  stream_.expires_after(core_.options().idle_timeout);
+  bhttp::async_write_some(stream_, *serializer_,
+                          beast::bind_front_handler(&Session::OnWriteSome, shared_from_this()));
+}
+
+void Session::OnWriteSome(const beast::error_code& ec, size_t) {
+  if (ec || phase_ == Phase::kClosed) return FinishExchange(/*written=*/false);
+  if (!serializer_->is_done()) return WriteSome();
+  FinishExchange(/*written=*/true);
+}
+
+void Session::FinishExchange(bool written) {
+  if (written) LogAccess();
+  serializer_.reset();
+  response_.reset();
+  if (is_in_flight_) {
+    is_in_flight_ = false;
+    core_.EndInFlight(id_);
+  }
+  if (!written || phase_ == Phase::kClosed) return Close();
+  if (phase_ == Phase::kRefusing) return Linger();
+  if (keep_alive_after_write_) return WaitForNextRequest();
+  Close();
+}
+
+void Session::LogAccess() {
+  if (!core_.options().access_log) return;
+  auto duration = std::chrono::duration<double, std::milli>(Clock::now() - started_);
+  spdlog::info("{} {} {} {} {} {}B {:.1f}ms", request_id_, remote_address_, method_, target_,
+               response_->result_int(), response_body_bytes_, duration.count());
+}
+
+void Session::Linger() {
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  if (ec) return Close();
+  stream_.expires_after(std::min<Clock::duration>(kLingerTime, core_.options().read_timeout));
+  stream_.async_read_some(net::buffer(discard_),
+                          [self = shared_from_this()](beast::error_code read_ec, size_t) {
+                            self->OnLingerRead(read_ec);
+                          });
+}
+
+void Session::OnLingerRead(const beast::error_code& ec) {
+  if (ec || phase_ == Phase::kClosed) return Close();
+  stream_.async_read_some(
+      net::buffer(discard_),
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->OnLingerRead(ec); });
+}
+
+void Session::Close() {
+  if (phase_ == Phase::kClosed) return;
+  phase_ = Phase::kClosed;
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+  stream_.close();
+  core_.Unregister(id_);
+}
+
+// ---- ServerCore ----
+
+ServerCore::ServerCore(ServerOptions options, Dispatch dispatch)
+    : options_(std::move(options)),
+      dispatch_(std::move(dispatch)),
+      io_context_(std::max(1, options_.io_threads)),
+      acceptor_(net::make_strand(io_context_)),
+      accept_retry_timer_(acceptor_.get_executor()) {}
+
+ServerCore::~ServerCore() { Stop(); }
+
+void ServerCore::Start() {
+  std::lock_guard lock(mutex_);
+  if (state_ != State::kNew)
+    throw std::runtime_error("Server::Start: the server was already started");
+  Listen(ResolveEndpoint());
+  work_.emplace(io_context_.get_executor());
+  int thread_count = std::max(1, options_.io_threads);
+  running_io_threads_ = thread_count;
+  for (int i = 0; i < thread_count; ++i) threads_.emplace_back([this] { RunIoThread(); });
+  state_ = State::kRunning;
+  net::post(acceptor_.get_executor(), [this] { Accept(); });
+}
+
+tcp::endpoint ServerCore::ResolveEndpoint() {
+  beast::error_code ec;
+  tcp::resolver resolver(io_context_.get_executor());
+  auto results = resolver.resolve(options_.host, std::to_string(options_.port),
+                                  tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || results.empty()) {
+    throw std::runtime_error("Cannot listen on " + options_.host + ":" +
+                             std::to_string(options_.port) + ": cannot resolve the host (" +
+                             ec.message() + ")");
+  }
+  return results.begin()->endpoint();
+}
+
+void ServerCore::Listen(const tcp::endpoint& endpoint) {
+  auto fail = [&](std::string_view step, const beast::error_code& ec) {
+    beast::error_code ignored;
+    acceptor_.close(ignored);
+    throw std::runtime_error("Cannot listen on " + options_.host + ":" +
+                             std::to_string(options_.port) + ": " + std::string(step) +
+                             " failed (" + ec.message() + ")");
+  };
+  beast::error_code ec;
+  acceptor_.open(endpoint.protocol(), ec);
+  if (ec) fail("open", ec);
+  acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+  if (ec) fail("setsockopt", ec);
+  acceptor_.bind(endpoint, ec);
+  if (ec) fail("bind", ec);
+  acceptor_.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) fail("listen", ec);
+  bound_port_ = acceptor_.local_endpoint().port();
+}
+
+void ServerCore::Accept() {
+  acceptor_.async_accept(net::make_strand(io_context_),
+                         beast::bind_front_handler(&ServerCore::OnAccept, this));
+}
+
+void ServerCore::OnAccept(const beast::error_code& ec, tcp::socket socket) {
+  if (!acceptor_.is_open() || is_stopping()) return;
+  if (ec) {
+    spdlog::warn("Accepting a connection failed: {}", ec.message());
+    return RetryAcceptLater();  // e.g. out of file descriptors: do not spin
+  }
+  std::shared_ptr<Session> session;
+  {
+    std::lock_guard lock(mutex_);
+    if (is_stopping_) return;
+    uint64_t id = next_session_id_++;
+    session = std::make_shared<Session>(*this, id, std::move(socket));
+    sessions_.emplace(id, session);
+  }
+  session->Start();
+  Accept();
+}
+
+void ServerCore::RetryAcceptLater() {
+  accept_retry_timer_.expires_after(kAcceptRetryDelay);
+  accept_retry_timer_.async_wait([this](const beast::error_code& ec) {
+    if (!ec && acceptor_.is_open() && !is_stopping()) Accept();
+  });
+}
+
+bool ServerCore::TryBeginInFlight(uint64_t session_id, std::shared_ptr<Session> session) {
+  std::lock_guard lock(mutex_);
+  if (is_stopping_) return false;
+  in_flight_.emplace(session_id, std::move(session));
+  return true;
+}
+
+void ServerCore::EndInFlight(uint64_t session_id) {
+  std::shared_ptr<Session> released;  // destroyed outside the lock
+  {
+    std::lock_guard lock(mutex_);
+    auto it = in_flight_.find(session_id);
+    if (it == in_flight_.end()) return;
+    released = std::move(it->second);
+    in_flight_.erase(it);
+  }
+  changed_.notify_all();
+}
+
+void ServerCore::Unregister(uint64_t session_id) {
+  std::lock_guard lock(mutex_);
+  sessions_.erase(session_id);
+}
+
+std::vector<std::shared_ptr<Session>> ServerCore::LiveSessions() {
+  std::vector<std::shared_ptr<Session>> live;
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, weak] : sessions_) {
+    if (std::shared_ptr<Session> session = weak.lock()) live.push_back(std::move(session));
+  }
+  return live;
+}
+
+void ServerCore::Stop() {
+  {
+    std::unique_lock lock(mutex_);
+    if (state_ == State::kNew) state_ = State::kStopped;
+    if (state_ == State::kStopped) {
+      changed_.notify_all();
+      return;
+    }
+    if (state_ == State::kStopping) {
+      changed_.wait(lock, [&] { return state_ == State::kStopped; });
+      return;
+    }
+    state_ = State::kStopping;
+    is_stopping_ = true;
+  }
+  net::post(acceptor_.get_executor(), [this] {
+    beast::error_code ec;
+    acceptor_.close(ec);
+    accept_retry_timer_.cancel();
+  });
+  for (const auto& session : LiveSessions()) session->CloseIfIdle();
+  WaitForInFlight();
+  for (const auto& session : LiveSessions()) session->ForceClose();
+  StopIoThreads();
+
+  std::map<uint64_t, std::shared_ptr<Session>> in_flight;
+  std::map<uint64_t, std::weak_ptr<Session>> sessions;
+  {
+    std::lock_guard gate_lock(gate_->mutex);
+    gate_->is_open = false;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    in_flight.swap(in_flight_);
+    sessions.swap(sessions_);
+  }
+  for (const auto& [id, weak] : sessions) {
+    if (std::shared_ptr<Session> session = weak.lock()) session->CloseNow();
+  }
+  in_flight.clear();
+  {
+    std::lock_guard lock(mutex_);
+    state_ = State::kStopped;
+  }
+  changed_.notify_all();
+}
+
+void ServerCore::WaitForInFlight() {
+  std::unique_lock lock(mutex_);
+  bool finished =
+      changed_.wait_for(lock, options_.shutdown_grace, [&] { return in_flight_.empty(); });
+  if (!finished) {
+    spdlog::warn("Stopping with {} request(s) still in flight after the grace period",
+                 in_flight_.size());
+  }
+}
+
+void ServerCore::StopIoThreads() {
+  work_.reset();
+  {
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, kDrainTime, [&] { return running_io_threads_ == 0; });
+  }
+  io_context_.stop();
+  for (std::thread& thread : threads_) thread.join();
+  threads_.clear();
+}
+
+void ServerCore::RunIoThread() {
+  for (;;) {
+    try {
+      io_context_.run();
+      break;
+    } catch (const std::exception& e) {
+      spdlog::error("An I/O handler threw: {}", e.what());
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    --running_io_threads_;
+  }
+  changed_.notify_all();
+}
+
+void ServerCore::Wait() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return state_ == State::kStopped; });
+}
+
+}  // namespace
+
+class Server::Impl : public ServerCore {
+ public:
+  using ServerCore::ServerCore;
+};
+
+Server::Server(ServerOptions options, Dispatch dispatch)
+    : impl_(std::make_unique<Impl>(std::move(options), std::move(dispatch))) {}
+
+Server::~Server() { impl_->Stop(); }
+
+void Server::Start() { impl_->Start(); }
+uint16_t Server::port() const { return impl_->port(); }
+void Server::Stop() { impl_->Stop(); }
+void Server::Wait() { impl_->Wait(); }
+
+}  // namespace tessera::http

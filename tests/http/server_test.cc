@@ -1,0 +1,503 @@
+#include "http/server.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <latch>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "core/thread_pool.h"
+#include "http/client.h"
+#include "http/http_fixture.h"
+
+namespace tessera::http {
+namespace {
+
+using std::chrono::seconds;
+using testing::BodyJson;
+using testing::RawConnection;
+using testing::RoutedServer;
+using testing::TestOptions;
+
+// GET and POST /api/echo/{value} answer {"value", "method", "query", "body"} of the request;
+// GET /api/status answers {"ok":true}; DELETE /api/nothing answers 204.
+Router EchoRouter() {
+  Router router;
+  auto echo = [](const Request& request, const PathParams& params) {
+    Json query = Json::object();
+    for (const auto& [name, value] : request.query.fields()) query[name] = value;
+    Json body;
+    body["value"] = params.at("value");
+    body["method"] = request.method;
+    body["query"] = query;
+    body["body"] = request.body;
+    return Response::Json(200, DumpJson(body));
+  };
+  router.Add("GET", "/api/echo/{value}", echo);
+  router.Add("POST", "/api/echo/{value}", echo);
+  router.Add("GET", "/api/status", [](const Request&, const PathParams&) {
+    return Response::Json(200, R"({"ok":true})");
+  });
+  router.Add("DELETE", "/api/nothing",
+             [](const Request&, const PathParams&) { return Response::Empty(204); });
+  return router;
+}
+
+bool IsTicketId(const Json& value) {
+  if (!value.is_string()) return false;
+  std::string text = value.get<std::string>();
+  return text.size() == 32 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::string RequestText(std::string_view method, std::string_view target,
+                        std::string_view extra_headers = "") {
+  return std::string(method) + " " + std::string(target) + " HTTP/1.1\r\nHost: test\r\n" +
+         std::string(extra_headers) + "\r\n";
+}
+
+TEST(Server, AnswersRoutedRequestWithDecodedParamsAndQuery) {
+  ServerOptions options = TestOptions();
+  options.access_log = true;
+  RoutedServer server(EchoRouter(), options);
+  auto client = server.NewClient();
+
+  Response response = client->Send("GET", "/api/echo/My%20Project?type=776&name=a+b");
+
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.headers.Get("Content-Type"), "application/json; charset=utf-8");
+  Json body = BodyJson(response);
+  EXPECT_EQ(body["value"], "My Project");
+  EXPECT_EQ(body["method"], "GET");
+  EXPECT_EQ(body["query"]["type"], "776");
+  EXPECT_EQ(body["query"]["name"], "a b");
+}
+
+TEST(Server, PassesTheRequestBodyThrough) {
+  RoutedServer server(EchoRouter());
+  auto client = server.NewClient();
+  Headers headers;
+  headers.Add("Content-Type", "application/json");
+
+  Response response = client->Send("POST", "/api/echo/x", headers, R"({"a":1})");
+
+  EXPECT_EQ(BodyJson(response)["body"], R"({"a":1})");
+}
+
+TEST(Server, ResponsesCarryServerAndContentLength) {
+  RoutedServer server(EchoRouter());
+  auto client = server.NewClient();
+
+  Response json = client->Send("GET", "/api/echo/x");
+  Response empty = client->Send("DELETE", "/api/nothing");
+
+  EXPECT_EQ(json.headers.Get("Server"), "Tessera");
+  EXPECT_EQ(json.headers.Get("Content-Length"), std::to_string(json.body.size()));
+  EXPECT_EQ(empty.status, 204);
+  EXPECT_TRUE(empty.body.empty());
+}
+
+TEST(Server, UnknownPathIs404Err004AndWrongMethodIs405Err001) {
+  RoutedServer server(EchoRouter());
+  auto client = server.NewClient();
+
+  Response not_found = client->Send("GET", "/api/unknown");
+  Response not_allowed = client->Send("PUT", "/api/echo/x");
+
+  EXPECT_EQ(not_found.status, 404);
+  EXPECT_EQ(BodyJson(not_found)["code"], "ERR004");
+  EXPECT_EQ(BodyJson(not_found)["message"], "HTTP 404 Not Found");
+  EXPECT_EQ(not_allowed.status, 405);
+  EXPECT_EQ(BodyJson(not_allowed)["code"], "ERR001");
+  EXPECT_EQ(BodyJson(not_allowed)["message"], "HTTP 405 Method Not Allowed");
+}
+
+TEST(Server, HeadAnswersWithoutBody) {
+  RoutedServer server(EchoRouter());
+  auto client = server.NewClient();
+
+  Response head = client->Send("HEAD", "/api/status");
+  Response after = client->Send("GET", "/api/echo/y");
+
+  EXPECT_EQ(head.status, 200);
+  EXPECT_TRUE(head.body.empty());
+  EXPECT_EQ(head.headers.Get("Content-Length"), "11");  // of {"ok":true}
+  EXPECT_EQ(BodyJson(after)["value"], "y");
+}
+
+TEST(Server, KeepsTheConnectionOpenAcrossRequests) {
+  RoutedServer server(EchoRouter());
+  RawConnection connection(server.port());
+
+  for (std::string value : {"a", "b", "c"}) {
+    connection.Write(RequestText("GET", "/api/echo/" + value));
+    std::optional<Response> response = connection.ReadResponse();
+    ASSERT_TRUE(response.has_value()) << value;
+    EXPECT_EQ(BodyJson(*response)["value"], value);
+  }
+}
+
+TEST(Server, AnswersPipelinedRequestsInOrder) {
+  RoutedServer server(EchoRouter());
+  RawConnection connection(server.port());
+
+  connection.Write(RequestText("GET", "/api/echo/first") + RequestText("GET", "/api/echo/second"));
+
+  std::optional<Response> first = connection.ReadResponse();
+  std::optional<Response> second = connection.ReadResponse();
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(BodyJson(*first)["value"], "first");
+  EXPECT_EQ(BodyJson(*second)["value"], "second");
+}
+
+TEST(Server, ClosesAfterAnsweringConnectionClose) {
+  RoutedServer server(EchoRouter());
+  RawConnection connection(server.port());
+
+  connection.Write(RequestText("GET", "/api/echo/x", "Connection: close\r\n"));
+
+  std::optional<std::string> received = connection.ReadUntilClosed();
+  ASSERT_TRUE(received.has_value());
+  EXPECT_NE(received->find("HTTP/1.1 200"), std::string::npos);
+  EXPECT_NE(received->find("\"value\":\"x\""), std::string::npos);
+}
+
+TEST(Server, ClosesAfterAnsweringHttp10WithoutKeepAlive) {
+  RoutedServer server(EchoRouter());
+  RawConnection connection(server.port());
+
+  connection.Write("GET /api/echo/x HTTP/1.0\r\n\r\n");
+
+  std::optional<std::string> received = connection.ReadUntilClosed();
+  ASSERT_TRUE(received.has_value());
+  EXPECT_NE(received->find("HTTP/1.0 200"), std::string::npos);
+}
+
+TEST(Server, ServesConcurrentClients) {
+  ServerOptions options = TestOptions();
+  RoutedServer server(EchoRouter(), options);
+  constexpr int kThreads = 8;
+  constexpr int kRequestsPerThread = 200;
+  std::atomic<int> correct{0};
+
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      auto client = server.NewClient();
+      for (int i = 0; i < kRequestsPerThread; ++i) {
+        std::string value = std::to_string(t) + "-" + std::to_string(i);
+        Response response = client->Send("GET", "/api/echo/" + value);
+        if (response.status == 200 && BodyJson(response)["value"] == value) ++correct;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+
+  EXPECT_EQ(correct.load(), kThreads * kRequestsPerThread);
+}
+
+TEST(Server, AcceptsAnswersFromAnotherThread) {
+  ThreadPool pool(3);
+  RoutedServer server(
+      [&pool](Request request, Respond respond) {
+        pool.Post([request = std::move(request), respond = std::move(respond)] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          respond(Response::Json(200, "\"" + request.path + "\""));
+        });
+      },
+      TestOptions());
+  std::vector<std::thread> threads;
+  std::atomic<int> correct{0};
+
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      auto client = server.NewClient();
+      for (int i = 0; i < 20; ++i) {
+        std::string path = "/p/" + std::to_string(t) + "/" + std::to_string(i);
+        if (client->Send("GET", path).body == "\"" + path + "\"") ++correct;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  server.server().Stop();
+
+  EXPECT_EQ(correct.load(), 80);
+}
+
+TEST(Server, DispatchThatThrowsIsAnswered500) {
+  RoutedServer server([](Request, Respond) { throw std::runtime_error("boom"); }, TestOptions());
+  auto client = server.NewClient();
+
+  Response response = client->Send("GET", "/anything");
+
+  EXPECT_EQ(response.status, 500);
+  EXPECT_EQ(BodyJson(response)["code"], "ERR001");
+}
+
+TEST(Server, DroppedRespondIsAnswered500) {
+  RoutedServer server([](Request, Respond) {}, TestOptions());
+  auto client = server.NewClient();
+
+  Response response = client->Send("GET", "/anything");
+
+  EXPECT_EQ(response.status, 500);
+  EXPECT_TRUE(IsTicketId(BodyJson(response)["ticketId"]));
+}
+
+TEST(Server, SecondAnswerToOneRequestIsIgnored) {
+  RoutedServer server(
+      [](Request, Respond respond) {
+        respond(Response::Json(200, "1"));
+        respond(Response::Json(200, "2"));
+      },
+      TestOptions());
+  auto client = server.NewClient();
+
+  EXPECT_EQ(client->Send("GET", "/a").body, "1");
+  EXPECT_EQ(client->Send("GET", "/b").body, "1");
+}
+
+class BodyLimit : public ::testing::Test {
+ protected:
+  BodyLimit()
+      : server_(
+            [this](Request request, Respond respond) {
+              ++dispatched_;
+              respond(Response::Json(200, std::to_string(request.body.size())));
+            },
+            Options()) {}
+
+  static ServerOptions Options() {
+    ServerOptions options = TestOptions();
+    options.max_body_bytes = 1024;
+    return options;
+  }
+
+  static void ExpectTooLarge(const Response& response) {
+    EXPECT_EQ(response.status, 413);
+    EXPECT_EQ(response.headers.Get("Content-Type"), "application/json; charset=utf-8");
+    Json body = BodyJson(response);
+    EXPECT_EQ(body["code"], "ERR006");
+    EXPECT_EQ(body["message"], "The request body is larger than the limit of 1024 bytes");
+    EXPECT_TRUE(IsTicketId(body["ticketId"]));
+  }
+
+  std::atomic<int> dispatched_{0};
+  RoutedServer server_;
+};
+
+TEST_F(BodyLimit, BodyAtTheLimitIsAccepted) {
+  auto client = server_.NewClient();
+
+  Response response = client->Send("POST", "/upload", {}, std::string(1024, 'x'));
+
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.body, "1024");
+}
+
+TEST_F(BodyLimit, LargerBodyIsAnswered413AndNeverDispatched) {
+  auto client = server_.NewClient();
+
+  Response response = client->Send("POST", "/upload", {}, std::string(64 * 1024, 'x'));
+
+  ExpectTooLarge(response);
+  EXPECT_EQ(response.headers.Get("Connection"), "close");
+  EXPECT_EQ(dispatched_.load(), 0);
+}
+
+TEST_F(BodyLimit, DeclaredLengthIsRefusedBeforeTheBodyIsSent) {
+  RawConnection connection(server_.port());
+
+  connection.Write("POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: 1000000000\r\n\r\n");
+
+  std::optional<Response> response = connection.ReadResponse();
+  ASSERT_TRUE(response.has_value());
+  ExpectTooLarge(*response);
+  EXPECT_TRUE(connection.ReadUntilClosed().has_value());
+}
+
+TEST_F(BodyLimit, ChunkedBodyOverTheLimitIsAnswered413) {
+  RawConnection connection(server_.port());
+
+  connection.Write("POST /upload HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n" +
+                   std::string("800\r\n") + std::string(2048, 'x') + "\r\n0\r\n\r\n");
+
+  std::optional<Response> response = connection.ReadResponse();
+  ASSERT_TRUE(response.has_value());
+  ExpectTooLarge(*response);
+  EXPECT_EQ(dispatched_.load(), 0);
+}
+
+TEST_F(BodyLimit, ClientReconnectsAfterTheServerClosedTheConnection) {
+  auto client = server_.NewClient();
+  ASSERT_EQ(client->Send("POST", "/upload", {}, std::string(4096, 'x')).status, 413);
+
+  Response response = client->Send("POST", "/upload", {}, "abc");
+
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.body, "3");
+}
+
+TEST(Server, MalformedRequestIsAnswered400AndClosed) {
+  RoutedServer server(EchoRouter());
+  RawConnection connection(server.port());
+
+  connection.Write("THIS IS NOT HTTP\r\n\r\n");
+
+  std::optional<std::string> received = connection.ReadUntilClosed();
+  ASSERT_TRUE(received.has_value());
+  EXPECT_NE(received->find("HTTP/1.1 400"), std::string::npos);
+  Json body = ParseJson(received->substr(received->find("\r\n\r\n") + 4));
+  EXPECT_EQ(body["code"], "ERR006");
+  EXPECT_EQ(body["message"], "Malformed HTTP request");
+  EXPECT_TRUE(IsTicketId(body["ticketId"]));
+}
+
+TEST(Server, AnswersExpectContinueBeforeReadingTheBody) {
+  RoutedServer server(EchoRouter());
+  RawConnection connection(server.port());
+
+  connection.Write(
+      RequestText("POST", "/api/echo/x", "Content-Length: 3\r\nExpect: 100-continue\r\n"));
+  std::optional<Response> interim = connection.ReadResponse();
+  connection.Write("abc");
+  std::optional<Response> final_response = connection.ReadResponse();
+
+  ASSERT_TRUE(interim && final_response);
+  EXPECT_EQ(interim->status, 100);
+  EXPECT_EQ(BodyJson(*final_response)["body"], "abc");
+}
+
+TEST(Server, ReadTimeoutClosesAConnectionThatSendsHalfARequest) {
+  ServerOptions options = TestOptions();
+  options.read_timeout = seconds(1);
+  RoutedServer server(EchoRouter(), options);
+  RawConnection connection(server.port());
+
+  connection.Write("GET /api/echo/x HTTP/1.1\r\nHost: te");
+
+  std::optional<std::string> received = connection.ReadUntilClosed(seconds(20));
+  ASSERT_TRUE(received.has_value()) << "the server kept the connection open";
+  EXPECT_EQ(*received, "");
+}
+
+TEST(Server, IdleTimeoutClosesAnIdleKeepAliveConnection) {
+  ServerOptions options = TestOptions();
+  options.idle_timeout = seconds(1);
+  RoutedServer server(EchoRouter(), options);
+  RawConnection connection(server.port());
+  connection.Write(RequestText("GET", "/api/echo/x"));
+  ASSERT_TRUE(connection.ReadResponse().has_value());
+
+  EXPECT_TRUE(connection.ReadUntilClosed(seconds(20)).has_value());
+}
+
+TEST(Server, ClientReconnectsAfterIdleTimeout) {
+  ServerOptions options = TestOptions();
+  options.idle_timeout = seconds(1);
+  RoutedServer server(EchoRouter(), options);
+  auto client = server.NewClient();
+  ASSERT_EQ(client->Send("GET", "/api/echo/a").status, 200);
+  std::this_thread::sleep_for(seconds(2));  // well past the idle timeout
+
+  Response response = client->Send("GET", "/api/echo/b");
+
+  EXPECT_EQ(BodyJson(response)["value"], "b");
+}
+
+TEST(Server, StopLetsAnInFlightRequestFinish) {
+  std::promise<void> dispatched;
+  std::thread worker;
+  auto server = std::make_unique<RoutedServer>(
+      [&](Request, Respond respond) {
+        worker = std::thread([respond = std::move(respond)] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(300));
+          respond(Response::Json(200, "\"slow\""));
+        });
+        dispatched.set_value();
+      },
+      TestOptions());
+  uint16_t port = server->port();
+  std::future<Response> answer = std::async(
+      std::launch::async, [port] { return Client("127.0.0.1", port).Send("GET", "/slow"); });
+  dispatched.get_future().wait();
+
+  server->server().Stop();
+
+  Response response = answer.get();
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.body, "\"slow\"");
+  EXPECT_EQ(response.headers.Get("Connection"), "close");
+  EXPECT_THROW(Client("127.0.0.1", port).Send("GET", "/after"), std::runtime_error);
+  worker.join();
+}
+
+TEST(Server, StopGivesUpOnAnUnansweredRequestAfterTheGracePeriod) {
+  std::promise<void> dispatched;
+  Respond kept;
+  ServerOptions options = TestOptions();
+  options.shutdown_grace = seconds(1);
+  auto server = std::make_unique<RoutedServer>(
+      [&](Request, Respond respond) {
+        kept = std::move(respond);
+        dispatched.set_value();
+      },
+      options);
+  uint16_t port = server->port();
+  std::future<Response> answer = std::async(
+      std::launch::async, [port] { return Client("127.0.0.1", port).Send("GET", "/never"); });
+  dispatched.get_future().wait();
+
+  server->server().Stop();
+  server.reset();
+
+  EXPECT_THROW(answer.get(), std::runtime_error);
+  kept(Response::Json(200, "\"too late\""));  // ignored, after the server is gone
+}
+
+TEST(Server, StopClosesIdleConnectionsWithoutWaitingForTheGracePeriod) {
+  ServerOptions options = TestOptions();
+  options.shutdown_grace = seconds(300);
+  RoutedServer server(EchoRouter(), options);
+  RawConnection idle(server.port());
+  idle.Write(RequestText("GET", "/api/echo/x"));
+  ASSERT_TRUE(idle.ReadResponse().has_value());
+  RawConnection silent(server.port());
+
+  std::future<void> stopped = std::async(std::launch::async, [&] { server.server().Stop(); });
+
+  EXPECT_EQ(stopped.wait_for(seconds(60)), std::future_status::ready);
+  EXPECT_TRUE(idle.ReadUntilClosed().has_value());
+  EXPECT_TRUE(silent.ReadUntilClosed().has_value());
+}
+
+TEST(Server, StopIsIdempotentAndWaitReturnsAfterIt) {
+  RoutedServer server(EchoRouter());
+  std::future<void> waited = std::async(std::launch::async, [&] { server.server().Wait(); });
+
+  server.server().Stop();
+  server.server().Stop();
+
+  EXPECT_EQ(waited.wait_for(seconds(60)), std::future_status::ready);
+}
+
+TEST(Server, StartOnAPortInUseThrows) {
+  RoutedServer first(EchoRouter());
+  ServerOptions options = TestOptions();
+  options.port = first.port();
+  Server second(options, [](Request, Respond respond) { respond(Response::Empty(204)); });
+
+  EXPECT_THROW(second.Start(), std::runtime_error);
+}
+
+TEST(Server, NeverStartedServerStopsCleanly) {
+  Server server(TestOptions(), [](Request, Respond) {});
+
+  server.Stop();
+  server.Wait();
+}
+
+}  // namespace
+}  // namespace tessera::http
