@@ -42,7 +42,11 @@ class MetadataTransaction {
  public:
   virtual ~MetadataTransaction() = default;
 
-  // Objects. PutObject inserts or replaces the row with the same (project_id, id).
+  // Objects. PutObject inserts or replaces the row with the same (project_id, id). FindObjects
+  // returns the objects found in the order of `ids` (unknown ids skipped, repeats once).
+  // ListChildren and ListObjects order by type, then name, then id (byte order on every
+  // backend). DeleteObject also drops the object's own dependency list and, for a project's
+  // configuration-level object, the project; it returns whether the object existed.
   virtual std::optional<model::ObjectRecord> FindObject(const std::string& project_id,
                                                         const std::string& id) = 0;
   virtual std::vector<model::ObjectRecord> FindObjects(const std::string& project_id,

@@ -1,0 +1,125 @@
+#include "storage/metadata_store.h"
+
+#include <spdlog/spdlog.h>
+
+#include "core/error.h"
+#include "storage/connection_pool.h"
+#include "storage/sql_metadata_transaction.h"
+#include "storage/store_url.h"
+
+namespace tessera::storage {
+namespace {
+
+using Work = std::function<void(MetadataTransaction&)>;
+
+Error Unavailable() {
+  return Error(ErrorCode::kStorageUnavailable, std::string(kStorageUnavailableMessage));
+}
+
+// The store for a URL that names no backend: configuration is missing or wrong.
+class InvalidMetadataStore : public MetadataStore {
+ public:
+  void Write(const Work&) override { throw Unavailable(); }
+  void Read(const Work&) override { throw Unavailable(); }
+  bool IsAvailable() override { return false; }
+  std::string backend_name() const override { return "invalid"; }
+};
+
+class SqlMetadataStore : public MetadataStore {
+ public:
+  SqlMetadataStore(const StoreUrl& url, const StoreOptions& options)
+      : backend_(url.backend),
+        pool_([url, busy_timeout = options.busy_timeout] { return Connect(url, busy_timeout); },
+              options.max_connections, options.retry_interval) {}
+
+  void Write(const Work& work) override { Run(TransactionMode::kWrite, work); }
+  void Read(const Work& work) override { Run(TransactionMode::kRead, work); }
+
+  bool IsAvailable() override {
+    try {
+      Read([](MetadataTransaction&) {});
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+
+  std::string backend_name() const override { return std::string(BackendName(backend_)); }
+
+ private:
+  void Run(TransactionMode mode, const Work& work) {
+    ConnectionPool::Lease lease = BeginTransaction(mode);
+    SqlMetadataTransaction transaction(*lease);
+    try {
+      work(transaction);
+      lease->Commit();
+    } catch (const SqlError& error) {
+      RollbackQuietly(lease);
+      throw Translate(error);
+    } catch (...) {
+      RollbackQuietly(lease);
+      throw;
+    }
+  }
+
+  ConnectionPool::Lease BeginTransaction(TransactionMode mode) {
+    for (int attempt = 0;; ++attempt) {
+      ConnectionPool::Lease lease = pool_.Acquire();
+      try {
+        lease->Begin(mode);
+        return lease;
+      } catch (const SqlError& error) {
+        // A connection that sat idle while the server restarted fails on its first statement;
+        // that says nothing about the database now, so try once more on a new connection.
+        bool is_stale = error.kind() == SqlError::Kind::kConnectionLost && lease.reused();
+        if (is_stale && attempt == 0) {
+          lease.Discard();
+          pool_.DiscardIdle();
+          continue;
+        }
+        throw Translate(error);
+      }
+    }
+  }
+
+  static void RollbackQuietly(ConnectionPool::Lease& lease) {
+    if (!lease->is_healthy()) return;
+    try {
+      lease->Rollback();
+    } catch (const SqlError&) {
+      lease.Discard();
+    }
+  }
+
+  Error Translate(const SqlError& error) {
+    switch (error.kind()) {
+      case SqlError::Kind::kConnectionLost:
+        pool_.ReportLost(error.what());
+        return Unavailable();
+      case SqlError::Kind::kBusy:
+        spdlog::warn("storage: database busy: {}", error.what());
+        return Unavailable();
+      default:
+        spdlog::error("storage: statement failed: {}", error.what());
+        return Error(ErrorCode::kInternal, "The storage service could not complete the request.");
+    }
+  }
+
+  Backend backend_;
+  ConnectionPool pool_;
+};
+
+}  // namespace
+
+std::unique_ptr<MetadataStore> MetadataStore::Open(const StoreOptions& options) {
+  std::optional<StoreUrl> url = ParseStoreUrl(options.url);
+  if (!url) {
+    spdlog::error(
+        "storage: the storage URL names no supported backend; expected sqlite:///path/to/file.db "
+        "or postgresql://user@host:port/database");
+    return std::make_unique<InvalidMetadataStore>();
+  }
+  return std::make_unique<SqlMetadataStore>(*url, options);
+}
+
+}  // namespace tessera::storage

@@ -1,0 +1,24 @@
+// storage/postgres_connection.h
+//
+// SqlConnection over one libpq connection. The URL is passed to libpq as given
+// ("postgresql://user@host:port/db?..."), with a 3-second connect timeout and TCP keepalives
+// unless the URL sets its own, so a stopped server fails a call quickly instead of hanging it.
+// Failures whose SQLSTATE is a connection exception (class 08) or an administrator shutdown
+// (57P01..57P03), or that leave the connection broken, are kConnectionLost.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "storage/sql_connection.h"
+
+namespace tessera::storage {
+
+// Throws SqlError(kConnectionLost) when the server cannot be reached or refuses the login.
+std::unique_ptr<SqlConnection> OpenPostgresConnection(const std::string& url);
+
+// Rewrites `?` placeholders to $1..$n, leaving string literals and quoted identifiers untouched.
+std::string NumberPlaceholders(std::string_view sql);
+
+}  // namespace tessera::storage

@@ -1,0 +1,19 @@
+// storage/schema.h
+//
+// The storage service's relational schema (ARCHITECTURE §4), one text for SQLite and PostgreSQL:
+// TEXT, BIGINT and DOUBLE PRECISION columns, timestamps as BIGINT unix milliseconds, booleans as
+// BIGINT 0/1, JSON as TEXT. Configuration-level objects have project_id ''.
+#pragma once
+
+#include "storage/sql_connection.h"
+
+namespace tessera::storage {
+
+// Brings a freshly opened connection's database to a usable state: a database without a
+// schema_version table is initialised at kSchemaVersion in one transaction (concurrent
+// initialisers are serialised, the loser finds the work done). Throws SqlError(kSchemaMismatch)
+// when the database holds another version, older or newer; SqlError of other kinds when the
+// database cannot be read or written.
+void EnsureSchema(SqlConnection& connection);
+
+}  // namespace tessera::storage

@@ -1,0 +1,395 @@
+#include "storage/sql_metadata_transaction.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/error.h"
+
+namespace tessera::storage {
+namespace {
+
+using model::ObjectRecord;
+
+constexpr std::array<std::string_view, 17> kObjectColumns = {
+    "project_id",  "id",           "type",      "subtype",  "ext_type",       "name",
+    "description", "abbreviation", "folder_id", "owner_id", "version",        "created_ms",
+    "modified_ms", "hidden",       "certified", "acl_json", "definition_json"};
+constexpr size_t kObjectKeyColumns = 2;  // (project_id, id)
+
+// Statement text is built only from these constants and placeholder counts; values are bound.
+constexpr size_t kMaxParamsPerStatement = 500;
+
+std::string Placeholders(size_t count) {
+  std::string out;
+  for (size_t i = 0; i < count; ++i) out += i == 0 ? "?" : ", ?";
+  return out;
+}
+
+std::string ObjectColumnList(std::string_view prefix) {
+  std::string out;
+  for (std::string_view column : kObjectColumns) {
+    if (!out.empty()) out += ", ";
+    out += prefix;
+    out += column;
+  }
+  return out;
+}
+
+const std::string& UpsertObjectSql() {
+  static const std::string sql = [] {
+    std::string updates;
+    for (size_t i = kObjectKeyColumns; i < kObjectColumns.size(); ++i) {
+      if (!updates.empty()) updates += ", ";
+      updates += fmt::format("{0} = excluded.{0}", kObjectColumns[i]);
+    }
+    return fmt::format(
+        "INSERT INTO objects ({}) VALUES ({}) ON CONFLICT (project_id, id) DO UPDATE SET {}",
+        ObjectColumnList(""), Placeholders(kObjectColumns.size()), updates);
+  }();
+  return sql;
+}
+
+Json ParseStoredJson(const std::string& text, std::string_view column) {
+  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) {
+    throw SqlError(SqlError::Kind::kOther, fmt::format("{} holds invalid JSON", column));
+  }
+  return value;
+}
+
+SqlParams ObjectParams(const ObjectRecord& object) {
+  return {object.project_id,
+          object.id,
+          int64_t{object.type},
+          int64_t{object.subtype},
+          int64_t{object.ext_type},
+          object.name,
+          object.description,
+          object.abbreviation,
+          object.folder_id,
+          object.owner_id,
+          object.version,
+          ToUnixMillis(object.created),
+          ToUnixMillis(object.modified),
+          int64_t{object.hidden ? 1 : 0},
+          int64_t{object.certified ? 1 : 0},
+          DumpJson(model::AclToJson(object.acl)),
+          DumpJson(object.definition)};
+}
+
+// Reads the object columns starting at `first` (in kObjectColumns order).
+ObjectRecord ObjectFromRow(const SqlRow& row, size_t first = 0) {
+  auto cell = [&](size_t i) -> const SqlValue& { return row.at(first + i); };
+  ObjectRecord object;
+  object.project_id = AsText(cell(0));
+  object.id = AsText(cell(1));
+  object.type = static_cast<int>(AsInt(cell(2)));
+  object.subtype = static_cast<int>(AsInt(cell(3)));
+  object.ext_type = static_cast<int>(AsInt(cell(4)));
+  object.name = AsText(cell(5));
+  object.description = AsText(cell(6));
+  object.abbreviation = AsText(cell(7));
+  object.folder_id = AsText(cell(8));
+  object.owner_id = AsText(cell(9));
+  object.version = AsText(cell(10));
+  object.created = FromUnixMillis(AsInt(cell(11)));
+  object.modified = FromUnixMillis(AsInt(cell(12)));
+  object.hidden = AsInt(cell(13)) != 0;
+  object.certified = AsInt(cell(14)) != 0;
+  object.acl = model::AclFromJson(ParseStoredJson(AsText(cell(15)), "objects.acl_json"));
+  object.definition = ParseStoredJson(AsText(cell(16)), "objects.definition_json");
+  return object;
+}
+
+void SortByTypeAndName(std::vector<ObjectRecord>& objects) {
+  std::sort(objects.begin(), objects.end(), [](const ObjectRecord& a, const ObjectRecord& b) {
+    return std::tie(a.type, a.name, a.id) < std::tie(b.type, b.name, b.id);
+  });
+}
+
+std::vector<std::string> TextColumn(const std::vector<SqlRow>& rows) {
+  std::vector<std::string> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows) out.push_back(AsText(row.at(0)));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+SqlParams IntParams(const std::vector<int>& values) {
+  SqlParams params;
+  for (int value : values) params.emplace_back(int64_t{value});
+  return params;
+}
+
+SessionRecord SessionFromRow(const SqlRow& row) {
+  SessionRecord session;
+  session.token_hash = AsText(row.at(0));
+  session.session_id = AsText(row.at(1));
+  session.user_id = AsText(row.at(2));
+  session.application_type = static_cast<int>(AsInt(row.at(3)));
+  session.created = FromUnixMillis(AsInt(row.at(4)));
+  session.last_active = FromUnixMillis(AsInt(row.at(5)));
+  session.idle_timeout_seconds = static_cast<int>(AsInt(row.at(6)));
+  return session;
+}
+
+SearchRecord SearchFromRow(const SqlRow& row) {
+  SearchRecord search;
+  search.id = AsText(row.at(0));
+  search.session_id = AsText(row.at(1));
+  search.project_id = AsText(row.at(2));
+  search.created = FromUnixMillis(AsInt(row.at(3)));
+  Json ids = ParseStoredJson(AsText(row.at(4)), "searches.object_ids_json");
+  for (const auto& id : ids) search.object_ids.push_back(id.get<std::string>());
+  return search;
+}
+
+Error ProjectNameTaken(const std::string& name) {
+  return Error(ErrorCode::kAlreadyExists, fmt::format("A project named '{}' already exists", name));
+}
+
+}  // namespace
+
+// Objects
+
+std::vector<ObjectRecord> SqlMetadataTransaction::SelectObjects(const std::string& where,
+                                                                const SqlParams& params) {
+  auto rows = db_.Query(fmt::format("SELECT {} FROM objects WHERE {}", ObjectColumnList(""), where),
+                        params);
+  std::vector<ObjectRecord> objects;
+  objects.reserve(rows.size());
+  for (const auto& row : rows) objects.push_back(ObjectFromRow(row));
+  return objects;
+}
+
+std::optional<ObjectRecord> SqlMetadataTransaction::FindObject(const std::string& project_id,
+                                                               const std::string& id) {
+  auto objects = SelectObjects("project_id = ? AND id = ?", {project_id, id});
+  if (objects.empty()) return std::nullopt;
+  return std::move(objects.front());
+}
+
+std::vector<ObjectRecord> SqlMetadataTransaction::FindObjects(const std::string& project_id,
+                                                              const std::vector<std::string>& ids) {
+  std::unordered_map<std::string, ObjectRecord> found;
+  for (size_t start = 0; start < ids.size(); start += kMaxParamsPerStatement) {
+    size_t count = std::min(kMaxParamsPerStatement, ids.size() - start);
+    SqlParams params{project_id};
+    params.insert(params.end(), ids.begin() + start, ids.begin() + start + count);
+    auto where = fmt::format("project_id = ? AND id IN ({})", Placeholders(count));
+    for (auto& object : SelectObjects(where, params)) {
+      std::string key = object.id;
+      found.emplace(std::move(key), std::move(object));
+    }
+  }
+  std::vector<ObjectRecord> ordered;
+  ordered.reserve(found.size());
+  for (const auto& id : ids) {
+    auto it = found.find(id);
+    if (it == found.end()) continue;
+    ordered.push_back(std::move(it->second));
+    found.erase(it);  // an id asked for twice is returned once
+  }
+  return ordered;
+}
+
+std::vector<ObjectRecord> SqlMetadataTransaction::ListChildren(const std::string& project_id,
+                                                               const std::string& folder_id) {
+  auto objects = SelectObjects("project_id = ? AND folder_id = ?", {project_id, folder_id});
+  SortByTypeAndName(objects);
+  return objects;
+}
+
+std::vector<ObjectRecord> SqlMetadataTransaction::ListObjects(const std::string& project_id,
+                                                              const ObjectFilter& filter) {
+  std::string where = "project_id = ?";
+  SqlParams params{project_id};
+  std::vector<std::string> alternatives;
+  if (!filter.types.empty()) {
+    alternatives.push_back(fmt::format("type IN ({})", Placeholders(filter.types.size())));
+    auto types = IntParams(filter.types);
+    params.insert(params.end(), types.begin(), types.end());
+  }
+  if (!filter.subtypes.empty()) {
+    alternatives.push_back(fmt::format("subtype IN ({})", Placeholders(filter.subtypes.size())));
+    auto subtypes = IntParams(filter.subtypes);
+    params.insert(params.end(), subtypes.begin(), subtypes.end());
+  }
+  if (!alternatives.empty()) where += fmt::format(" AND ({})", fmt::join(alternatives, " OR "));
+  auto objects = SelectObjects(where, params);
+  SortByTypeAndName(objects);
+  return objects;
+}
+
+void SqlMetadataTransaction::PutObject(const ObjectRecord& object) {
+  db_.Execute(UpsertObjectSql(), ObjectParams(object));
+}
+
+bool SqlMetadataTransaction::DeleteObject(const std::string& project_id, const std::string& id) {
+  int64_t deleted =
+      db_.Execute("DELETE FROM objects WHERE project_id = ? AND id = ?", {project_id, id});
+  db_.Execute("DELETE FROM dependencies WHERE project_id = ? AND object_id = ?", {project_id, id});
+  if (project_id.empty()) db_.Execute("DELETE FROM projects WHERE id = ?", {id});
+  return deleted > 0;
+}
+
+// Dependencies
+
+void SqlMetadataTransaction::SetDependencies(const std::string& project_id,
+                                             const std::string& object_id,
+                                             const std::vector<std::string>& used_ids) {
+  db_.Execute("DELETE FROM dependencies WHERE project_id = ? AND object_id = ?",
+              {project_id, object_id});
+  std::unordered_set<std::string> written;
+  for (const auto& used_id : used_ids) {
+    if (!written.insert(used_id).second) continue;
+    db_.Execute("INSERT INTO dependencies (project_id, object_id, used_id) VALUES (?, ?, ?)",
+                {project_id, object_id, used_id});
+  }
+}
+
+std::vector<std::string> SqlMetadataTransaction::ListUses(const std::string& project_id,
+                                                          const std::string& object_id) {
+  return TextColumn(
+      db_.Query("SELECT used_id FROM dependencies WHERE project_id = ? AND object_id = ?",
+                {project_id, object_id}));
+}
+
+std::vector<std::string> SqlMetadataTransaction::ListUsedBy(const std::string& project_id,
+                                                            const std::string& object_id) {
+  return TextColumn(
+      db_.Query("SELECT object_id FROM dependencies WHERE project_id = ? AND used_id = ?",
+                {project_id, object_id}));
+}
+
+// Projects
+
+std::vector<ProjectRecord> SqlMetadataTransaction::SelectProjects(const std::string& where,
+                                                                  const SqlParams& params) {
+  auto rows = db_.Query(fmt::format("SELECT p.status, p.alias, {} FROM projects p "
+                                    "JOIN objects o ON o.project_id = '' AND o.id = p.id{}",
+                                    ObjectColumnList("o."), where.empty() ? "" : " WHERE " + where),
+                        params);
+  std::vector<ProjectRecord> projects;
+  projects.reserve(rows.size());
+  for (const auto& row : rows) {
+    ProjectRecord project;
+    project.status = static_cast<int>(AsInt(row.at(0)));
+    project.alias = AsText(row.at(1));
+    project.object = ObjectFromRow(row, 2);
+    projects.push_back(std::move(project));
+  }
+  std::sort(projects.begin(), projects.end(), [](const ProjectRecord& a, const ProjectRecord& b) {
+    return std::tie(a.object.name, a.object.id) < std::tie(b.object.name, b.object.id);
+  });
+  return projects;
+}
+
+std::vector<ProjectRecord> SqlMetadataTransaction::ListProjects() { return SelectProjects("", {}); }
+
+std::optional<ProjectRecord> SqlMetadataTransaction::FindProject(const std::string& id) {
+  auto projects = SelectProjects("p.id = ?", {id});
+  if (projects.empty()) return std::nullopt;
+  return std::move(projects.front());
+}
+
+std::optional<ProjectRecord> SqlMetadataTransaction::FindProjectByName(const std::string& name) {
+  auto projects = SelectProjects("p.name = ?", {name});
+  if (projects.empty()) return std::nullopt;
+  return std::move(projects.front());
+}
+
+void SqlMetadataTransaction::PutProject(const ProjectRecord& project) {
+  const std::string& name = project.object.name;
+  auto rows =
+      db_.Query("SELECT id FROM projects WHERE name = ? AND id <> ?", {name, project.object.id});
+  if (!rows.empty()) throw ProjectNameTaken(name);
+  try {
+    db_.Execute(
+        "INSERT INTO projects (id, name, status, alias) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, "
+        "alias = excluded.alias",
+        {project.object.id, name, int64_t{project.status}, project.alias});
+  } catch (const SqlError& error) {
+    // Another transaction took the name after our check.
+    if (error.kind() == SqlError::Kind::kUniqueViolation) throw ProjectNameTaken(name);
+    throw;
+  }
+  ObjectRecord object = project.object;
+  object.project_id.clear();  // a project is a configuration-level object
+  PutObject(object);
+}
+
+// Sessions
+
+void SqlMetadataTransaction::PutSession(const SessionRecord& session) {
+  db_.Execute(
+      "INSERT INTO sessions (token_hash, session_id, user_id, application_type, created_ms, "
+      "last_active_ms, idle_timeout_seconds) VALUES (?, ?, ?, ?, ?, ?, ?) "
+      "ON CONFLICT (token_hash) DO UPDATE SET session_id = excluded.session_id, "
+      "user_id = excluded.user_id, application_type = excluded.application_type, "
+      "created_ms = excluded.created_ms, last_active_ms = excluded.last_active_ms, "
+      "idle_timeout_seconds = excluded.idle_timeout_seconds",
+      {session.token_hash, session.session_id, session.user_id, int64_t{session.application_type},
+       ToUnixMillis(session.created), ToUnixMillis(session.last_active),
+       int64_t{session.idle_timeout_seconds}});
+}
+
+std::optional<SessionRecord> SqlMetadataTransaction::FindSession(const std::string& token_hash) {
+  auto rows = db_.Query(
+      "SELECT token_hash, session_id, user_id, application_type, created_ms, last_active_ms, "
+      "idle_timeout_seconds FROM sessions WHERE token_hash = ?",
+      {token_hash});
+  if (rows.empty()) return std::nullopt;
+  return SessionFromRow(rows.front());
+}
+
+void SqlMetadataTransaction::TouchSession(const std::string& token_hash, Timestamp last_active) {
+  db_.Execute("UPDATE sessions SET last_active_ms = ? WHERE token_hash = ?",
+              {ToUnixMillis(last_active), token_hash});
+}
+
+void SqlMetadataTransaction::DeleteSession(const std::string& token_hash) {
+  db_.Execute("DELETE FROM sessions WHERE token_hash = ?", {token_hash});
+}
+
+int SqlMetadataTransaction::DeleteExpiredSessions(Timestamp now) {
+  return static_cast<int>(
+      db_.Execute("DELETE FROM sessions WHERE last_active_ms + idle_timeout_seconds * 1000 < ?",
+                  {ToUnixMillis(now)}));
+}
+
+// Searches
+
+void SqlMetadataTransaction::PutSearch(const SearchRecord& search) {
+  Json ids = Json::array();
+  for (const auto& id : search.object_ids) ids.push_back(id);
+  db_.Execute(
+      "INSERT INTO searches (id, session_id, project_id, created_ms, object_ids_json) "
+      "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, "
+      "project_id = excluded.project_id, created_ms = excluded.created_ms, "
+      "object_ids_json = excluded.object_ids_json",
+      {search.id, search.session_id, search.project_id, ToUnixMillis(search.created),
+       DumpJson(ids)});
+}
+
+std::optional<SearchRecord> SqlMetadataTransaction::FindSearch(const std::string& id) {
+  auto rows = db_.Query(
+      "SELECT id, session_id, project_id, created_ms, object_ids_json FROM searches WHERE id = ?",
+      {id});
+  if (rows.empty()) return std::nullopt;
+  return SearchFromRow(rows.front());
+}
+
+void SqlMetadataTransaction::DeleteSearchesOfSession(const std::string& session_id) {
+  db_.Execute("DELETE FROM searches WHERE session_id = ?", {session_id});
+}
+
+}  // namespace tessera::storage

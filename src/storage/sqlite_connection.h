@@ -1,0 +1,22 @@
+// storage/sqlite_connection.h
+//
+// SqlConnection over one sqlite3 handle: WAL journal, a busy timeout for lock waits, write
+// transactions that take the write lock up front (BEGIN IMMEDIATE) so concurrent writers wait
+// instead of failing on lock upgrade. The database file is created when missing; its directory
+// must exist. Errors that mean the file cannot be used (CANTOPEN, IOERR, NOTADB, CORRUPT, FULL,
+// ...) are kConnectionLost and leave the connection unhealthy.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "storage/sql_connection.h"
+
+namespace tessera::storage {
+
+// Throws SqlError(kConnectionLost) when the file cannot be opened as a database.
+std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
+                                                    std::chrono::milliseconds busy_timeout);
+
+}  // namespace tessera::storage

@@ -1,0 +1,120 @@
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "core/error.h"
+#include "storage/metadata_store.h"
+#include "storage/sample_records.h"
+#include "support/store_backend_test.h"
+
+namespace tessera::testing {
+namespace {
+
+using storage::MetadataTransaction;
+
+class StoreSchema : public StoreBackendTest {
+ protected:
+  // Lets a first store create the schema, then sets the version behind its back.
+  void InitialiseThenSetVersion(int version) {
+    OpenStore()->Write([](MetadataTransaction&) {});
+    database().ExecuteDirect("UPDATE schema_version SET version = " + std::to_string(version));
+  }
+
+  static void ExpectUnavailable(const std::function<void()>& call) {
+    try {
+      call();
+      FAIL() << "expected Error(kStorageUnavailable)";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.code(), ErrorCode::kStorageUnavailable);
+      EXPECT_EQ(error.message(), kStorageUnavailableMessage);
+    }
+  }
+};
+
+TEST_P(StoreSchema, AnEmptyDatabaseIsInitialisedAtTheCurrentVersion) {
+  OpenStore()->Write([](MetadataTransaction&) {});
+
+  EXPECT_EQ(database().QueryDirect("SELECT version FROM schema_version"),
+            std::to_string(storage::kSchemaVersion));
+  EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM schema_version"), "1");
+}
+
+TEST_P(StoreSchema, EveryTableOfTheSchemaExists) {
+  OpenStore()->Write([](MetadataTransaction&) {});
+
+  for (const char* table : {"objects", "dependencies", "projects", "sessions", "searches",
+                            "instances", "jobs", "migrations", "cube_snapshots"}) {
+    EXPECT_EQ(database().QueryDirect(std::string("SELECT COUNT(*) FROM ") + table), "0") << table;
+  }
+}
+
+TEST_P(StoreSchema, ReopeningAnInitialisedDatabaseKeepsItsData) {
+  OpenStore()->Write(
+      [](MetadataTransaction& tx) { tx.PutObject(SampleObject(kProject, Id(1), 4, "Revenue")); });
+
+  std::optional<model::ObjectRecord> found;
+  OpenStore()->Read([&](MetadataTransaction& tx) { found = tx.FindObject(kProject, Id(1)); });
+
+  EXPECT_TRUE(found.has_value());
+  EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM schema_version"), "1");
+}
+
+TEST_P(StoreSchema, StoresInitialisingOneDatabaseAtOnceAllSucceed) {
+  std::vector<std::unique_ptr<storage::MetadataStore>> stores;
+  for (int i = 0; i < 4; ++i) stores.push_back(OpenStore());
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&, i] {
+      try {
+        stores[i]->Write([&](MetadataTransaction& tx) {
+          tx.PutObject(SampleObject(kProject, Id(i), 4, "Metric " + std::to_string(i)));
+        });
+      } catch (const std::exception&) {
+        ++failures;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM schema_version"), "1");
+  EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM objects"), "4");
+}
+
+TEST_P(StoreSchema, ANewerSchemaMakesEveryCallUnavailable) {
+  InitialiseThenSetVersion(storage::kSchemaVersion + 1);
+  auto store = OpenStore();
+
+  ExpectUnavailable([&] { store->Read([](MetadataTransaction&) {}); });
+  ExpectUnavailable([&] { store->Write([](MetadataTransaction&) {}); });
+  EXPECT_FALSE(store->IsAvailable());
+}
+
+TEST_P(StoreSchema, AnOlderSchemaMakesEveryCallUnavailable) {
+  InitialiseThenSetVersion(storage::kSchemaVersion - 1);
+  auto store = OpenStore();
+
+  ExpectUnavailable([&] { store->Read([](MetadataTransaction&) {}); });
+  EXPECT_FALSE(store->IsAvailable());
+}
+
+TEST_P(StoreSchema, TheStoreRecoversWhenTheSchemaVersionIsRestored) {
+  InitialiseThenSetVersion(storage::kSchemaVersion + 1);
+  auto options = Options();
+  options.retry_interval = std::chrono::milliseconds(50);
+  auto store = storage::MetadataStore::Open(options);
+  ExpectUnavailable([&] { store->Read([](MetadataTransaction&) {}); });
+
+  database().ExecuteDirect("UPDATE schema_version SET version = " +
+                           std::to_string(storage::kSchemaVersion));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+
+  EXPECT_TRUE(store->IsAvailable());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreSchema, ::testing::ValuesIn(kAllStoreBackends),
+                         BackendParamName);
+
+}  // namespace
+}  // namespace tessera::testing
