@@ -1,0 +1,41 @@
+// model/object_types.h
+//
+// Object type and subtype codes (spec 01 §8.3). A subtype is always type * 256 + n, so
+// SubtypeToType(subtype) recovers the type; clients rely on it.
+#pragma once
+
+namespace tessera::model {
+
+inline constexpr int kTypeFilter = 1;
+inline constexpr int kTypeReportDefinition = 3;
+inline constexpr int kTypeMetric = 4;
+inline constexpr int kTypeFolder = 8;
+inline constexpr int kTypeAttribute = 12;
+inline constexpr int kTypeFact = 13;
+inline constexpr int kTypeTable = 15;
+inline constexpr int kTypeProject = 32;
+inline constexpr int kTypeUser = 34;  // users and user groups
+inline constexpr int kTypeSecurityRole = 44;
+inline constexpr int kTypeDocumentDefinition = 55;
+
+inline constexpr int kSubtypeFolder = 2048;
+inline constexpr int kSubtypeProject = 8192;
+inline constexpr int kSubtypeUser = 8704;
+inline constexpr int kSubtypeUserGroup = 8705;
+inline constexpr int kSubtypeSecurityRole = 11264;
+inline constexpr int kSubtypeReportGrid = 768;
+inline constexpr int kSubtypeOlapCube = 776;
+inline constexpr int kSubtypeSuperCube = 779;
+inline constexpr int kSubtypeDashboard = 14081;
+
+inline constexpr int SubtypeToType(int subtype) { return subtype >> 8; }
+
+// A code in a search's `type` list: below 256 it is a type matching all its subtypes, otherwise a
+// subtype matching exactly (spec 01 §7.1).
+inline constexpr bool IsSubtypeCode(int code) { return code >= 256; }
+
+// `viewMedia` for type 55 (spec 01 §7.2): dashboards pass (v & 0xE8000000) == 0x60000000.
+inline constexpr long long kViewMediaDashboard = 1610612736;  // 0x60000000
+inline constexpr long long kViewMediaDocument = 134217728;    // 0x08000000
+
+}  // namespace tessera::model

@@ -1,0 +1,47 @@
+// model/well_known.h
+//
+// Well-known system ids (spec 01 §1.4) and the predefined folders every project has
+// (spec 01 §8.2). Predefined folders carry the same id in every project, as on the reference
+// server; the ids the public material does not print are derived deterministically.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tessera::model {
+
+inline constexpr std::string_view kRootFolderId = "D43364C684E34A5F9B2F9AD7108F7828";
+inline constexpr std::string_view kPublicObjectsFolderId = "98FE182C2A10427EACE0CD30B6768258";
+inline constexpr std::string_view kSharedReportsFolderId = "D3C7D461F69C4610AA6BAA5EF51F4125";
+inline constexpr std::string_view kAdministratorUserId = "54F3D26011D2896560009A8E67019608";
+inline constexpr std::string_view kEveryoneGroupId = "C82C6B1011D2894CC0009D9F29718E4F";
+inline constexpr std::string_view kPublicGuestGroupId = "294DEDC011D2F1D56000D98E67019608";
+
+inline constexpr int kFolderTypeRoot = 39;
+inline constexpr int kFolderTypePublicObjects = 1;
+inline constexpr int kFolderTypeSharedReports = 7;
+inline constexpr int kFolderTypeMyPersonalObjects = 19;
+inline constexpr int kFolderTypeMyReports = 20;
+inline constexpr int kFolderTypeMyAnswers = 21;
+inline constexpr int kFolderTypeProfiles = 22;
+
+struct PredefinedFolder {
+  int folder_type;
+  std::string_view name;
+  int parent_folder_type;  // 0 for the root
+};
+
+// Folders created with every project, parents before children. Per-user folders (19, 20, 21)
+// are not listed: they live under each user's profile folder (see ProfileFolderId).
+std::span<const PredefinedFolder> ProjectFolderTree();
+
+std::optional<PredefinedFolder> FindPredefinedFolder(int folder_type);
+std::string PredefinedFolderId(int folder_type);
+
+// A user's profile folder (under "Profiles") and the personal folders inside it.
+std::string ProfileFolderId(std::string_view user_id);
+std::string PersonalFolderId(std::string_view user_id, int folder_type);
+
+}  // namespace tessera::model
