@@ -1,0 +1,90 @@
+// service/object_service.h
+//
+// Generic objects and folders (spec 01 §8). Reads enforce the object's ACL: an object needs
+// browse to be seen, in a folder listing or on its own (403 ERR017 otherwise); listings and
+// searches leave out what the caller may not browse. Project-level calls take a project id;
+// configuration-level calls (users, roles, projects as objects) take "".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "service/object_view.h"
+#include "service/principal.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::service {
+
+struct Page {
+  int64_t offset = 0;
+  int64_t limit = -1;  // -1 = all
+};
+
+struct ObjectList {
+  int64_t total = 0;  // before paging
+  std::vector<ObjectView> items;
+};
+
+struct ObjectPatch {
+  std::optional<std::string> name;
+  std::optional<std::string> description;
+  std::optional<bool> hidden;
+};
+
+// One change to an ACL (the body of PUT /api/objects/{id}/acl).
+struct AclChange {
+  enum class Op { kAdd, kRemove, kReplace };
+  Op op = Op::kAdd;
+  model::AclEntry entry;
+};
+
+// Cuts [offset, offset + limit) out of `items`; negative offsets are the caller's error.
+template <typename T>
+std::vector<T> SlicePage(std::vector<T> items, const Page& page) {
+  size_t begin = std::min(items.size(), static_cast<size_t>(page.offset));
+  size_t end = page.limit < 0 ? items.size()
+                              : std::min(items.size(), begin + static_cast<size_t>(page.limit));
+  return std::vector<T>(std::make_move_iterator(items.begin() + begin),
+                        std::make_move_iterator(items.begin() + end));
+}
+
+class ObjectService {
+ public:
+  explicit ObjectService(storage::MetadataStore& store);
+
+  // kNotFound when absent or of another type; kAccessDenied without browse.
+  ObjectView Get(const Principal& principal, const std::string& project_id, const std::string& id,
+                 int type);
+
+  ObjectList ListFolder(const Principal& principal, const std::string& project_id,
+                        const std::string& folder_id, const Page& page);
+
+  // The id of predefined folder `folder_type` in the project; a personal folder (My Reports, ...)
+  // of the principal is created on first use. kNotFound for an unknown folder type.
+  std::string PredefinedFolderId(const Principal& principal, const std::string& project_id,
+                                 int folder_type);
+
+  // Requires Create application objects and write on the parent. kAlreadyExists when the parent
+  // already holds a folder of that name (case-insensitive).
+  ObjectView CreateFolder(const Principal& principal, const std::string& project_id,
+                          const std::string& parent_id, const std::string& name,
+                          const std::string& description);
+
+  // Requires write. A new version id and modification time on every change.
+  ObjectView Update(const Principal& principal, const std::string& project_id,
+                    const std::string& id, int type, const ObjectPatch& patch);
+
+  // Requires control.
+  ObjectView UpdateAcl(const Principal& principal, const std::string& project_id,
+                       const std::string& id, int type, const std::vector<AclChange>& changes);
+
+  // Requires delete. Refuses predefined folders, non-empty folders and objects used by others.
+  void Delete(const Principal& principal, const std::string& project_id, const std::string& id,
+              int type);
+
+ private:
+  storage::MetadataStore& store_;
+};
+
+}  // namespace tessera::service

@@ -1,0 +1,53 @@
+// service/project_service.h
+//
+// Projects (spec 01 §5): listing, lookup by id or name, the project header of every
+// project-scoped call, and creation with the predefined folder tree (spec 01 §8.2).
+// A user sees a project when it holds browse on the project's object row.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "service/object_view.h"
+#include "service/principal.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::service {
+
+struct ProjectView {
+  storage::ProjectRecord project;
+  std::string owner_name;
+  int acg = 0;
+};
+
+inline constexpr int kProjectStatusActive = 0;
+
+class ProjectService {
+ public:
+  explicit ProjectService(storage::MetadataStore& store);
+
+  // Loaded projects (status 0) the principal may access, by name; or every project when
+  // `include_unloaded` (the monitors listing).
+  std::vector<ProjectView> List(const Principal& principal, bool include_unloaded);
+
+  // By upper/lower-case 32-hex id first, then by exact name. kNotFound / kInsufficientPrivileges.
+  ProjectView Get(const Principal& principal, std::string_view id_or_name);
+
+  // The canonical id named by a project header. Missing -> kMissingParameter; malformed or naming
+  // no project -> kInvalidInput; a project the principal may not access ->
+  // kInsufficientPrivileges.
+  std::string ResolveHeader(const Principal& principal, std::string_view header_value);
+
+  // Requires Administer environment. kAlreadyExists for a taken name.
+  ProjectView Create(const Principal& principal, std::string_view name,
+                     std::string_view description);
+
+ private:
+  ProjectView View(storage::MetadataTransaction& tx, const Principal& principal,
+                   const storage::ProjectRecord& project);
+
+  storage::MetadataStore& store_;
+};
+
+}  // namespace tessera::service

@@ -1,0 +1,33 @@
+// service/services.h
+//
+// The application services of one Tessera node, constructed together over one storage service.
+// app/ owns it; api/ borrows it.
+#pragma once
+
+#include "service/directory_service.h"
+#include "service/object_service.h"
+#include "service/project_service.h"
+#include "service/search_service.h"
+#include "service/session_service.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::service {
+
+struct Services {
+  Services(storage::MetadataStore& metadata_store, SessionOptions session_options)
+      : store(metadata_store),
+        directory(metadata_store),
+        sessions(metadata_store, directory, session_options),
+        projects(metadata_store),
+        objects(metadata_store),
+        search(metadata_store) {}
+
+  storage::MetadataStore& store;
+  DirectoryService directory;
+  SessionService sessions;
+  ProjectService projects;
+  ObjectService objects;
+  SearchService search;
+};
+
+}  // namespace tessera::service

@@ -1,0 +1,98 @@
+// service/session_service.h
+//
+// Login sessions (spec 01 §2). A token is 26 random base-32 characters; only its SHA-256 is
+// stored (storage service), so any node accepts it and a restart keeps it valid.
+//
+// Idle expiry: a session ends when no authenticated request arrived for its idle timeout (the
+// value GET /api/sessions reports). Every request resets the timer. To keep the storage service
+// out of the hot path, a node caches validated sessions for `cache_ttl` and writes the
+// last-activity time at most once per `touch_interval`; a node reading the stored time adds
+// that interval as slack, so no node expires a session before its reported timeout.
+// Logout takes effect at once on the node that handled it and within `cache_ttl` elsewhere.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "service/directory_service.h"
+#include "service/principal.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::service {
+
+struct SessionOptions {
+  int idle_timeout_seconds = 1800;
+  std::chrono::milliseconds cache_ttl{2000};
+  int working_set = 10;
+  int max_search = 3;
+};
+
+// Login modes (spec 01 §2.1).
+inline constexpr int kLoginModeStandard = 1;
+inline constexpr int kLoginModeAnonymous = 8;
+inline constexpr int kLoginModeLdap = 16;
+inline constexpr int kLoginModeApiToken = 4096;
+inline constexpr int kLoginModeSaml = 1048576;
+inline constexpr int kLoginModeOidc = 4194304;
+
+struct LoginRequest {
+  int login_mode = kLoginModeStandard;
+  std::string username;
+  std::string password;
+  int application_type = 76;
+};
+
+struct Session {
+  std::string token_hash;
+  std::string session_id;
+  int application_type = 76;
+  int idle_timeout_seconds = 0;
+  Principal principal;
+};
+
+class SessionService {
+ public:
+  SessionService(storage::MetadataStore& store, DirectoryService& directory,
+                 SessionOptions options);
+
+  // Returns the new token. Throws kAuthenticationFailed (bad credentials), kLoginModeDisabled
+  // (a known mode this server does not enable), kInvalidInput (unknown mode).
+  std::string Login(const LoginRequest& request);
+
+  // The live session of `token`, its idle timer reset. Throws kSessionInvalid when the token is
+  // empty, unknown, logged out or idle for longer than the timeout.
+  std::shared_ptr<const Session> Authenticate(std::string_view token);
+
+  void Logout(std::string_view token);  // throws kSessionInvalid like Authenticate
+
+  // Deletes expired sessions from the storage service; returns how many.
+  int PurgeExpired();
+
+  const SessionOptions& options() const { return options_; }
+
+ private:
+  struct CacheEntry {
+    std::shared_ptr<const Session> session;
+    std::chrono::steady_clock::time_point validated_at;
+    Timestamp last_active;
+    Timestamp last_persisted;
+  };
+
+  std::shared_ptr<const Session> LoadSession(const std::string& token_hash, Timestamp now);
+  bool RecordActivity(CacheEntry& entry, Timestamp now);  // true when it is time to persist
+  void PersistActivity(const std::string& token_hash, Timestamp now);
+  std::chrono::milliseconds TouchInterval() const;
+  [[noreturn]] static void ThrowSessionInvalid();
+
+  storage::MetadataStore& store_;
+  DirectoryService& directory_;
+  SessionOptions options_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, CacheEntry> cache_;
+};
+
+}  // namespace tessera::service
