@@ -1,0 +1,69 @@
+#include "api/api.h"
+
+#include <spdlog/spdlog.h>
+
+#include "api/error_response.h"
+#include "api/routes.h"
+
+namespace tessera::api {
+
+Endpoints::Endpoints(http::Router& router, service::Services& services, const ApiOptions& options)
+    : router_(router), services_(services), options_(options) {}
+
+void Endpoints::Add(std::string_view method, std::string_view path, EndpointSpec spec,
+                    EndpointHandler handler) {
+  service::Services& services = services_;
+  const ApiOptions& options = options_;
+  router_.Add(method, path,
+              [&services, &options, spec, handler = std::move(handler)](
+                  const http::Request& request, const http::PathParams& params) {
+                RequestContext context(request, params, services, options);
+                if (spec.access == Access::kSession) context.Authenticate();
+                if (spec.fields == FieldsRule::kGeneral) {
+                  context.set_fields(ParseFieldsParameter(request.query));
+                }
+                return handler(context);
+              });
+}
+
+Api::Api(service::Services& services, ApiOptions options)
+    : services_(services), options_(std::move(options)) {
+  Endpoints endpoints(router_, services_, options_);
+  RegisterAuthRoutes(endpoints);
+  RegisterSessionRoutes(endpoints);
+  RegisterStatusRoutes(endpoints);
+  RegisterProjectRoutes(endpoints);
+  RegisterObjectRoutes(endpoints);
+  RegisterFolderRoutes(endpoints);
+  RegisterSearchRoutes(endpoints);
+  RegisterUserRoutes(endpoints);
+}
+
+http::Response Api::Handle(const http::Request& request) const {
+  std::string_view path = request.path;
+  if (!options_.context_path.empty()) {
+    if (path.substr(0, options_.context_path.size()) != options_.context_path) {
+      return RouteNotFoundResponse();
+    }
+    path.remove_prefix(options_.context_path.size());
+  }
+  if (path != "/api" && path.substr(0, 5) != "/api/") return RouteNotFoundResponse();
+
+  http::RouteMatch match = router_.Match(request.method, path);
+  if (match.kind == http::RouteMatch::Kind::kNotFound) return RouteNotFoundResponse();
+  if (match.kind == http::RouteMatch::Kind::kMethodNotAllowed) return MethodNotAllowedResponse();
+  try {
+    return (*match.handler)(request, match.params);
+  } catch (const Error& error) {
+    if (error.code() == ErrorCode::kInternal) {
+      spdlog::error("request {} {} failed: {}", request.method, request.path, error.message());
+    }
+    return ErrorResponse(error);
+  } catch (const std::exception& e) {
+    spdlog::error("request {} {} failed with an unexpected fault: {}", request.method, request.path,
+                  e.what());
+    return InternalErrorResponse();
+  }
+}
+
+}  // namespace tessera::api

@@ -1,0 +1,91 @@
+#include "api/object_json.h"
+
+#include "model/object_types.h"
+
+namespace tessera::api {
+
+namespace {
+
+Json AncestorsJson(const std::vector<service::Ancestor>& ancestors) {
+  Json out = Json::array();
+  for (const auto& ancestor : ancestors) {
+    out.push_back({{"name", ancestor.name}, {"id", ancestor.id}, {"level", ancestor.level}});
+  }
+  return out;
+}
+
+long long ViewMedia(const model::ObjectRecord& record) {
+  if (record.definition.contains("viewMedia") &&
+      record.definition["viewMedia"].is_number_integer()) {
+    return record.definition["viewMedia"].get<long long>();
+  }
+  bool is_dashboard = record.definition.value("isDashboard", false);
+  return is_dashboard ? model::kViewMediaDashboard : model::kViewMediaDocument;
+}
+
+Json AclJson(const std::vector<model::AclEntry>& acl) {
+  Json out = Json::array();
+  for (const auto& entry : acl) {
+    out.push_back({{"deny", entry.denied},
+                   {"type", 1},
+                   {"rights", entry.rights},
+                   {"trusteeId", entry.trustee_id},
+                   {"inheritable", entry.inheritable}});
+  }
+  return out;
+}
+
+}  // namespace
+
+Json OwnerJson(const std::string& id, const std::string& name) {
+  return {{"name", name}, {"id", id}};
+}
+
+Json ObjectInfoJson(const service::ObjectView& view) {
+  const model::ObjectRecord& record = view.record;
+  Json out = {{"name", record.name},
+              {"id", record.id},
+              {"type", record.type},
+              {"subtype", record.subtype},
+              {"extType", record.ext_type}};
+  if (!record.description.empty()) out["description"] = record.description;
+  if (!record.abbreviation.empty()) out["abbreviation"] = record.abbreviation;
+  out["dateCreated"] = FormatTimestamp(record.created);
+  out["dateModified"] = FormatTimestamp(record.modified);
+  out["version"] = record.version;
+  out["acg"] = view.acg;
+  out["owner"] = OwnerJson(record.owner_id, view.owner_name);
+  if (record.type == model::kTypeReportDefinition ||
+      record.type == model::kTypeDocumentDefinition) {
+    out["viewMedia"] = ViewMedia(record);
+  }
+  if (!view.ancestors.empty()) out["ancestors"] = AncestorsJson(view.ancestors);
+  out["certifiedInfo"] = {{"certified", record.certified}};
+  out["hidden"] = record.hidden;
+  if (!record.project_id.empty()) out["projectId"] = record.project_id;
+  out["acl"] = AclJson(record.acl);
+  return out;
+}
+
+Json ProjectJson(const service::ProjectView& view) {
+  const model::ObjectRecord& object = view.project.object;
+  return {{"acg", view.acg},
+          {"id", object.id},
+          {"name", object.name},
+          {"status", view.project.status},
+          {"alias", view.project.alias},
+          {"description", object.description},
+          {"dateCreated", FormatTimestamp(object.created)},
+          {"dateModified", FormatTimestamp(object.modified)},
+          {"owner", OwnerJson(object.owner_id, view.owner_name)}};
+}
+
+Json MonitoredProjectJson(const service::ProjectView& view) {
+  Json out = ProjectJson(view);
+  out["type"] = model::kTypeProject;
+  out["subtype"] = model::kSubtypeProject;
+  out["extType"] = 0;
+  return out;
+}
+
+}  // namespace tessera::api

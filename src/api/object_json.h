@@ -1,0 +1,19 @@
+// api/object_json.h
+//
+// JSON shapes shared by several endpoint families: object info (spec 01 §8.1), projects
+// (spec 01 §5.1), users. Empty optional fields are omitted; the fields the Python client indexes
+// (subtype, viewMedia on types 3 and 55, owner) are always present.
+#pragma once
+
+#include "core/json.h"
+#include "service/object_view.h"
+#include "service/project_service.h"
+
+namespace tessera::api {
+
+Json ObjectInfoJson(const service::ObjectView& view);
+Json ProjectJson(const service::ProjectView& view);
+Json MonitoredProjectJson(const service::ProjectView& view);  // + type, subtype, extType
+Json OwnerJson(const std::string& id, const std::string& name);
+
+}  // namespace tessera::api

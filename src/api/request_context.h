@@ -1,0 +1,75 @@
+// api/request_context.h
+//
+// Everything a handler needs about one request: the request, its path parameters, the
+// authenticated session (for endpoints that require one), and readers that turn query
+// parameters, headers and bodies into values or a clear 4xx error. Reply() is where the general
+// `fields` rule is applied, so every endpoint that declares the rule gets it the same way.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "api/partial_response.h"
+#include "core/json.h"
+#include "http/message.h"
+#include "http/router.h"
+#include "service/object_service.h"
+#include "service/services.h"
+
+namespace tessera::api {
+
+struct ApiOptions {
+  std::string context_path;  // "" or "/Something", without a trailing slash
+  std::string version = "11.6.0200.0001";
+};
+
+class RequestContext {
+ public:
+  RequestContext(const http::Request& request, const http::PathParams& params,
+                 service::Services& services, const ApiOptions& options);
+
+  const http::Request& request() const { return request_; }
+  service::Services& services() { return services_; }
+  const ApiOptions& options() const { return options_; }
+
+  void Authenticate();  // throws Error(kSessionInvalid)
+  const service::Session& session() const { return *session_; }
+  const service::Principal& principal() const { return session_->principal; }
+  void set_fields(std::optional<FieldSelection> fields) { fields_ = std::move(fields); }
+
+  // The project named by X-MSTR-ProjectID (or X-SVC-ProjectID): required, or "" when absent.
+  std::string RequiredProjectId();
+  std::string OptionalProjectId();
+
+  std::optional<std::string_view> Header(std::string_view name) const;
+  const std::string& PathParam(std::string_view name) const;
+  // A path parameter that must be an object id; canonical upper case. kNotFound otherwise.
+  std::string PathObjectId(std::string_view name, std::string_view what) const;
+
+  std::optional<std::string_view> Query(std::string_view name) const;
+  bool QueryBool(std::string_view name, bool fallback) const;
+  std::optional<int64_t> QueryInt(std::string_view name) const;
+  int64_t RequiredQueryInt(std::string_view name) const;
+  std::vector<int> QueryIntList(std::string_view name) const;
+  service::Page PageParams() const;  // offset >= 0, limit >= -1
+
+  Json BodyJson() const;  // an object; kInvalidInput otherwise
+
+  http::Response Reply(int status, Json body) const;
+  static http::Response NoContent();
+
+ private:
+  const http::Request& request_;
+  const http::PathParams& params_;
+  service::Services& services_;
+  const ApiOptions& options_;
+  std::shared_ptr<const service::Session> session_;
+  std::optional<FieldSelection> fields_;
+};
+
+// Answers with X-MSTR-Total-Count (and X-SVC-Total-Count) set.
+void SetTotalCount(http::Response& response, int64_t total);
+
+}  // namespace tessera::api

@@ -1,0 +1,19 @@
+// api/routes.h
+//
+// One Register function per endpoint family; each lives in its own <family>_routes.cc.
+#pragma once
+
+#include "api/api.h"
+
+namespace tessera::api {
+
+void RegisterAuthRoutes(Endpoints& endpoints);     // spec 01 §2.1-2.2
+void RegisterSessionRoutes(Endpoints& endpoints);  // spec 01 §2.3
+void RegisterStatusRoutes(Endpoints& endpoints);   // spec 01 §4
+void RegisterProjectRoutes(Endpoints& endpoints);  // spec 01 §5
+void RegisterObjectRoutes(Endpoints& endpoints);   // spec 01 §8.1
+void RegisterFolderRoutes(Endpoints& endpoints);   // spec 01 §8.2
+void RegisterSearchRoutes(Endpoints& endpoints);   // spec 01 §7
+void RegisterUserRoutes(Endpoints& endpoints);     // users and security roles
+
+}  // namespace tessera::api

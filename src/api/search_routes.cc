@@ -1,0 +1,196 @@
+// Quick search and metadata search (spec 01 §7, 06 §5).
+#include "api/object_json.h"
+#include "api/routes.h"
+#include "core/error.h"
+#include "core/ids.h"
+#include "core/strings.h"
+
+namespace tessera::api {
+
+namespace {
+
+service::NamePattern ParsePattern(RequestContext& context) {
+  int64_t pattern = context.QueryInt("pattern").value_or(4);
+  if (pattern < 0 || pattern > 5) {
+    throw Error(ErrorCode::kInvalidInput, "pattern: " + std::to_string(pattern) +
+                                              " is not a search pattern; expected 0 to 5");
+  }
+  return static_cast<service::NamePattern>(pattern);
+}
+
+service::CertifiedFilter ParseCertified(RequestContext& context) {
+  std::string value = ToUpper(context.Query("certifiedStatus").value_or("ALL"));
+  if (value == "ALL" || value == "OFF") return service::CertifiedFilter::kAll;
+  if (value == "CERTIFIED_ONLY") return service::CertifiedFilter::kCertifiedOnly;
+  if (value == "NOT_CERTIFIED_ONLY") return service::CertifiedFilter::kNotCertifiedOnly;
+  throw Error(ErrorCode::kInvalidInput, "certifiedStatus: '" + value +
+                                            "' is not one of ALL, CERTIFIED_ONLY, "
+                                            "NOT_CERTIFIED_ONLY, OFF");
+}
+
+std::optional<std::string> OptionalFolderId(RequestContext& context, std::string_view name) {
+  auto value = context.Query(name);
+  if (!value || value->empty()) return std::nullopt;
+  auto id = CanonicalObjectId(*value);
+  if (!id) throw Error(ErrorCode::kInvalidInput, std::string(name) + ": not a folder id");
+  return id;
+}
+
+std::optional<service::ObjectReference> ParseObjectReference(RequestContext& context,
+                                                             std::string_view name) {
+  auto value = context.Query(name);
+  if (!value || value->empty()) return std::nullopt;
+  auto parts = Split(*value, ';');
+  auto id = CanonicalObjectId(parts[0]);
+  auto type = parts.size() == 2 ? ParseInt(parts[1]) : std::nullopt;
+  if (!id || !type) {
+    throw Error(ErrorCode::kInvalidInput,
+                std::string(name) + ": '" + std::string(*value) + "' is not '<object id>;<type>'");
+  }
+  return service::ObjectReference{*id, static_cast<int>(*type)};
+}
+
+std::optional<Timestamp> QueryTime(RequestContext& context, std::string_view name) {
+  auto value = context.Query(name);
+  if (!value || value->empty()) return std::nullopt;
+  auto at = ParseTimestamp(*value);
+  if (!at) {
+    throw Error(ErrorCode::kInvalidInput, std::string(name) + ": '" + std::string(*value) +
+                                              "' is not a time like 2024-03-05T14:07:09Z");
+  }
+  return at;
+}
+
+service::SearchQuery ParseQueryParameters(RequestContext& context) {
+  service::SearchQuery query;
+  if (auto name = context.Query("name")) query.name = std::string(*name);
+  query.pattern = ParsePattern(context);
+  query.types = context.QueryIntList("type");
+  query.root = OptionalFolderId(context, "root");
+  query.get_ancestors = context.QueryBool("getAncestors", false);
+  query.certified = ParseCertified(context);
+  if (context.Query("result.hidden")) query.hidden = context.QueryBool("result.hidden", false);
+  if (ToLower(context.Query("visibility").value_or("all")) == "visible") query.hidden = false;
+  query.uses_object = ParseObjectReference(context, "usesObject");
+  query.used_by_object = ParseObjectReference(context, "usedByObject");
+  if (query.uses_object && query.used_by_object) {
+    throw Error(ErrorCode::kInvalidInput,
+                "usesObject and usedByObject cannot be combined in one search");
+  }
+  query.uses_recursive = context.QueryBool("usesRecursive", false);
+  query.used_by_recursive = context.QueryBool("usedByRecursive", false);
+  query.modified_after = QueryTime(context, "beginModificationTime");
+  query.modified_before = QueryTime(context, "endModificationTime");
+  return query;
+}
+
+Timestamp BodyTime(const Json& range, const char* key) {
+  auto text = OptionalString(range, key, "body.timeRange");
+  auto at = text ? ParseTimestamp(*text) : std::nullopt;
+  if (!at)
+    throw Error(ErrorCode::kInvalidInput,
+                std::string("body.timeRange.") + key + ": not a timestamp");
+  return *at;
+}
+
+void ApplyTimeRange(const Json& body, service::SearchQuery& query) {
+  auto range = body.find("timeRange");
+  if (range == body.end() || range->is_null()) return;
+  if (!range->is_object())
+    throw Error(ErrorCode::kInvalidInput, "body.timeRange: expected an object");
+  std::string filter = ToUpper(OptionalString(body, "dateFilterType", "body").value_or("MODIFIED"));
+  if (filter != "MODIFIED" && filter != "CREATED") {
+    throw Error(ErrorCode::kInvalidInput, "body.dateFilterType: expected CREATED or MODIFIED");
+  }
+  std::optional<Timestamp> after, before;
+  if (auto days = OptionalInt(*range, "sinceDays", "body.timeRange")) {
+    after = Now() - std::chrono::hours(24 * *days);
+  } else if (auto months = OptionalInt(*range, "sinceMonths", "body.timeRange")) {
+    after = Now() - std::chrono::hours(24 * 30 * *months);
+  } else {
+    if (range->contains("beginTime")) after = BodyTime(*range, "beginTime");
+    if (range->contains("endTime")) before = BodyTime(*range, "endTime");
+  }
+  auto& target_after = filter == "CREATED" ? query.created_after : query.modified_after;
+  auto& target_before = filter == "CREATED" ? query.created_before : query.modified_before;
+  target_after = after;
+  target_before = before;
+}
+
+void ApplyV2Body(const Json& body, service::SearchQuery& query) {
+  if (auto include = OptionalBool(body, "includeSubfolders", "body")) {
+    query.include_subfolders = *include;
+  }
+  query.description_contains = OptionalString(body, "descriptionQuery", "body");
+  if (auto owner = OptionalString(body, "ownerId", "body")) {
+    auto id = CanonicalObjectId(*owner);
+    if (!id) throw Error(ErrorCode::kInvalidInput, "body.ownerId: not a user id");
+    query.owner_id = *id;
+  }
+  if (auto excluded = body.find("excludedFolders");
+      excluded != body.end() && !excluded->is_null()) {
+    if (!excluded->is_array())
+      throw Error(ErrorCode::kInvalidInput, "body.excludedFolders: expected an array");
+    for (const auto& item : *excluded) {
+      auto id = item.is_string() ? CanonicalObjectId(item.get<std::string>()) : std::nullopt;
+      if (!id) throw Error(ErrorCode::kInvalidInput, "body.excludedFolders: expected folder ids");
+      query.excluded_folders.push_back(*id);
+    }
+  }
+  ApplyTimeRange(body, query);
+}
+
+// Domain 4 (configuration) searches configuration-level objects; the others the project.
+std::string SearchScope(RequestContext& context) {
+  if (context.QueryInt("domain").value_or(2) == 4) return "";
+  return context.RequiredProjectId();
+}
+
+http::Response QuickSearch(RequestContext& context) {
+  service::SearchQuery query = ParseQueryParameters(context);
+  service::Page page = context.PageParams();
+  auto list = context.services().search.QuickSearch(context.principal(),
+                                                    context.OptionalProjectId(), query, page);
+  Json results = Json::array();
+  for (const auto& view : list.items) results.push_back(ObjectInfoJson(view));
+  http::Response response =
+      context.Reply(200, {{"totalItems", list.total}, {"result", std::move(results)}});
+  SetTotalCount(response, list.total);
+  return response;
+}
+
+http::Response StartSearch(RequestContext& context, bool is_v2) {
+  service::SearchQuery query = ParseQueryParameters(context);
+  if (is_v2) ApplyV2Body(context.BodyJson(), query);
+  auto stored = context.services().search.Start(context.principal(), context.session().session_id,
+                                                SearchScope(context), query);
+  return context.Reply(200, {{"id", stored.id}, {"totalItems", stored.total}});
+}
+
+http::Response FetchSearch(RequestContext& context) {
+  auto search_id = context.Query("searchId");
+  if (!search_id || search_id->empty()) {
+    throw Error(ErrorCode::kMissingParameter, "The query parameter 'searchId' is required");
+  }
+  service::Page page = context.PageParams();
+  auto list = context.services().search.Fetch(context.principal(), context.session().session_id,
+                                              std::string(*search_id), page, true);
+  Json results = Json::array();
+  for (const auto& view : list.items) results.push_back(ObjectInfoJson(view));
+  http::Response response = context.Reply(200, std::move(results));
+  SetTotalCount(response, list.total);
+  return response;
+}
+
+}  // namespace
+
+void RegisterSearchRoutes(Endpoints& endpoints) {
+  endpoints.Add("GET", "/api/searches/results", {}, QuickSearch);
+  endpoints.Add("POST", "/api/metadataSearches/results", {},
+                [](RequestContext& context) { return StartSearch(context, false); });
+  endpoints.Add("POST", "/api/v2/metadataSearches/results", {},
+                [](RequestContext& context) { return StartSearch(context, true); });
+  endpoints.Add("GET", "/api/metadataSearches/results", {}, FetchSearch);
+}
+
+}  // namespace tessera::api

@@ -1,0 +1,14 @@
+// Server status and version (spec 01 §4).
+#include "api/routes.h"
+
+namespace tessera::api {
+
+void RegisterStatusRoutes(Endpoints& endpoints) {
+  endpoints.Add("GET", "/api/status", {Access::kPublic, FieldsRule::kGeneral},
+                [](RequestContext& context) {
+                  const std::string& version = context.options().version;
+                  return context.Reply(200, {{"webVersion", version}, {"iServerVersion", version}});
+                });
+}
+
+}  // namespace tessera::api
