@@ -16,24 +16,24 @@ namespace tessera {
 
 // Meanings, not statuses: api/ decides the status of each (spec 01 §3.2).
 enum class ErrorCode {
-  kInternal,              // ERR001, a fault
-  kEngine,                // ERR002
-  kAuthenticationFailed,  // ERR003
-  kLoginModeDisabled,     // ERR001 with 401 (spec 01 §2.1)
-  kNotFound,              // ERR004
-  kMissingParameter,      // ERR005 (header or query parameter)
-  kInvalidInput,          // ERR006
-  kMissingField,          // ERR007 (JSON body)
-  kSessionInvalid,        // ERR009
-  kNotSupported,          // ERR010
-  kEngineUnreachable,     // ERR013
-  kInsufficientPrivileges,// ERR014
-  kAlreadyExists,         // ERR015
-  kStorageUnavailable,    // ERR016, the storage service cannot be used
-  kServiceUnavailable,    // ERR016, another required service is not configured
-  kAccessDenied,          // ERR017, the object's ACL refuses
-  kPayloadTooLarge,       // ERR006 with 413
-  kTimeout,               // ERR001 with 503-class meaning: the request took too long
+  kInternal,                // ERR001, a fault
+  kEngine,                  // ERR002
+  kAuthenticationFailed,    // ERR003
+  kLoginModeDisabled,       // ERR001 with 401 (spec 01 §2.1)
+  kNotFound,                // ERR004
+  kMissingParameter,        // ERR005 (header or query parameter)
+  kInvalidInput,            // ERR006
+  kMissingField,            // ERR007 (JSON body)
+  kSessionInvalid,          // ERR009
+  kNotSupported,            // ERR010
+  kEngineUnreachable,       // ERR013
+  kInsufficientPrivileges,  // ERR014
+  kAlreadyExists,           // ERR015
+  kStorageUnavailable,      // ERR016, the storage service cannot be used
+  kServiceUnavailable,      // ERR016, another required service is not configured
+  kAccessDenied,            // ERR017, the object's ACL refuses
+  kPayloadTooLarge,         // ERR006 with 413
+  kTimeout,                 // ERR001 with 503-class meaning: the request took too long
 };
 
 class Error : public std::runtime_error {

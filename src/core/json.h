@@ -25,7 +25,6 @@ std::optional<std::string> OptionalString(const Json& object, std::string_view k
                                           std::string_view path);
 std::string RequiredString(const Json& object, std::string_view key, std::string_view path);
 std::optional<bool> OptionalBool(const Json& object, std::string_view key, std::string_view path);
-std::optional<int64_t> OptionalInt(const Json& object, std::string_view key,
-                                   std::string_view path);
+std::optional<int64_t> OptionalInt(const Json& object, std::string_view key, std::string_view path);
 
 }  // namespace tessera

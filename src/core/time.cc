@@ -57,8 +57,8 @@ std::string FormatTimestamp(Timestamp at) {
 
 std::optional<Timestamp> ParseTimestamp(std::string_view text) {
   // yyyy-MM-ddTHH:mm:ss
-  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' ||
-      text[13] != ':' || text[16] != ':') {
+  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+      text[16] != ':') {
     return std::nullopt;
   }
   auto year = Digits(text, 0, 4), month = Digits(text, 5, 2), day = Digits(text, 8, 2);

@@ -1,0 +1,202 @@
+#include "app/config.h"
+
+#include <toml++/toml.h>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/strings.h"
+
+namespace tessera::app {
+
+namespace {
+
+using Setter = void (*)(Config&, const std::string&);
+
+struct Binding {
+  SettingSpec spec;
+  Setter set;
+};
+
+int64_t ParseBounded(const std::string& value, int64_t low, int64_t high) {
+  auto parsed = ParseInt(value);
+  if (!parsed || *parsed < low || *parsed > high) {
+    throw std::invalid_argument("'" + value + "' is not an integer from " + std::to_string(low) +
+                                " to " + std::to_string(high));
+  }
+  return *parsed;
+}
+
+bool ParseFlag(const std::string& value) {
+  auto parsed = ParseBool(value);
+  if (!parsed) throw std::invalid_argument("'" + value + "' is not true or false");
+  return *parsed;
+}
+
+const std::vector<Binding>& Bindings() {
+  static const std::vector<Binding> bindings = {
+      {{"server.listen", "TESSERA_LISTEN", "--listen",
+        "HOST:PORT to listen on (default 127.0.0.1:8080)"},
+       [](Config& c, const std::string& v) { c.listen = v; }},
+      {{"data_dir", "TESSERA_DATA_DIR", "--data-dir",
+        "data directory: metadata.db, warehouse.db, packages/, cubes/ (default ./tessera-data)"},
+       [](Config& c, const std::string& v) { c.data_dir = v; }},
+      {{"storage.url", "TESSERA_STORAGE_URL", "--storage-url",
+        "storage service: sqlite:///PATH or postgresql://... (default: metadata.db in the data "
+        "directory)"},
+       [](Config& c, const std::string& v) { c.storage_url = v; }},
+      {{"auth.admin_password", "TESSERA_ADMIN_PASSWORD", "--admin-password",
+        "password of the user 'administrator'; required unless listening on loopback"},
+       [](Config& c, const std::string& v) { c.admin_password = v; }},
+      {{"auth.session_idle_timeout_seconds", "TESSERA_SESSION_IDLE_TIMEOUT_SECONDS",
+        "--session-idle-timeout", "seconds a session may stay idle (default 1800)"},
+       [](Config& c, const std::string& v) {
+         c.session_idle_timeout_seconds = static_cast<int>(ParseBounded(v, 1, 86400 * 30));
+       }},
+      {{"server.context_path", "TESSERA_CONTEXT_PATH", "--context-path",
+        "path before /api, e.g. /MicroStrategyLibrary (default: none)"},
+       [](Config& c, const std::string& v) {
+         std::string path = v;
+         while (!path.empty() && path.back() == '/') path.pop_back();
+         if (!path.empty() && path.front() != '/') path.insert(path.begin(), '/');
+         c.context_path = path;
+       }},
+      {{"server.io_threads", "TESSERA_IO_THREADS", "--io-threads",
+        "threads serving sockets (default 2)"},
+       [](Config& c, const std::string& v) {
+         c.io_threads = static_cast<int>(ParseBounded(v, 1, 64));
+       }},
+      {{"server.compute_threads", "TESSERA_COMPUTE_THREADS", "--compute-threads",
+        "threads running requests (default: one per core)"},
+       [](Config& c, const std::string& v) {
+         c.compute_threads = static_cast<int>(ParseBounded(v, 0, 256));
+       }},
+      {{"server.max_body_bytes", "TESSERA_MAX_BODY_BYTES", "--max-body-bytes",
+        "largest accepted request body in bytes (default 268435456)"},
+       [](Config& c, const std::string& v) {
+         c.max_body_bytes = static_cast<uint64_t>(ParseBounded(v, 1024, int64_t{1} << 40));
+       }},
+      {{"server.read_timeout_seconds", "TESSERA_READ_TIMEOUT_SECONDS", "--read-timeout",
+        "seconds allowed to receive one request (default 60)"},
+       [](Config& c, const std::string& v) {
+         c.read_timeout_seconds = static_cast<int>(ParseBounded(v, 1, 3600));
+       }},
+      {{"server.idle_timeout_seconds", "TESSERA_IDLE_TIMEOUT_SECONDS", "--idle-timeout",
+        "seconds an idle keep-alive connection stays open (default 120)"},
+       [](Config& c, const std::string& v) {
+         c.idle_timeout_seconds = static_cast<int>(ParseBounded(v, 1, 3600));
+       }},
+      {{"server.reported_version", "TESSERA_REPORTED_VERSION", "--reported-version",
+        "version reported by GET /api/status (default 11.6.0200.0001)"},
+       [](Config& c, const std::string& v) {
+         if (v.size() < 9 || v[2] != '.' || v[4] != '.') {
+           throw std::invalid_argument("'" + v + "' is not a version like 11.6.0200.0001");
+         }
+         c.reported_version = v;
+       }},
+      {{"log.level", "TESSERA_LOG_LEVEL", "--log-level",
+        "trace, debug, info, warn, error or off (default info)"},
+       [](Config& c, const std::string& v) { c.log_level = ToLower(v); }},
+      {{"log.access_log", "TESSERA_ACCESS_LOG", "--access-log",
+        "one log line per request: true or false (default true)"},
+       [](Config& c, const std::string& v) { c.access_log = ParseFlag(v); }},
+  };
+  return bindings;
+}
+
+std::optional<std::string> TomlValue(const toml::table& table, std::string_view key) {
+  auto node = table.at_path(key);
+  if (!node) return std::nullopt;
+  if (auto text = node.value<std::string>()) return text;
+  if (auto number = node.value<int64_t>()) return std::to_string(*number);
+  if (auto flag = node.value<bool>()) return *flag ? "true" : "false";
+  throw std::invalid_argument(std::string(key) +
+                              " in the configuration file has an unsupported type");
+}
+
+toml::table ReadConfigFile(const std::optional<std::string>& config_file) {
+  std::string path = config_file.value_or("");
+  if (path.empty()) {
+    if (const char* env = std::getenv("TESSERA_CONFIG"); env && *env) path = env;
+  }
+  if (path.empty()) {
+    if (!std::filesystem::exists("tessera.toml")) return {};
+    path = "tessera.toml";
+  }
+  try {
+    return toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw std::invalid_argument("cannot read configuration file " + path + ": " +
+                                std::string(e.description()));
+  }
+}
+
+}  // namespace
+
+std::string Config::host() const {
+  auto colon = listen.rfind(':');
+  std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  return host;
+}
+
+uint16_t Config::port() const {
+  auto colon = listen.rfind(':');
+  return static_cast<uint16_t>(ParseInt(listen.substr(colon + 1)).value_or(0));
+}
+
+bool Config::is_loopback() const {
+  std::string h = host();
+  return h == "localhost" || h == "::1" || h.rfind("127.", 0) == 0;
+}
+
+std::string Config::ResolvedStorageUrl() const {
+  if (!storage_url.empty()) return storage_url;
+  return "sqlite://" + std::filesystem::absolute(std::filesystem::path(data_dir) / "metadata.db")
+                           .lexically_normal()
+                           .string();
+}
+
+const std::vector<SettingSpec>& SettingSpecs() {
+  static const std::vector<SettingSpec> specs = [] {
+    std::vector<SettingSpec> out;
+    for (const auto& binding : Bindings()) out.push_back(binding.spec);
+    return out;
+  }();
+  return specs;
+}
+
+Config LoadConfig(const std::map<std::string, std::string>& flag_values,
+                  const std::optional<std::string>& config_file) {
+  toml::table file = ReadConfigFile(config_file);
+  Config config;
+  for (const auto& binding : Bindings()) {
+    std::optional<std::string> value;
+    std::string source;
+    if (auto it = flag_values.find(binding.spec.key); it != flag_values.end()) {
+      value = it->second;
+      source = binding.spec.flag;
+    } else if (const char* env = std::getenv(binding.spec.env); env != nullptr) {
+      value = env;
+      source = binding.spec.env;
+    } else if ((value = TomlValue(file, binding.spec.key))) {
+      source = std::string(binding.spec.key) + " in the configuration file";
+    }
+    if (!value) continue;
+    try {
+      binding.set(config, *value);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(source + ": " + e.what());
+    }
+  }
+  auto colon = config.listen.rfind(':');
+  if (colon == std::string::npos || !ParseInt(config.listen.substr(colon + 1)) ||
+      *ParseInt(config.listen.substr(colon + 1)) < 0 ||
+      *ParseInt(config.listen.substr(colon + 1)) > 65535 || config.host().empty()) {
+    throw std::invalid_argument("listen: '" + config.listen + "' is not HOST:PORT");
+  }
+  return config;
+}
+
+}  // namespace tessera::app

@@ -1,0 +1,56 @@
+// app/config.h
+//
+// Tessera's settings. Each one can come from four places; the first that gives it wins:
+//   1. a command-line flag (--listen ...),
+//   2. an environment variable (TESSERA_LISTEN ...),
+//   3. the configuration file (tessera.toml, or --config FILE / TESSERA_CONFIG), key
+//   "server.listen",
+//   4. the built-in default, which gives the embedded deployment (ARCHITECTURE §1).
+// SettingSpecs() lists them all; `tessera serve --help` prints the same list.
+// Loading validates every value and throws std::invalid_argument naming the setting and source.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::app {
+
+struct Config {
+  std::string listen = "127.0.0.1:8080";
+  std::string data_dir = "./tessera-data";
+  std::string storage_url;  // default: sqlite:///<data_dir>/metadata.db
+  std::string context_path;
+  std::optional<std::string> admin_password;
+  int io_threads = 2;
+  int compute_threads = 0;  // 0 = one per core
+  uint64_t max_body_bytes = 256ull << 20;
+  int read_timeout_seconds = 60;
+  int idle_timeout_seconds = 120;
+  int session_idle_timeout_seconds = 1800;
+  std::string reported_version = "11.6.0200.0001";
+  std::string log_level = "info";
+  bool access_log = true;
+
+  std::string host() const;
+  uint16_t port() const;
+  bool is_loopback() const;
+  std::string ResolvedStorageUrl() const;
+};
+
+struct SettingSpec {
+  const char* key;   // toml key, e.g. "server.listen"
+  const char* env;   // e.g. "TESSERA_LISTEN"
+  const char* flag;  // e.g. "--listen"
+  const char* help;
+};
+
+const std::vector<SettingSpec>& SettingSpecs();
+
+// `flag_values` maps a setting key to the value given on the command line.
+Config LoadConfig(const std::map<std::string, std::string>& flag_values,
+                  const std::optional<std::string>& config_file);
+
+}  // namespace tessera::app

@@ -1,0 +1,135 @@
+#include "app/node.h"
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "api/api.h"
+#include "core/error.h"
+#include "core/thread_pool.h"
+#include "http/server.h"
+#include "service/services.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::app {
+
+struct Node::Parts {
+  std::unique_ptr<storage::MetadataStore> store;
+  std::unique_ptr<service::Services> services;
+  std::unique_ptr<api::Api> api;
+  std::unique_ptr<ThreadPool> compute;
+  std::unique_ptr<http::Server> server;
+};
+
+void CheckServable(const Config& config) {
+  if (!config.is_loopback() && !config.admin_password) {
+    throw std::runtime_error(
+        "refusing to listen on " + config.listen +
+        " without an administrator password: the demo administrator has an empty password, "
+        "which is allowed only on loopback. Set --admin-password or TESSERA_ADMIN_PASSWORD.");
+  }
+}
+
+Node::Node(Config config) : config_(std::move(config)), parts_(std::make_unique<Parts>()) {}
+
+Node::~Node() { Stop(); }
+
+void Node::EnsureBootstrapped() {
+  if (bootstrapped_.load()) return;
+  std::lock_guard lock(bootstrap_mutex_);
+  if (bootstrapped_.load()) return;
+  try {
+    parts_->services->directory.Bootstrap(config_.admin_password);
+    bootstrapped_ = true;
+  } catch (const Error& e) {
+    spdlog::warn("storage service not ready; metadata bootstrap postponed: {}", e.message());
+  }
+}
+
+void Node::MaintenanceLoop() {
+  auto next_purge = std::chrono::steady_clock::now();
+  std::unique_lock lock(stop_mutex_);
+  while (!stopping_) {
+    stop_signal_.wait_for(lock, std::chrono::seconds(1));
+    if (stopping_) break;
+    lock.unlock();
+    EnsureBootstrapped();
+    if (bootstrapped_ && std::chrono::steady_clock::now() >= next_purge) {
+      try {
+        parts_->services->sessions.PurgeExpired();
+      } catch (const Error& e) {
+        spdlog::warn("could not purge expired sessions: {}", e.message());
+      }
+      next_purge = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    }
+    lock.lock();
+  }
+}
+
+void Node::Start() {
+  CheckServable(config_);
+  std::filesystem::create_directories(config_.data_dir);
+
+  storage::StoreOptions store_options;
+  store_options.url = config_.ResolvedStorageUrl();
+  parts_->store = storage::MetadataStore::Open(store_options);
+
+  service::SessionOptions session_options;
+  session_options.idle_timeout_seconds = config_.session_idle_timeout_seconds;
+  parts_->services = std::make_unique<service::Services>(*parts_->store, session_options);
+  EnsureBootstrapped();
+
+  api::ApiOptions api_options;
+  api_options.context_path = config_.context_path;
+  api_options.version = config_.reported_version;
+  parts_->api = std::make_unique<api::Api>(*parts_->services, api_options);
+
+  int compute_threads = config_.compute_threads > 0
+                            ? config_.compute_threads
+                            : static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+  parts_->compute = std::make_unique<ThreadPool>(compute_threads);
+
+  http::ServerOptions server_options;
+  server_options.host = config_.host();
+  server_options.port = config_.port();
+  server_options.io_threads = config_.io_threads;
+  server_options.max_body_bytes = config_.max_body_bytes;
+  server_options.read_timeout = std::chrono::seconds(config_.read_timeout_seconds);
+  server_options.idle_timeout = std::chrono::seconds(config_.idle_timeout_seconds);
+  server_options.access_log = config_.access_log;
+
+  api::Api* api = parts_->api.get();
+  ThreadPool* compute = parts_->compute.get();
+  parts_->server = std::make_unique<http::Server>(
+      server_options, [this, api, compute](http::Request request, http::Respond respond) {
+        compute->Post([this, api, request = std::move(request), respond = std::move(respond)] {
+          EnsureBootstrapped();
+          respond(api->Handle(request));
+        });
+      });
+  parts_->server->Start();
+  maintenance_ = std::thread([this] { MaintenanceLoop(); });
+  spdlog::info("Tessera listening on {}:{} (storage: {})", config_.host(), port(),
+               parts_->store->backend_name());
+}
+
+uint16_t Node::port() const { return parts_->server ? parts_->server->port() : 0; }
+
+void Node::Stop() {
+  {
+    std::lock_guard lock(stop_mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  stop_signal_.notify_all();
+  if (parts_->server) parts_->server->Stop();
+  if (parts_->compute) parts_->compute->Shutdown();
+  if (maintenance_.joinable()) maintenance_.join();
+}
+
+void Node::Wait() {
+  if (parts_->server) parts_->server->Wait();
+}
+
+}  // namespace tessera::app

@@ -1,0 +1,53 @@
+// app/node.h
+//
+// One running Tessera node: the composition root that wires configuration, the storage service,
+// the services, the REST API, the compute pool and the HTTP server. Tests start it in-process on
+// an ephemeral port; `tessera serve` runs it until SIGTERM.
+//
+// Start() refuses (std::runtime_error) to listen beyond loopback without a configured
+// administrator password (ARCHITECTURE §8). It does not need the storage service: when the
+// database is unavailable the node still starts, answers 503 ERR016 where storage is needed, and
+// bootstraps the metadata as soon as the database can be reached.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "app/config.h"
+
+namespace tessera::app {
+
+class Node {
+ public:
+  explicit Node(Config config);
+  ~Node();
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  void Start();
+  uint16_t port() const;
+  void Stop();  // graceful
+  void Wait();
+
+ private:
+  struct Parts;
+  void EnsureBootstrapped();
+  void MaintenanceLoop();
+
+  Config config_;
+  std::unique_ptr<Parts> parts_;
+  std::mutex bootstrap_mutex_;
+  std::atomic<bool> bootstrapped_{false};
+  std::mutex stop_mutex_;
+  std::condition_variable stop_signal_;
+  bool stopping_ = false;
+  std::thread maintenance_;
+};
+
+// Throws std::runtime_error when the configuration may not be served as given.
+void CheckServable(const Config& config);
+
+}  // namespace tessera::app

@@ -1,0 +1,120 @@
+// The real `tessera` binary: help text, start-up refusal, graceful shutdown on SIGTERM.
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "http/client.h"
+#include "support/temp_dir.h"
+
+namespace tessera::testing {
+namespace {
+
+std::string Binary() {
+  const char* path = std::getenv("TESSERA_BINARY");
+  return path ? path : "tessera";
+}
+
+struct Outcome {
+  int exit_code;
+  std::string output;
+};
+
+Outcome RunCommand(const std::string& command) {
+  std::string output;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  std::array<char, 4096> buffer;
+  size_t read = 0;
+  while ((read = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    output.append(buffer.data(), read);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+int FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+TEST(TesseraCli, ServeHelpDocumentsEverySettingWithItsEnvironmentVariable) {
+  Outcome outcome = RunCommand(Binary() + " serve --help");
+  EXPECT_EQ(outcome.exit_code, 0);
+  for (const char* text :
+       {"--listen", "--data-dir", "--config", "--admin-password", "--storage-url", "TESSERA_LISTEN",
+        "TESSERA_ADMIN_PASSWORD", "TESSERA_DATA_DIR"}) {
+    EXPECT_NE(outcome.output.find(text), std::string::npos) << text;
+  }
+}
+
+TEST(TesseraCli, ServeRefusesToListenBeyondLoopbackWithoutAnAdminPassword) {
+  TempDir data;
+  Outcome outcome = RunCommand("env -u TESSERA_ADMIN_PASSWORD " + Binary() +
+                               " serve --listen 0.0.0.0:" + std::to_string(FreePort()) +
+                               " --data-dir " + data.path().string());
+  EXPECT_NE(outcome.exit_code, 0);
+  EXPECT_NE(outcome.output.find("--admin-password"), std::string::npos) << outcome.output;
+}
+
+TEST(TesseraCli, BadConfigurationIsAUsageError) {
+  Outcome outcome = RunCommand(Binary() + " serve --io-threads many");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.output.find("--io-threads"), std::string::npos) << outcome.output;
+}
+
+TEST(TesseraCli, ProjectCreatePrintsTheNewIdAndRefusesADuplicateName) {
+  TempDir data;
+  std::string base = Binary() + " project create Sales --data-dir " + data.path().string();
+  Outcome created = RunCommand(base);
+  EXPECT_EQ(created.exit_code, 0) << created.output;
+  EXPECT_EQ(created.output.size(), 33u) << created.output;  // 32 hex + newline
+  Outcome duplicate = RunCommand(base);
+  EXPECT_NE(duplicate.exit_code, 0);
+  EXPECT_NE(duplicate.output.find("already exists"), std::string::npos) << duplicate.output;
+}
+
+TEST(TesseraCli, SigtermStopsTheServerGracefully) {
+  TempDir data;
+  int port = FreePort();
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::string listen = "127.0.0.1:" + std::to_string(port);
+    std::string dir = data.path().string();
+    execl(Binary().c_str(), "tessera", "serve", "--listen", listen.c_str(), "--data-dir",
+          dir.c_str(), "--access-log", "false", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status_code = 0;
+  for (int attempt = 0; attempt < 100 && status_code != 200; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    try {
+      status_code =
+          http::Client("127.0.0.1", static_cast<uint16_t>(port)).Send("GET", "/api/status").status;
+    } catch (const std::exception&) {
+    }
+  }
+  EXPECT_EQ(status_code, 200);
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace
+}  // namespace tessera::testing
