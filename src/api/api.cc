@@ -43,26 +43,33 @@ http::Response Api::Handle(const http::Request& request) const {
   std::string_view path = request.path;
   if (!options_.context_path.empty()) {
     if (path.substr(0, options_.context_path.size()) != options_.context_path) {
-      return RouteNotFoundResponse();
+      return RouteNotFoundResponse(request.request_id);
     }
     path.remove_prefix(options_.context_path.size());
   }
-  if (path != "/api" && path.substr(0, 5) != "/api/") return RouteNotFoundResponse();
+  if (path != "/api" && path.substr(0, 5) != "/api/") {
+    return RouteNotFoundResponse(request.request_id);
+  }
 
   http::RouteMatch match = router_.Match(request.method, path);
-  if (match.kind == http::RouteMatch::Kind::kNotFound) return RouteNotFoundResponse();
-  if (match.kind == http::RouteMatch::Kind::kMethodNotAllowed) return MethodNotAllowedResponse();
+  if (match.kind == http::RouteMatch::Kind::kNotFound) {
+    return RouteNotFoundResponse(request.request_id);
+  }
+  if (match.kind == http::RouteMatch::Kind::kMethodNotAllowed) {
+    return MethodNotAllowedResponse(request.request_id);
+  }
   try {
     return (*match.handler)(request, match.params);
   } catch (const Error& error) {
     if (error.code() == ErrorCode::kInternal) {
-      spdlog::error("request {} {} failed: {}", request.method, request.path, error.message());
+      spdlog::error("request {} {} {} failed: {}", request.request_id, request.method, request.path,
+                    error.message());
     }
-    return ErrorResponse(error);
+    return ErrorResponse(error, request.request_id);
   } catch (const std::exception& e) {
-    spdlog::error("request {} {} failed with an unexpected fault: {}", request.method, request.path,
-                  e.what());
-    return InternalErrorResponse();
+    spdlog::error("request {} {} {} failed with an unexpected fault: {}", request.request_id,
+                  request.method, request.path, e.what());
+    return InternalErrorResponse(request.request_id);
   }
 }
 

@@ -55,32 +55,34 @@ StatusAndCode Classify(ErrorCode code) {
 }
 
 http::Response Build(int status, const char* code, std::string_view message,
-                     std::optional<int64_t> iserver_code) {
-  Json body = {{"code", code}, {"message", message}, {"ticketId", NewTicketId()}};
+                     std::optional<int64_t> iserver_code, std::string_view ticket_id) {
+  Json body = {{"code", code},
+               {"message", message},
+               {"ticketId", ticket_id.empty() ? NewTicketId() : std::string(ticket_id)}};
   if (iserver_code) body["iServerCode"] = *iserver_code;
   return http::Response::Json(status, DumpJson(body));
 }
 
 }  // namespace
 
-http::Response ErrorResponse(const Error& error) {
+http::Response ErrorResponse(const Error& error, std::string_view ticket_id) {
   StatusAndCode mapped = Classify(error.code());
   auto iserver_code = error.iserver_code();
   if (!iserver_code && error.code() == ErrorCode::kTimeout) iserver_code = -2147206497;
-  return Build(mapped.status, mapped.code, error.message(), iserver_code);
+  return Build(mapped.status, mapped.code, error.message(), iserver_code, ticket_id);
 }
 
-http::Response RouteNotFoundResponse() {
-  return Build(404, "ERR004", "HTTP 404 Not Found", std::nullopt);
+http::Response RouteNotFoundResponse(std::string_view ticket_id) {
+  return Build(404, "ERR004", "HTTP 404 Not Found", std::nullopt, ticket_id);
 }
 
-http::Response MethodNotAllowedResponse() {
-  return Build(405, "ERR001", "HTTP 405 Method Not Allowed", std::nullopt);
+http::Response MethodNotAllowedResponse(std::string_view ticket_id) {
+  return Build(405, "ERR001", "HTTP 405 Method Not Allowed", std::nullopt, ticket_id);
 }
 
-http::Response InternalErrorResponse() {
+http::Response InternalErrorResponse(std::string_view ticket_id) {
   return Build(500, "ERR001", "The server failed to process the request; see its log",
-               std::nullopt);
+               std::nullopt, ticket_id);
 }
 
 }  // namespace tessera::api

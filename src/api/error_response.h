@@ -11,9 +11,11 @@
 
 namespace tessera::api {
 
-http::Response ErrorResponse(const Error& error);
-http::Response RouteNotFoundResponse();
-http::Response MethodNotAllowedResponse();
-http::Response InternalErrorResponse();
+// `ticket_id` is the request id of the access log, so an error can be found in the log; a fresh
+// one is made when it is empty.
+http::Response ErrorResponse(const Error& error, std::string_view ticket_id = {});
+http::Response RouteNotFoundResponse(std::string_view ticket_id = {});
+http::Response MethodNotAllowedResponse(std::string_view ticket_id = {});
+http::Response InternalErrorResponse(std::string_view ticket_id = {});
 
 }  // namespace tessera::api

@@ -37,9 +37,13 @@ bool IsPredefinedFolder(const model::ObjectRecord& record) {
   return record.type == model::kTypeFolder && record.definition.contains("folderType");
 }
 
-void Touch(model::ObjectRecord& record) {
+// Every save gives the object a new version and modification time (ARCHITECTURE §5).
+ObjectView SaveChanged(storage::MetadataTransaction& tx, const Principal& principal,
+                       model::ObjectRecord& record) {
   record.version = NewObjectId();
   record.modified = Now();
+  tx.PutObject(record);
+  return ObjectViewBuilder(tx, principal).Build(record, true);
 }
 
 model::ObjectRecord NewFolderRecord(const std::string& project_id, std::string id,
@@ -170,10 +174,7 @@ ObjectView ObjectService::Update(const Principal& principal, const std::string& 
     }
     if (patch.description) record.description = *patch.description;
     if (patch.hidden) record.hidden = *patch.hidden;
-    Touch(record);
-    tx.PutObject(record);
-    ObjectViewBuilder builder(tx, principal);
-    view = builder.Build(record, true);
+    view = SaveChanged(tx, principal, record);
   });
   return view;
 }
@@ -220,10 +221,7 @@ ObjectView ObjectService::UpdateAcl(const Principal& principal, const std::strin
           break;
       }
     }
-    Touch(record);
-    tx.PutObject(record);
-    ObjectViewBuilder builder(tx, principal);
-    view = builder.Build(record, true);
+    view = SaveChanged(tx, principal, record);
   });
   return view;
 }

@@ -100,6 +100,15 @@ std::string ApiTest::CreateProject(const std::string& name, const std::string& d
   return projects.Create(administrator, name, description).project.object.id;
 }
 
+void ApiTest::PutObjects(const std::vector<model::ObjectRecord>& objects) {
+  storage::StoreOptions options;
+  options.url = database_->url();
+  auto store = storage::MetadataStore::Open(options);
+  store->Write([&](storage::MetadataTransaction& tx) {
+    for (const auto& object : objects) tx.PutObject(object);
+  });
+}
+
 std::string ApiTest::CreateUser(const std::string& username, const std::string& password,
                                 const Json& extra) {
   std::string admin = client().Login();

@@ -15,11 +15,19 @@
 #include "app/node.h"
 #include "core/json.h"
 #include "http/client.h"
+#include "model/object.h"
 #include "support/store_backend_test.h"
 #include "support/temp_dir.h"
 #include "support/test_databases.h"
 
 namespace tessera::testing {
+
+// Well-known ids as the spec prints them (spec 01 §1.4).
+inline constexpr const char* kRootFolderId = "D43364C684E34A5F9B2F9AD7108F7828";
+inline constexpr const char* kPublicObjectsFolderId = "98FE182C2A10427EACE0CD30B6768258";
+inline constexpr const char* kReportsFolderId = "D3C7D461F69C4610AA6BAA5EF51F4125";
+inline constexpr const char* kEveryoneGroupId = "C82C6B1011D2894CC0009D9F29718E4F";
+inline constexpr const char* kAdministratorId = "54F3D26011D2896560009A8E67019608";
 
 // A client bound to one node, with helpers for the calls every test makes.
 class ApiClient {
@@ -63,6 +71,8 @@ class ApiTest : public ::testing::TestWithParam<StoreBackend> {
 
   // Creates a project through the service layer, as `tessera project create` does.
   std::string CreateProject(const std::string& name, const std::string& description = "");
+  // Writes objects straight into the storage service, for content no endpoint creates yet.
+  void PutObjects(const std::vector<model::ObjectRecord>& objects);
   // Creates a user through POST /api/users as the administrator; returns its id.
   std::string CreateUser(const std::string& username, const std::string& password,
                          const Json& extra = Json::object());

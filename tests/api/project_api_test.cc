@@ -38,6 +38,14 @@ TEST_P(ProjectApi, UnknownRouteIs404Err004AndWrongMethod405Err001WithExactMessag
   ExpectError(wrong_method, 405, "ERR001");
   EXPECT_EQ(BodyOf(wrong_method)["message"], "HTTP 405 Method Not Allowed");
   ExpectError(client().Get("/nothing"), 404, "ERR004");
+  ExpectError(client().Get("/api"), 404, "ERR004");
+}
+
+TEST_P(ProjectApi, EveryErrorCarriesADistinctTicketId) {
+  auto first = BodyOf(client().Get("/api/projects/Nope", AuthHeaders(token_)));
+  auto second = BodyOf(client().Get("/api/projects/Nope", AuthHeaders(token_)));
+  EXPECT_TRUE(std::regex_match(first["ticketId"].get<std::string>(), std::regex("[0-9a-f]{32}")));
+  EXPECT_NE(first["ticketId"], second["ticketId"]);
 }
 
 TEST_P(ProjectApi, ListsProjectsByNameWithEveryField) {

@@ -6,9 +6,6 @@
 namespace tessera::testing {
 namespace {
 
-constexpr const char* kReports = "D3C7D461F69C4610AA6BAA5EF51F4125";
-constexpr const char* kPublicObjects = "98FE182C2A10427EACE0CD30B6768258";
-
 class SearchApi : public ApiTest {
  protected:
   void SetUp() override {
@@ -16,10 +13,10 @@ class SearchApi : public ApiTest {
     if (IsSkipped()) return;
     project_ = CreateProject("Tutorial");
     token_ = client().Login();
-    archive_ = Folder("Sales Archive", kReports);
-    Folder("Sales 2024", kReports);
+    archive_ = Folder("Sales Archive", kReportsFolderId);
+    Folder("Sales 2024", kReportsFolderId);
     Folder("Inventory", archive_);
-    Folder("Wholesales", kPublicObjects);
+    Folder("Wholesales", kPublicObjectsFolderId);
   }
 
   std::string Folder(const std::string& name, const std::string& parent) {
@@ -56,7 +53,7 @@ TEST_P(SearchApi, QuickSearchFiltersByTypeAndSubtypeAndRoot) {
   EXPECT_EQ(QuickNames("name=sales&type=2048").size(), 3u);
   EXPECT_EQ(QuickNames("name=sales&type=3&type=8").size(), 3u);
   EXPECT_EQ(QuickNames("name=sales&type=3,8").size(), 3u);
-  EXPECT_EQ(QuickNames(std::string("type=8&root=") + kReports),
+  EXPECT_EQ(QuickNames(std::string("type=8&root=") + kReportsFolderId),
             (Names{"Inventory", "Sales 2024", "Sales Archive"}));
 }
 

@@ -11,7 +11,9 @@ TEST(ProjectFolderTree, ParentsComeBeforeChildrenAndIdsAreUnique) {
   std::set<int> seen_types;
   std::set<std::string> ids;
   for (const auto& folder : ProjectFolderTree()) {
-    if (folder.parent_folder_type != 0) EXPECT_TRUE(seen_types.count(folder.parent_folder_type));
+    if (folder.parent_folder_type != 0) {
+      EXPECT_TRUE(seen_types.count(folder.parent_folder_type));
+    }
     seen_types.insert(folder.folder_type);
     EXPECT_TRUE(ids.insert(PredefinedFolderId(folder.folder_type)).second);
   }
