@@ -8,7 +8,7 @@ packages=(
   libboost-dev nlohmann-json3-dev libsqlite3-dev sqlite3
   libpq-dev postgresql
   libargon2-dev libssl-dev libarchive-dev
-  libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
+  libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   curl wrk python3
 )
