@@ -77,6 +77,15 @@ std::vector<std::string> Split(std::string_view text, char separator) {
   }
 }
 
+std::string JoinStrings(const std::vector<std::string>& pieces, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    if (i > 0) out += separator;
+    out += pieces[i];
+  }
+  return out;
+}
+
 std::optional<bool> ParseBool(std::string_view text) {
   if (EqualsIgnoreCase(text, "true") || text == "1") return true;
   if (EqualsIgnoreCase(text, "false") || text == "0") return false;

@@ -23,6 +23,8 @@ std::string_view Trim(std::string_view text);
 // Splits on `separator`; empty pieces are kept ("a,,b" -> {"a", "", "b"}).
 std::vector<std::string> Split(std::string_view text, char separator);
 
+std::string JoinStrings(const std::vector<std::string>& pieces, std::string_view separator);
+
 // Booleans as real clients send them: true/True/TRUE/1 and false/False/FALSE/0 (spec 01 §1.3).
 std::optional<bool> ParseBool(std::string_view text);
 

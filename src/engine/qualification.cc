@@ -1,0 +1,274 @@
+#include "engine/qualification.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "core/error.h"
+#include "core/ids.h"
+
+namespace tessera::engine {
+
+namespace {
+
+enum class Level { kRows, kGroups, kMixed };
+
+[[noreturn]] void Invalid(const std::string& message) {
+  throw Error(ErrorCode::kInvalidInput, message);
+}
+
+const Json& Operands(const Json& node, const std::string& op) {
+  auto it = node.find("operands");
+  if (it == node.end() || !it->is_array()) {
+    Invalid("There should be operands for operator - " + op);
+  }
+  return *it;
+}
+
+std::string OperandType(const Json& operand) {
+  if (!operand.is_object()) return "unknown";
+  if (operand.contains("operator")) return "expression";
+  return operand.value("type", "unknown");
+}
+
+void ExpectOperandCount(const Json& operands, size_t count, const std::string& op) {
+  if (operands.size() != count) {
+    Invalid("There should be " + std::to_string(count) + " operands for operator - " + op);
+  }
+}
+
+[[noreturn]] void UnsupportedCombination(const Json& operands, const std::string& op) {
+  std::string types = "[";
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (i > 0) types += ", ";
+    types += OperandType(operands[i]);
+  }
+  Invalid("The operands type combination of " + types + "] is not supported for operator - " + op);
+}
+
+std::string OperandId(const Json& operand) {
+  auto it = operand.find("id");
+  return it != operand.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+bool IsComparison(const std::string& op) {
+  static const std::array<std::string_view, 6> kOps = {"Equals", "NotEqual",     "Greater",
+                                                       "Less",   "GreaterEqual", "LessEqual"};
+  return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
+}
+
+bool IsTextPattern(const std::string& op) {
+  static const std::array<std::string_view, 8> kOps = {"Like",        "NotLike",    "Contains",
+                                                       "NotContains", "BeginsWith", "NotBeginsWith",
+                                                       "EndsWith",    "NotEndsWith"};
+  return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
+}
+
+// Checks a leaf and returns its level.
+Level CheckLeaf(const model::SemanticModel& model, const std::string& op, const Json& operands) {
+  if (op.rfind("Rank.", 0) == 0 || op.rfind("Percent.", 0) == 0) {
+    throw Error(ErrorCode::kNotSupported, op + " qualifications apply to computed grids only");
+  }
+  if (operands.empty()) Invalid("There should be operands for operator - " + op);
+  const std::string first = OperandType(operands[0]);
+  const bool is_null_test = op == "IsNull" || op == "IsNotNull";
+  const size_t expected = is_null_test ? 1 : (op == "Between" || op == "NotBetween") ? 3 : 2;
+  ExpectOperandCount(operands, expected, op);
+  if (first == "attribute") {
+    std::string id = CanonicalObjectId(OperandId(operands[0])).value_or(OperandId(operands[0]));
+    if (!model.has_attribute(id)) Invalid("Invalid attribute id - " + OperandId(operands[0]));
+    if ((op != "In" && op != "NotIn") || OperandType(operands[1]) != "elements") {
+      UnsupportedCombination(operands, op);
+    }
+    return Level::kRows;
+  }
+  if (first == "form") {
+    const model::Attribute* attribute = nullptr;
+    ResolveForm(model, operands[0], attribute);
+    for (size_t i = 1; i < operands.size(); ++i) {
+      std::string type = OperandType(operands[i]);
+      bool is_list = op == "In" || op == "NotIn";
+      if (type != (is_list ? "constants" : "constant")) UnsupportedCombination(operands, op);
+    }
+    if (!is_null_test && !IsComparison(op) && !IsTextPattern(op) && op != "In" && op != "NotIn" &&
+        op != "Between" && op != "NotBetween") {
+      UnsupportedCombination(operands, op);
+    }
+    return Level::kRows;
+  }
+  if (first == "metric") {
+    std::string id = CanonicalObjectId(OperandId(operands[0])).value_or(OperandId(operands[0]));
+    if (!model.has_metric(id)) Invalid("Invalid metric id - " + OperandId(operands[0]));
+    for (size_t i = 1; i < operands.size(); ++i) {
+      std::string type = OperandType(operands[i]);
+      if (type == "metric" && IsComparison(op) && operands.size() == 2) {
+        std::string other = CanonicalObjectId(OperandId(operands[i])).value_or("");
+        if (!model.has_metric(other)) Invalid("Invalid metric id - " + OperandId(operands[i]));
+        continue;
+      }
+      if (type != "constant") UnsupportedCombination(operands, op);
+    }
+    if (!is_null_test && !IsComparison(op) && op != "Between" && op != "NotBetween") {
+      UnsupportedCombination(operands, op);
+    }
+    return Level::kGroups;
+  }
+  UnsupportedCombination(operands, op);
+}
+
+Level Check(const model::SemanticModel& model, const Json& node) {
+  if (!node.is_object()) Invalid("A qualification must be an object with an operator");
+  auto op_it = node.find("operator");
+  if (op_it == node.end() || !op_it->is_string()) Invalid("A qualification needs an operator");
+  auto op = CanonicalOperator(op_it->get<std::string>());
+  if (!op) Invalid("Invalid operator - " + op_it->get<std::string>());
+  const Json& operands = Operands(node, *op);
+  if (*op == "And" || *op == "Or" || *op == "Not") {
+    if (*op == "Not") ExpectOperandCount(operands, 1, *op);
+    if (*op != "Not" && operands.size() < 2) {
+      Invalid("There should be at least 2 operands for operator - " + *op);
+    }
+    std::optional<Level> level;
+    for (const auto& operand : operands) {
+      Level child = Check(model, operand);
+      level = !level || *level == child ? child : Level::kMixed;
+    }
+    return *level;
+  }
+  return CheckLeaf(model, *op, operands);
+}
+
+Json Combine(std::vector<Json> parts) {
+  if (parts.empty()) return nullptr;
+  if (parts.size() == 1) return parts.front();
+  return {{"operator", "And"}, {"operands", std::move(parts)}};
+}
+
+void CollectMetrics(const Json& node, std::vector<std::string>& out) {
+  if (!node.is_object()) return;
+  if (node.value("type", "") == "metric") {
+    std::string id = CanonicalObjectId(OperandId(node)).value_or(OperandId(node));
+    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  }
+  auto operands = node.find("operands");
+  if (operands == node.end() || !operands->is_array()) return;
+  for (const auto& operand : *operands) CollectMetrics(operand, out);
+}
+
+}  // namespace
+
+std::optional<std::string> CanonicalOperator(std::string_view name) {
+  static const std::array<std::pair<std::string_view, std::string_view>, 12> kAliases = {{
+      {"=", "Equals"},
+      {"!=", "NotEqual"},
+      {">", "Greater"},
+      {"<", "Less"},
+      {">=", "GreaterEqual"},
+      {"<=", "LessEqual"},
+      {"null", "IsNull"},
+      {"notnull", "IsNotNull"},
+      {"&", "And"},
+      {"|", "Or"},
+      {"", ""},
+      {"", ""},
+  }};
+  for (const auto& [alias, canonical] : kAliases) {
+    if (!alias.empty() && alias == name) return std::string(canonical);
+  }
+  static const std::array<std::string_view, 25> kNames = {"And",
+                                                          "Or",
+                                                          "Not",
+                                                          "In",
+                                                          "NotIn",
+                                                          "Equals",
+                                                          "NotEqual",
+                                                          "Greater",
+                                                          "Less",
+                                                          "GreaterEqual",
+                                                          "LessEqual",
+                                                          "Between",
+                                                          "NotBetween",
+                                                          "IsNull",
+                                                          "IsNotNull",
+                                                          "Like",
+                                                          "NotLike",
+                                                          "Contains",
+                                                          "NotContains",
+                                                          "BeginsWith",
+                                                          "NotBeginsWith",
+                                                          "EndsWith",
+                                                          "NotEndsWith",
+                                                          "",
+                                                          ""};
+  for (const auto& known : kNames) {
+    if (!known.empty() && known == name) return std::string(name);
+  }
+  static const std::array<std::string_view, 8> kRanked = {
+      "Top",    "Bottom",        "ExcludeTop", "ExcludeBottom",
+      "Equals", "DifferentFrom", "Between",    "NotBetween"};
+  for (std::string_view prefix : {"Rank.", "Percent."}) {
+    if (name.substr(0, prefix.size()) != prefix) continue;
+    for (const auto& suffix : kRanked) {
+      if (name.substr(prefix.size()) == suffix) return std::string(name);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string FormId(std::string_view form_name) {
+  if (form_name == "ID") return "45C11FA478E745FEA08D781CEA190FE5";
+  if (form_name == "DESC") return "CCFBE2A5EADB4F50941FB879CCF1721C";
+  return DeterministicObjectId("tessera:form:" + std::string(form_name));
+}
+
+const model::AttributeForm& ResolveForm(const model::SemanticModel& model, const Json& operand,
+                                        const model::Attribute*& attribute) {
+  const Json attribute_ref = operand.value("attribute", Json::object());
+  std::string raw_id = OperandId(attribute_ref);
+  std::string attribute_id = CanonicalObjectId(raw_id).value_or(raw_id);
+  if (!model.has_attribute(attribute_id)) Invalid("Invalid attribute id - " + raw_id);
+  attribute = &model.attribute(attribute_id);
+  const Json form_ref = operand.value("form", Json::object());
+  std::string name = form_ref.value("name", "");
+  std::string form_id = CanonicalObjectId(OperandId(form_ref)).value_or("");
+  for (const auto& form : attribute->forms) {
+    if ((!form_id.empty() && FormId(form.name) == form_id) ||
+        (form_id.empty() && form.name == name)) {
+      return form;
+    }
+  }
+  Invalid("Invalid attribute form id - " + (form_id.empty() ? name : OperandId(form_ref)));
+}
+
+std::vector<std::string> MetricsInQualification(const Json& tree) {
+  std::vector<std::string> metrics;
+  CollectMetrics(tree, metrics);
+  return metrics;
+}
+
+SplitQualification SplitByLevel(const model::SemanticModel& model, const Json& tree) {
+  SplitQualification split;
+  if (tree.is_null()) return split;
+  Level level = Check(model, tree);
+  if (level != Level::kMixed) {
+    (level == Level::kRows ? split.rows : split.groups) = tree;
+    return split;
+  }
+  auto op = CanonicalOperator(tree.value("operator", ""));
+  if (op != "And") {
+    throw Error(ErrorCode::kNotSupported,
+                "a filter cannot combine attribute and metric qualifications under " + *op +
+                    "; combine them with And");
+  }
+  std::vector<Json> rows, groups;
+  for (const auto& operand : tree["operands"]) {
+    SplitQualification part = SplitByLevel(model, operand);
+    if (!part.rows.is_null()) rows.push_back(part.rows);
+    if (!part.groups.is_null()) groups.push_back(part.groups);
+  }
+  split.rows = Combine(std::move(rows));
+  split.groups = Combine(std::move(groups));
+  return split;
+}
+
+}  // namespace tessera::engine

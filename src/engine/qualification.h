@@ -1,0 +1,48 @@
+// engine/qualification.h
+//
+// Qualification trees (spec 02 §3.4): the grammar shared by report filters, view filters,
+// metric limits and dashboard selectors. This file checks a tree's shape against a semantic
+// model and says at which level each part applies: attribute and form qualifications filter rows
+// before aggregation, metric qualifications filter groups after it (spec 05 §4).
+//
+// Errors are Error(kInvalidInput) with the reference server's messages: "Invalid operator - X",
+// "There should be N operands for operator - X", "Invalid attribute id - X",
+// "Invalid metric id - X", "Invalid attribute form id - X", "The operands type combination of
+// [a, b] is not supported for operator - X". A null tree qualifies nothing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json.h"
+#include "model/semantic_model.h"
+
+namespace tessera::engine {
+
+// The canonical operator name for a name or symbol alias ("=" -> "Equals", "&" -> "And"), or
+// nullopt for an unknown operator.
+std::optional<std::string> CanonicalOperator(std::string_view name);
+
+// The id of an attribute form as requests name it: the reference server's ids for ID and DESC,
+// a deterministic id for other form names.
+std::string FormId(std::string_view form_name);
+
+// The form an operand {"type":"form","attribute":{...},"form":{"id"|"name"}} names.
+const model::AttributeForm& ResolveForm(const model::SemanticModel& model, const Json& operand,
+                                        const model::Attribute*& attribute);
+
+// Ids of every metric a tree qualifies on, in order of first appearance.
+std::vector<std::string> MetricsInQualification(const Json& tree);
+
+struct SplitQualification {
+  Json rows = nullptr;    // attribute and form qualifications
+  Json groups = nullptr;  // metric qualifications
+};
+
+// Checks the whole tree and splits a top-level And by level. A part whose And/Or/Not mixes
+// levels, or a Rank/Percent qualification, is Error(kNotSupported) here.
+SplitQualification SplitByLevel(const model::SemanticModel& model, const Json& tree);
+
+}  // namespace tessera::engine

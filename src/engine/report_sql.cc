@@ -1,0 +1,162 @@
+#include "engine/report_sql.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "core/error.h"
+#include "core/ids.h"
+#include "core/strings.h"
+#include "engine/condition_sql.h"
+#include "engine/element_id.h"
+#include "engine/qualification.h"
+#include "engine/select_builder.h"
+
+namespace tessera::engine {
+
+namespace {
+
+// Simple metrics behind `metric_id`, in order of first appearance.
+void CollectSimpleMetrics(const model::SemanticModel& model, const std::string& metric_id,
+                          std::vector<std::string>& out, std::set<std::string>& visiting) {
+  const model::Metric& metric = model.metric(metric_id);
+  if (!metric.is_compound) {
+    if (std::find(out.begin(), out.end(), metric_id) == out.end()) out.push_back(metric_id);
+    return;
+  }
+  if (!visiting.insert(metric_id).second) {
+    throw Error(ErrorCode::kInvalidInput, "metric '" + metric.name + "' refers to itself");
+  }
+  for (const auto& reference : metric.expression.References()) {
+    CollectSimpleMetrics(model, reference, out, visiting);
+  }
+  visiting.erase(metric_id);
+}
+
+std::vector<std::string> SimpleMetrics(const model::SemanticModel& model,
+                                       const std::vector<std::string>& metric_ids) {
+  std::vector<std::string> simple;
+  std::set<std::string> visiting;
+  for (const auto& id : metric_ids) CollectSimpleMetrics(model, id, simple, visiting);
+  return simple;
+}
+
+// A fact table holding every fact the metrics aggregate and reaching every attribute.
+std::string ChooseFactTable(const model::SemanticModel& model,
+                            const std::vector<std::string>& simple_metric_ids) {
+  std::optional<std::set<std::string>> candidates;
+  for (const auto& metric_id : simple_metric_ids) {
+    const model::Metric& metric = model.metric(metric_id);
+    if (metric.function == model::AggregateFunction::kCountDistinct) continue;
+    const model::Fact& fact = model.fact(metric.fact_id);
+    std::set<std::string> tables(fact.table_ids.begin(), fact.table_ids.end());
+    if (!candidates) {
+      candidates = tables;
+      continue;
+    }
+    std::set<std::string> common;
+    std::set_intersection(candidates->begin(), candidates->end(), tables.begin(), tables.end(),
+                          std::inserter(common, common.begin()));
+    candidates = common;
+  }
+  if (!candidates) {  // no fact-based metric: any table a fact is read from
+    candidates.emplace();
+    for (const auto& [id, fact] : model.facts())
+      candidates->insert(fact.table_ids.begin(), fact.table_ids.end());
+  }
+  if (candidates->empty()) {
+    throw Error(
+        ErrorCode::kInvalidInput,
+        "the requested metrics have no fact table in common; a report reads one fact table");
+  }
+  return *candidates->begin();
+}
+
+}  // namespace
+
+GeneratedSql GenerateReportSql(const model::SemanticModel& model, const ReportQuery& query,
+                               Dialect dialect) {
+  for (const auto& id : query.attribute_ids) model.attribute(id);  // kNotFound for unknown ids
+  std::vector<std::string> simple = SimpleMetrics(model, query.metric_ids);
+  std::vector<std::string> filter_metrics =
+      SimpleMetrics(model, MetricsInQualification(query.filter));
+  std::vector<std::string> all_facts = simple;
+  all_facts.insert(all_facts.end(), filter_metrics.begin(), filter_metrics.end());
+
+  SelectBuilder builder(model, dialect, ChooseFactTable(model, all_facts));
+  GeneratedSql generated;
+  std::vector<std::string> select;
+  std::vector<std::string> group_by;
+  std::vector<std::string> order_by;
+  for (const auto& attribute_id : query.attribute_ids) {
+    const model::Attribute& attribute = model.attribute(attribute_id);
+    ReportColumns::AttributeColumns columns{attribute_id, {}};
+    for (const auto& form : attribute.forms) {
+      std::string column = builder.FormColumn(attribute, form);
+      select.push_back(column + " AS c" + std::to_string(select.size()));
+      group_by.push_back(column);
+      columns.form_names.push_back(form.name);
+    }
+    order_by.push_back(builder.FormColumn(attribute, attribute.id_form()));
+    generated.columns.attributes.push_back(std::move(columns));
+  }
+  for (const auto& metric_id : simple) {
+    select.push_back(builder.Aggregate(metric_id) + " AS c" + std::to_string(select.size()));
+    generated.columns.simple_metric_ids.push_back(metric_id);
+  }
+  if (select.empty()) {
+    throw Error(ErrorCode::kInvalidInput, "a report needs at least one attribute or metric");
+  }
+
+  SplitQualification split = SplitByLevel(model, query.filter);
+  std::string where = split.rows.is_null() ? "" : RowCondition(builder, split.rows);
+  std::string having = split.groups.is_null() ? "" : GroupCondition(builder, split.groups);
+  const bool aggregates = !simple.empty() || !having.empty();
+
+  std::string sql = aggregates ? "SELECT " : "SELECT DISTINCT ";
+  sql += JoinStrings(select, ", ") + " " + builder.FromClause();
+  if (!where.empty()) sql += " WHERE " + where;
+  if (aggregates && !group_by.empty()) sql += " GROUP BY " + JoinStrings(group_by, ", ");
+  if (!having.empty()) sql += " HAVING " + having;
+  if (!order_by.empty()) sql += " ORDER BY " + JoinStrings(order_by, ", ");
+  generated.statement.text = std::move(sql);
+  generated.statement.parameters = builder.TakeParameters();
+  return generated;
+}
+
+ReportQuery QueryOfReport(const model::SemanticModel& model, const model::Report& report) {
+  ReportQuery query;
+  query.attribute_ids = report.attribute_ids;
+  query.metric_ids = report.metric_ids;
+  if (report.filter_id) query.filter = model.filter(*report.filter_id).qualification;
+  return query;
+}
+
+std::string DisplaySql(const SqlStatement& statement) {
+  std::string out;
+  size_t next = 0;
+  for (char c : statement.text) {
+    if (c != '?' || next >= statement.parameters.size()) {
+      out += c;
+      continue;
+    }
+    const SqlValue& value = statement.parameters[next++];
+    if (std::holds_alternative<std::monostate>(value)) out += "NULL";
+    if (auto* integer = std::get_if<int64_t>(&value)) out += std::to_string(*integer);
+    if (auto* real = std::get_if<double>(&value)) {
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "%.17g", *real);
+      out += buffer;
+    }
+    if (auto* text = std::get_if<std::string>(&value)) {
+      out += '\'';
+      for (char t : *text) out += t == '\'' ? std::string("''") : std::string(1, t);
+      out += '\'';
+    }
+  }
+  return out;
+}
+
+}  // namespace tessera::engine

@@ -1,0 +1,54 @@
+// engine/select_builder.h
+//
+// One SELECT under construction over a fact table: the lookup tables joined so far (each table
+// once, reached from the fact table through the attributes' parent links), the SQL of columns,
+// fact expressions and aggregates, and the bound parameters in placeholder order. Identifiers
+// come from the model only and are quoted; numbers in expressions come from parsed definitions.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/warehouse.h"
+#include "model/semantic_model.h"
+
+namespace tessera::engine {
+
+class SelectBuilder {
+ public:
+  SelectBuilder(const model::SemanticModel& model, Dialect dialect, std::string fact_table_id);
+
+  const model::SemanticModel& model() const { return model_; }
+  Dialect dialect() const { return dialect_; }
+  const model::Table& fact_table() const { return model_.table(fact_table_id_); }
+
+  // The alias of the attribute's lookup table, joined with its chain on first use. Throws
+  // Error(kInvalidInput) when the fact table cannot reach the attribute.
+  std::string JoinAttribute(const model::Attribute& attribute);
+  // The attribute's ID column, from the fact table itself when it holds it (no join).
+  std::string AttributeKey(const model::Attribute& attribute);
+  std::string FormColumn(const model::Attribute& attribute, const model::AttributeForm& form);
+
+  std::string Parameter(SqlValue value);                // returns the placeholder
+  std::string Aggregate(const std::string& metric_id);  // compound metrics expanded
+  std::string RealType() const;
+
+  std::string FromClause() const;
+  std::vector<SqlValue> TakeParameters() { return std::move(parameters_); }
+
+ private:
+  std::string FactExpression(const model::ArithmeticNode& node);
+  std::string CompoundExpression(const model::ArithmeticNode& node);
+  std::string Binary(const model::ArithmeticNode& node, std::string left, std::string right);
+  std::vector<const model::Attribute*> ChainFromFactTable(const model::Attribute& attribute);
+
+  const model::SemanticModel& model_;
+  Dialect dialect_;
+  std::string fact_table_id_;
+  std::map<std::string, std::string> aliases_;  // table id -> alias
+  std::vector<std::string> joins_;
+  std::vector<SqlValue> parameters_;
+};
+
+}  // namespace tessera::engine
