@@ -13,7 +13,7 @@ command -v wrk >/dev/null || { echo "wrk is required (apt-get install wrk)"; exi
 
 data=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$binary" serve --listen "127.0.0.1:$port" --data-dir "$data" --access-log false --log-level warn &
+"$binary" serve --listen "127.0.0.1:$port" --data-dir "$data" --access-log false --log-level warn --demo-on-first-start false &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/api/status" >/dev/null && break; sleep 0.1; done

@@ -8,9 +8,16 @@
 #include "app/config.h"
 #include "app/node.h"
 #include "core/error.h"
+#include "engine/report_sql.h"
+#include "model/bundle.h"
+#include "model/object_types.h"
 #include "model/well_known.h"
+#include "service/bundle_service.h"
+#include "service/demo_loader.h"
 #include "service/directory_service.h"
+#include "service/project_model.h"
 #include "service/project_service.h"
+#include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::app {
@@ -67,21 +74,132 @@ int Serve(const ConfigFlags& flags) {
   return 0;
 }
 
+// The storage service of the configured data directory, bootstrapped, and its administrator.
+struct Administration {
+  std::unique_ptr<storage::MetadataStore> store;
+  service::Principal administrator;
+};
+
+Administration OpenAdministration(const Config& config) {
+  std::filesystem::create_directories(config.data_dir);
+  storage::StoreOptions options;
+  options.url = config.ResolvedStorageUrl();
+  Administration administration{storage::MetadataStore::Open(options), {}};
+  service::DirectoryService directory(*administration.store);
+  directory.Bootstrap(config.admin_password);
+  administration.administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
+  return administration;
+}
+
+void PrintSummary(const service::ImportSummary& summary) {
+  std::cout << "project '" << summary.project_name << "' (" << summary.project_id
+            << "): " << summary.created << " created, " << summary.updated << " updated, "
+            << summary.unchanged << " unchanged\n";
+}
+
 int CreateProject(const ConfigFlags& flags, const std::string& name,
                   const std::string& description) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  std::filesystem::create_directories(config.data_dir);
-  storage::StoreOptions options;
-  options.url = config.ResolvedStorageUrl();
-  auto store = storage::MetadataStore::Open(options);
-  service::DirectoryService directory(*store);
-  directory.Bootstrap(config.admin_password);
-  service::Principal administrator =
-      directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-  service::ProjectService projects(*store);
-  auto view = projects.Create(administrator, name, description);
+  Administration administration = OpenAdministration(config);
+  service::ProjectService projects(*administration.store);
+  auto view = projects.Create(administration.administrator, name, description);
   std::cout << view.project.object.id << "\n";
+  return 0;
+}
+
+int ImportProject(const ConfigFlags& flags, const std::string& directory) {
+  Config config = flags.Load();
+  ConfigureLogging(config);
+  Administration administration = OpenAdministration(config);
+  service::BundleService bundles(*administration.store);
+  PrintSummary(bundles.Import(administration.administrator, directory));
+  return 0;
+}
+
+int ExportProject(const ConfigFlags& flags, const std::string& project,
+                  const std::string& directory) {
+  Config config = flags.Load();
+  ConfigureLogging(config);
+  Administration administration = OpenAdministration(config);
+  service::BundleService bundles(*administration.store);
+  bundles.Export(administration.administrator, project, directory);
+  std::cout << "wrote " << directory << "\n";
+  return 0;
+}
+
+int RunDemo(const ConfigFlags& flags, int64_t rows, uint64_t seed,
+            const std::string& warehouse_name) {
+  Config config = flags.Load();
+  ConfigureLogging(config);
+  Administration administration = OpenAdministration(config);
+  engine::WarehouseOptions options;
+  options.name = warehouse_name;
+  options.url = config.WarehouseUrl(warehouse_name);
+  auto warehouse = engine::Warehouse::Open(options);
+  service::DemoRequest request;
+  request.data.rows = rows;
+  request.data.seed = seed;
+  request.warehouse_name = warehouse_name;
+  request.bundle_dir = config.ResolvedDemoBundleDir();
+  PrintSummary(
+      service::LoadDemo(*administration.store, *warehouse, request, administration.administrator));
+  return 0;
+}
+
+// A report named by id or by exact name, in `project` (id or name) or in any project.
+std::pair<std::string, std::string> FindReport(storage::MetadataStore& store,
+                                               const std::string& report,
+                                               const std::string& project) {
+  std::pair<std::string, std::string> found;  // project id, report id
+  store.Read([&](storage::MetadataTransaction& tx) {
+    for (const auto& candidate : tx.ListProjects()) {
+      if (!project.empty() && candidate.object.id != project && candidate.object.name != project) {
+        continue;
+      }
+      for (const auto& object :
+           tx.ListObjects(candidate.object.id, {{model::kTypeReportDefinition}, {}})) {
+        if (object.id == report || object.name == report) found = {candidate.object.id, object.id};
+        if (!found.second.empty()) return;
+      }
+    }
+  });
+  if (found.second.empty()) {
+    throw std::invalid_argument("no report '" + report + "'" +
+                                (project.empty() ? "" : " in project '" + project + "'"));
+  }
+  return found;
+}
+
+int PrintReportSql(const ConfigFlags& flags, const std::string& report,
+                   const std::string& project) {
+  Config config = flags.Load();
+  ConfigureLogging(config);
+  Administration administration = OpenAdministration(config);
+  auto [project_id, report_id] = FindReport(*administration.store, report, project);
+  model::SemanticModel semantic = service::LoadSemanticModel(*administration.store, project_id);
+  std::string warehouse_name;
+  administration.store->Read([&](storage::MetadataTransaction& tx) {
+    warehouse_name = tx.FindProject(project_id)->object.definition.value("warehouse", "demo");
+  });
+  if (warehouse_name.empty()) warehouse_name = "demo";
+  std::map<std::string, std::string> urls = {{warehouse_name, config.WarehouseUrl(warehouse_name)}};
+  service::WarehouseRegistry warehouses(urls);
+  engine::Dialect dialect = warehouses.Get(warehouse_name).dialect();
+  const model::Report& definition = semantic.report(report_id);
+  if (definition.source != model::ReportSource::kWarehouse) {
+    throw std::invalid_argument("report '" + definition.name +
+                                "' reads a cube, not the warehouse: it has no SQL of its own");
+  }
+  auto generated =
+      engine::GenerateReportSql(semantic, engine::QueryOfReport(semantic, definition), dialect);
+  std::cout << "-- " << definition.name << " (" << report_id << "), warehouse '" << warehouse_name
+            << "'\n"
+            << generated.statement.text << ";\n";
+  for (size_t i = 0; i < generated.statement.parameters.size(); ++i) {
+    std::cout << "-- parameter " << i + 1 << ": "
+              << engine::DisplaySql({"?", {generated.statement.parameters[i]}}) << "\n";
+  }
   return 0;
 }
 
@@ -106,6 +224,40 @@ int Run(int argc, char** argv) {
   create->add_option("--description", project_description, "project description");
   create_flags.AddTo(*create, {"data_dir", "storage.url", "auth.admin_password", "log.level"});
 
+  ConfigFlags import_flags;
+  std::string import_dir;
+  CLI::App* import_command = project->add_subcommand("import", "Load or update a project bundle");
+  import_command->add_option("DIR", import_dir, "bundle folder")->required();
+  import_flags.AddTo(*import_command,
+                     {"data_dir", "storage.url", "auth.admin_password", "log.level"});
+
+  ConfigFlags export_flags;
+  std::string export_project, export_dir;
+  CLI::App* export_command = project->add_subcommand("export", "Write a project as a bundle");
+  export_command->add_option("PROJECT", export_project, "project id or name")->required();
+  export_command->add_option("DIR", export_dir, "bundle folder to write")->required();
+  export_flags.AddTo(*export_command,
+                     {"data_dir", "storage.url", "auth.admin_password", "log.level"});
+
+  ConfigFlags demo_flags;
+  int64_t demo_rows = 100000;
+  uint64_t demo_seed = 42;
+  std::string demo_warehouse = "demo";
+  CLI::App* demo =
+      app.add_subcommand("demo", "Generate the demo warehouse and load the Tutorial project");
+  demo->add_option("--rows", demo_rows, "fact rows (default 100000)")->check(CLI::PositiveNumber);
+  demo->add_option("--seed", demo_seed, "random seed (default 42)");
+  demo->add_option("--warehouse", demo_warehouse, "warehouse connection name (default demo)");
+  demo_flags.AddTo(
+      *demo, {"data_dir", "storage.url", "auth.admin_password", "demo.bundle_dir", "log.level"});
+
+  ConfigFlags sql_flags;
+  std::string sql_report, sql_project;
+  CLI::App* sql = app.add_subcommand("sql", "Print the SQL a warehouse report runs");
+  sql->add_option("REPORT", sql_report, "report id or name")->required();
+  sql->add_option("--project", sql_project, "project id or name (default: search every project)");
+  sql_flags.AddTo(*sql, {"data_dir", "storage.url", "log.level"});
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -115,6 +267,15 @@ int Run(int argc, char** argv) {
   try {
     if (serve->parsed()) return Serve(serve_flags);
     if (create->parsed()) return CreateProject(create_flags, project_name, project_description);
+    if (import_command->parsed()) return ImportProject(import_flags, import_dir);
+    if (export_command->parsed()) return ExportProject(export_flags, export_project, export_dir);
+    if (demo->parsed()) return RunDemo(demo_flags, demo_rows, demo_seed, demo_warehouse);
+    if (sql->parsed()) return PrintReportSql(sql_flags, sql_report, sql_project);
+  } catch (const model::BundleError& e) {
+    for (const auto& problem : e.problems()) std::cerr << problem << "\n";
+    std::cerr << "tessera: the bundle was not imported (" << e.problems().size()
+              << " problem(s))\n";
+    return 1;
   } catch (const std::invalid_argument& e) {
     std::cerr << "tessera: " << e.what() << "\n";
     return 2;

@@ -94,6 +94,16 @@ const std::vector<Binding>& Bindings() {
          }
          c.reported_version = v;
        }},
+      {{"demo.on_first_start", "TESSERA_DEMO_ON_FIRST_START", "--demo-on-first-start",
+        "generate the demo warehouse and load the Tutorial project when the storage service "
+        "has no project yet: true or false (default true)"},
+       [](Config& c, const std::string& v) { c.demo_on_first_start = ParseFlag(v); }},
+      {{"demo.rows", "TESSERA_DEMO_ROWS", "--demo-rows",
+        "fact rows of the demo warehouse made on first start (default 100000)"},
+       [](Config& c, const std::string& v) { c.demo_rows = ParseBounded(v, 1, int64_t{1} << 40); }},
+      {{"demo.bundle_dir", "TESSERA_DEMO_BUNDLE_DIR", "--demo-bundle-dir",
+        "folder of the demo project's bundle (default: demo/tutorial of the source tree)"},
+       [](Config& c, const std::string& v) { c.demo_bundle_dir = v; }},
       {{"log.level", "TESSERA_LOG_LEVEL", "--log-level",
         "trace, debug, info, warn, error or off (default info)"},
        [](Config& c, const std::string& v) { c.log_level = ToLower(v); }},
@@ -131,6 +141,21 @@ toml::table ReadConfigFile(const std::optional<std::string>& config_file) {
   }
 }
 
+// [warehouses.NAME] url = "sqlite:///..." | "postgresql://..."
+void ReadWarehouses(const toml::table& file, Config& config) {
+  const toml::table* warehouses = file["warehouses"].as_table();
+  if (!warehouses) return;
+  for (const auto& [name, entry] : *warehouses) {
+    const toml::table* table = entry.as_table();
+    auto url = table ? (*table)["url"].value<std::string>() : std::nullopt;
+    if (!url) {
+      throw std::invalid_argument("warehouses." + std::string(name.str()) +
+                                  " in the configuration file needs url = \"...\"");
+    }
+    config.warehouses[std::string(name.str())] = *url;
+  }
+}
+
 }  // namespace
 
 std::string Config::host() const {
@@ -156,6 +181,22 @@ std::string Config::ResolvedStorageUrl() const {
   return "sqlite://" + std::filesystem::absolute(std::filesystem::path(data_dir) / "metadata.db")
                            .lexically_normal()
                            .string();
+}
+
+std::string Config::WarehouseUrl(const std::string& name) const {
+  if (auto it = warehouses.find(name); it != warehouses.end()) return it->second;
+  if (name == "demo") {
+    return "sqlite://" + std::filesystem::absolute(std::filesystem::path(data_dir) / "warehouse.db")
+                             .lexically_normal()
+                             .string();
+  }
+  throw std::invalid_argument("no warehouse named '" + name + "' is configured; add [warehouses." +
+                              name + "] url = \"...\"");
+}
+
+std::string Config::ResolvedDemoBundleDir() const {
+  if (!demo_bundle_dir.empty()) return demo_bundle_dir;
+  return std::string(TESSERA_SOURCE_DIR) + "/demo/tutorial";
 }
 
 const std::vector<SettingSpec>& SettingSpecs() {
@@ -190,6 +231,7 @@ Config LoadConfig(const std::map<std::string, std::string>& flag_values,
       throw std::invalid_argument(source + ": " + e.what());
     }
   }
+  ReadWarehouses(file, config);
   auto colon = config.listen.rfind(':');
   if (colon == std::string::npos || !ParseInt(config.listen.substr(colon + 1)) ||
       *ParseInt(config.listen.substr(colon + 1)) < 0 ||

@@ -33,11 +33,21 @@ struct Config {
   std::string reported_version = "11.6.0200.0001";
   std::string log_level = "info";
   bool access_log = true;
+  bool demo_on_first_start = true;
+  int64_t demo_rows = 100000;
+  uint64_t demo_seed = 42;
+  std::string demo_bundle_dir;  // default: the repository's demo/tutorial
+  // Warehouse connections by name ([warehouses.NAME] url = "..."); "demo" defaults to
+  // sqlite:///<data_dir>/warehouse.db.
+  std::map<std::string, std::string> warehouses;
 
   std::string host() const;
   uint16_t port() const;
   bool is_loopback() const;
   std::string ResolvedStorageUrl() const;
+  // The URL of warehouse `name`; throws std::invalid_argument for an unknown name.
+  std::string WarehouseUrl(const std::string& name) const;
+  std::string ResolvedDemoBundleDir() const;
 };
 
 struct SettingSpec {

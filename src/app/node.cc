@@ -9,7 +9,11 @@
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "http/server.h"
+#include "model/bundle.h"
+#include "model/well_known.h"
+#include "service/demo_loader.h"
 #include "service/services.h"
+#include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::app {
@@ -17,6 +21,7 @@ namespace tessera::app {
 struct Node::Parts {
   std::unique_ptr<storage::MetadataStore> store;
   std::unique_ptr<service::Services> services;
+  std::unique_ptr<service::WarehouseRegistry> warehouses;
   std::unique_ptr<api::Api> api;
   std::unique_ptr<ThreadPool> compute;
   std::unique_ptr<http::Server> server;
@@ -44,6 +49,28 @@ void Node::EnsureBootstrapped() {
     bootstrapped_ = true;
   } catch (const Error& e) {
     spdlog::warn("storage service not ready; metadata bootstrap postponed: {}", e.message());
+  }
+}
+
+void Node::LoadDemoOnFirstStart() {
+  try {
+    if (!service::HasNoProject(*parts_->store)) return;
+    spdlog::info("first start: generating the demo warehouse ({} rows) and the Tutorial project",
+                 config_.demo_rows);
+    service::DemoRequest request;
+    request.data.rows = config_.demo_rows;
+    request.data.seed = config_.demo_seed;
+    request.bundle_dir = config_.ResolvedDemoBundleDir();
+    auto administrator =
+        parts_->services->directory.LoadPrincipal(std::string(model::kAdministratorUserId));
+    auto summary =
+        service::LoadDemo(*parts_->store, parts_->warehouses->Get("demo"), request, administrator);
+    spdlog::info("demo project '{}' loaded ({} objects)", summary.project_name, summary.created);
+  } catch (const model::BundleError& e) {
+    spdlog::error("the demo bundle is broken; the server starts without it: {}",
+                  e.problems().empty() ? "" : e.problems().front());
+  } catch (const Error& e) {
+    spdlog::error("could not load the demo project; the server starts without it: {}", e.message());
   }
 }
 
@@ -78,7 +105,11 @@ void Node::Start() {
   service::SessionOptions session_options;
   session_options.idle_timeout_seconds = config_.session_idle_timeout_seconds;
   parts_->services = std::make_unique<service::Services>(*parts_->store, session_options);
+  std::map<std::string, std::string> warehouse_urls = config_.warehouses;
+  warehouse_urls.emplace("demo", config_.WarehouseUrl("demo"));
+  parts_->warehouses = std::make_unique<service::WarehouseRegistry>(warehouse_urls);
   EnsureBootstrapped();
+  if (config_.demo_on_first_start && bootstrapped_) LoadDemoOnFirstStart();
 
   api::ApiOptions api_options;
   api_options.context_path = config_.context_path;

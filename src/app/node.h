@@ -7,7 +7,9 @@
 // Start() refuses (std::runtime_error) to listen beyond loopback without a configured
 // administrator password (ARCHITECTURE §8). It does not need the storage service: when the
 // database is unavailable the node still starts, answers 503 ERR016 where storage is needed, and
-// bootstraps the metadata as soon as the database can be reached.
+// bootstraps the metadata as soon as the database can be reached. On the first start (no project
+// in the storage service) it generates the demo warehouse and loads the Tutorial project before
+// it listens, unless configured not to.
 #pragma once
 
 #include <atomic>
@@ -35,6 +37,7 @@ class Node {
  private:
   struct Parts;
   void EnsureBootstrapped();
+  void LoadDemoOnFirstStart();
   void MaintenanceLoop();
 
   Config config_;

@@ -106,31 +106,38 @@ std::string ProjectService::ResolveHeader(const Principal& principal,
   return *id;
 }
 
+storage::ProjectRecord CreateProjectInTransaction(storage::MetadataTransaction& tx,
+                                                  const std::string& id, const std::string& name,
+                                                  const std::string& description,
+                                                  const std::string& owner_id) {
+  const Timestamp now = Now();
+  storage::ProjectRecord project;
+  project.object.id = id;
+  project.object.type = model::kTypeProject;
+  project.object.subtype = model::kSubtypeProject;
+  project.object.name = name;
+  project.object.description = description;
+  project.object.owner_id = owner_id;
+  project.object.version = NewObjectId();
+  project.object.created = project.object.modified = now;
+  project.object.acl = DefaultProjectAcl();
+  project.status = kProjectStatusActive;
+  tx.PutProject(project);
+  for (const auto& spec : model::ProjectFolderTree()) {
+    tx.PutObject(NewFolder(project.object.id, spec, name, owner_id, now));
+  }
+  return project;
+}
+
 ProjectView ProjectService::Create(const Principal& principal, std::string_view name,
                                    std::string_view description) {
   RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
   std::string project_name(Trim(name));
   if (project_name.empty()) throw Error(ErrorCode::kInvalidInput, "name: must not be empty");
-
-  const Timestamp now = Now();
-  storage::ProjectRecord project;
-  project.object.id = NewObjectId();
-  project.object.type = model::kTypeProject;
-  project.object.subtype = model::kSubtypeProject;
-  project.object.name = project_name;
-  project.object.description = std::string(description);
-  project.object.owner_id = principal.user_id;
-  project.object.version = NewObjectId();
-  project.object.created = project.object.modified = now;
-  project.object.acl = DefaultProjectAcl();
-  project.status = kProjectStatusActive;
-
   ProjectView view;
   store_.Write([&](storage::MetadataTransaction& tx) {
-    tx.PutProject(project);
-    for (const auto& spec : model::ProjectFolderTree()) {
-      tx.PutObject(NewFolder(project.object.id, spec, project_name, principal.user_id, now));
-    }
+    auto project = CreateProjectInTransaction(tx, NewObjectId(), project_name,
+                                              std::string(description), principal.user_id);
     view = View(tx, principal, project);
   });
   return view;

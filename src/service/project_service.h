@@ -23,6 +23,13 @@ struct ProjectView {
 
 inline constexpr int kProjectStatusActive = 0;
 
+// Writes a new active project with id `id` and its predefined folder tree, owned by `owner_id`,
+// inside an open transaction. kAlreadyExists for a taken name.
+storage::ProjectRecord CreateProjectInTransaction(storage::MetadataTransaction& tx,
+                                                  const std::string& id, const std::string& name,
+                                                  const std::string& description,
+                                                  const std::string& owner_id);
+
 class ProjectService {
  public:
   explicit ProjectService(storage::MetadataStore& store);

@@ -71,6 +71,7 @@ void ApiTest::SetUp() {
   config_.access_log = false;
   config_.compute_threads = 4;
   config_.log_level = "warn";
+  config_.demo_on_first_start = false;
   Configure(config_);
   StartNode();
 }

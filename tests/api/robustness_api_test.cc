@@ -73,6 +73,7 @@ TEST(StorageConfigurationApi, AnInvalidStorageUrlLeavesTheServerUpAnswering503) 
   config.data_dir = data.path().string();
   config.storage_url = "bogus://nowhere";
   config.access_log = false;
+  config.demo_on_first_start = false;
   app::Node node(config);
   node.Start();
   ApiClient client(node.port());
@@ -94,6 +95,7 @@ TEST(StorageOutageApi, PostgresStoppedMidRunGives503ThenRecoversWithoutRestart) 
   config.data_dir = data.path().string();
   config.storage_url = cluster.url();
   config.access_log = false;
+  config.demo_on_first_start = false;
   app::Node node(config);
   node.Start();
   ApiClient client(node.port());
@@ -122,6 +124,7 @@ TEST(AdministratorPasswordApi, ListeningBeyondLoopbackNeedsAConfiguredPassword) 
   config.listen = "0.0.0.0:0";
   config.data_dir = data.path().string();
   config.access_log = false;
+  config.demo_on_first_start = false;
   EXPECT_THROW(app::Node(config).Start(), std::runtime_error);
 
   config.listen = "127.0.0.1:0";

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -96,7 +98,8 @@ TEST(TesseraCli, SigtermStopsTheServerGracefully) {
     std::string listen = "127.0.0.1:" + std::to_string(port);
     std::string dir = data.path().string();
     execl(Binary().c_str(), "tessera", "serve", "--listen", listen.c_str(), "--data-dir",
-          dir.c_str(), "--access-log", "false", static_cast<char*>(nullptr));
+          dir.c_str(), "--access-log", "false", "--demo-on-first-start", "false",
+          static_cast<char*>(nullptr));
     _exit(127);
   }
   int status_code = 0;
@@ -114,6 +117,50 @@ TEST(TesseraCli, SigtermStopsTheServerGracefully) {
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace
+}  // namespace tessera::testing
+
+namespace tessera::testing {
+namespace {
+
+TEST(TesseraCli, DemoLoadsTheTutorialAndSqlPrintsAReportsQuery) {
+  TempDir data;
+  std::string dir = " --data-dir " + data.path().string();
+  Outcome demo = RunCommand(Binary() + " demo --rows 2000 --seed 3" + dir);
+  ASSERT_EQ(demo.exit_code, 0) << demo.output;
+  EXPECT_NE(demo.output.find("project 'Tutorial'"), std::string::npos) << demo.output;
+  EXPECT_TRUE(std::filesystem::exists(data.path() / "warehouse.db"));
+
+  Outcome sql = RunCommand(Binary() + " sql 'Western Europe by Country'" + dir);
+  ASSERT_EQ(sql.exit_code, 0) << sql.output;
+  EXPECT_NE(sql.output.find("SELECT"), std::string::npos) << sql.output;
+  EXPECT_NE(sql.output.find("\"sales_fact\""), std::string::npos) << sql.output;
+  EXPECT_NE(sql.output.find("IN (?)"), std::string::npos) << sql.output;  // bound, not spliced
+  EXPECT_NE(sql.output.find("-- parameter 1: 'Western Europe'"), std::string::npos) << sql.output;
+
+  Outcome unknown = RunCommand(Binary() + " sql 'No Such Report'" + dir);
+  EXPECT_NE(unknown.exit_code, 0);
+}
+
+TEST(TesseraCli, ExportThenImportRoundTripsAndBrokenBundlesAreRefusedWithLines) {
+  TempDir data, exported;
+  std::string dir = " --data-dir " + data.path().string();
+  ASSERT_EQ(
+      RunCommand(Binary() + " project import " TESSERA_SOURCE_DIR "/demo/tutorial" + dir).exit_code,
+      0);
+  Outcome out = RunCommand(Binary() + " project export Tutorial " + exported.path().string() + dir);
+  ASSERT_EQ(out.exit_code, 0) << out.output;
+  Outcome again = RunCommand(Binary() + " project import " + exported.path().string() + dir);
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find(" 0 created, 0 updated"), std::string::npos) << again.output;
+
+  std::ofstream(exported.path() / "tables.yaml", std::ios::app) << "  - name: [broken\n";
+  Outcome broken = RunCommand(Binary() + " project import " + exported.path().string() + dir);
+  EXPECT_NE(broken.exit_code, 0);
+  EXPECT_NE(broken.output.find("tables.yaml:"), std::string::npos) << broken.output;
+  EXPECT_NE(broken.output.find("was not imported"), std::string::npos) << broken.output;
 }
 
 }  // namespace

@@ -1,0 +1,32 @@
+// service/demo_loader.h
+//
+// The demo project "Tutorial" (spec 05 §5): generates its warehouse deterministically and imports
+// its bundle, pointing the project at that warehouse. Used by `tessera demo` and by the first
+// start of `tessera serve`.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "engine/demo_data.h"
+#include "engine/warehouse.h"
+#include "model/bundle.h"
+#include "service/bundle_service.h"
+#include "service/principal.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::service {
+
+struct DemoRequest {
+  engine::DemoOptions data;
+  std::string warehouse_name = "demo";
+  std::filesystem::path bundle_dir;
+};
+
+ImportSummary LoadDemo(storage::MetadataStore& store, engine::Warehouse& warehouse,
+                       const DemoRequest& request, const Principal& administrator);
+
+// True when the storage service holds no project yet (a first start).
+bool HasNoProject(storage::MetadataStore& store);
+
+}  // namespace tessera::service

@@ -1,0 +1,25 @@
+#include "service/warehouse_registry.h"
+
+#include "core/error.h"
+
+namespace tessera::service {
+
+WarehouseRegistry::WarehouseRegistry(std::map<std::string, std::string> urls)
+    : urls_(std::move(urls)) {}
+
+engine::Warehouse& WarehouseRegistry::Get(const std::string& requested) {
+  const std::string name = requested.empty() ? "demo" : requested;
+  std::lock_guard lock(mutex_);
+  if (auto it = open_.find(name); it != open_.end()) return *it->second;
+  auto url = urls_.find(name);
+  if (url == urls_.end()) {
+    throw Error(ErrorCode::kEngineUnreachable,
+                "The warehouse '" + name + "' is not configured on this server");
+  }
+  engine::WarehouseOptions options;
+  options.name = name;
+  options.url = url->second;
+  return *open_.emplace(name, engine::Warehouse::Open(options)).first->second;
+}
+
+}  // namespace tessera::service

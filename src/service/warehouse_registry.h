@@ -1,0 +1,31 @@
+// service/warehouse_registry.h
+//
+// The warehouses of one node, by the names the configuration gives them ([warehouses.NAME]),
+// opened on first use and shared by every request. A project names its warehouse in its
+// definition ("warehouse"); an empty name means "demo".
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "engine/warehouse.h"
+
+namespace tessera::service {
+
+class WarehouseRegistry {
+ public:
+  // name -> URL
+  explicit WarehouseRegistry(std::map<std::string, std::string> urls);
+
+  // Throws Error(kEngineUnreachable) naming the warehouse when no URL is configured for it.
+  engine::Warehouse& Get(const std::string& name);
+
+ private:
+  std::map<std::string, std::string> urls_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<engine::Warehouse>> open_;
+};
+
+}  // namespace tessera::service
