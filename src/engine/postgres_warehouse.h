@@ -21,6 +21,8 @@
 // about 1 MiB, then the primary key and the indexes; ANALYZE after commit.
 #pragma once
 
+#include "core/sql_placeholders.h"
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,9 +34,5 @@ namespace tessera::engine {
 // Throws Error(kEngineUnreachable) when the server cannot be reached.
 std::unique_ptr<WarehouseConnection> OpenPostgresWarehouseConnection(
     const std::string& warehouse_name, const std::string& url);
-
-// `sql` with its `?` placeholders numbered $1..$n; a `?` inside a quoted literal or identifier
-// is left alone.
-std::string NumberPostgresPlaceholders(std::string_view sql);
 
 }  // namespace tessera::engine

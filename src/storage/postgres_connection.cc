@@ -129,7 +129,7 @@ class PostgresConnection : public SqlConnection {
 
  private:
   Result Run(std::string_view sql, const SqlParams& params) {
-    std::string numbered = NumberPlaceholders(sql);
+    std::string numbered = NumberPostgresPlaceholders(sql);
     std::vector<std::string> texts(params.size());
     std::vector<const char*> values(params.size(), nullptr);
     std::vector<Oid> types(params.size(), 0);
@@ -186,27 +186,6 @@ std::unique_ptr<SqlConnection> OpenPostgresConnection(const std::string& url) {
     throw SqlError(SqlError::Kind::kConnectionLost, message);
   }
   return std::make_unique<PostgresConnection>(conn);
-}
-
-std::string NumberPlaceholders(std::string_view sql) {
-  std::string out;
-  out.reserve(sql.size() + 16);
-  int next = 1;
-  std::optional<char> quote;  // the quote character of the literal or identifier we are inside
-  for (char c : sql) {
-    if (quote) {
-      if (c == *quote) quote.reset();  // a doubled quote closes and reopens: same result
-      out += c;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      out += c;
-    } else if (c == '?') {
-      out += '$' + std::to_string(next++);
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace tessera::storage

@@ -7,6 +7,8 @@
 // (57P01..57P03), or that leave the connection broken, are kConnectionLost.
 #pragma once
 
+#include "core/sql_placeholders.h"
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,8 +19,5 @@ namespace tessera::storage {
 
 // Throws SqlError(kConnectionLost) when the server cannot be reached or refuses the login.
 std::unique_ptr<SqlConnection> OpenPostgresConnection(const std::string& url);
-
-// Rewrites `?` placeholders to $1..$n, leaving string literals and quoted identifiers untouched.
-std::string NumberPlaceholders(std::string_view sql);
 
 }  // namespace tessera::storage

@@ -233,11 +233,5 @@ TEST_P(WarehouseQuery, TheDialectFollowsTheUrl) {
 INSTANTIATE_TEST_SUITE_P(Backends, WarehouseQuery, ::testing::ValuesIn(kAllStoreBackends),
                          BackendParamName);
 
-TEST(PostgresPlaceholders, AreNumberedOutsideQuotesOnly) {
-  EXPECT_EQ(
-      engine::NumberPostgresPlaceholders("SELECT ? , '?', \"a?\" WHERE x = ? AND y = 'it''s?'"),
-      "SELECT $1 , '?', \"a?\" WHERE x = $2 AND y = 'it''s?'");
-}
-
 }  // namespace
 }  // namespace tessera::testing

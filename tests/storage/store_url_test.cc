@@ -29,15 +29,5 @@ TEST(StoreUrl, OtherUrlsNameNoBackend) {
   }
 }
 
-TEST(PostgresPlaceholders, QuestionMarksBecomeNumberedParameters) {
-  EXPECT_EQ(NumberPlaceholders("SELECT a FROM t WHERE b = ? AND c IN (?, ?)"),
-            "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)");
-}
-
-TEST(PostgresPlaceholders, QuestionMarksInsideLiteralsAndIdentifiersStay) {
-  EXPECT_EQ(NumberPlaceholders(R"(SELECT '?', 'it''s ?', "col?" FROM t WHERE x = ?)"),
-            R"(SELECT '?', 'it''s ?', "col?" FROM t WHERE x = $1)");
-}
-
 }  // namespace
 }  // namespace tessera::storage
