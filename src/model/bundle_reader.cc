@@ -10,6 +10,7 @@
 #include "model/bundle.h"
 #include "model/bundle_definitions.h"
 #include "model/bundle_index.h"
+#include "model/bundle_layout.h"
 #include "model/bundle_yaml.h"
 #include "model/object_types.h"
 #include "model/semantic_model.h"
@@ -19,31 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Nodes = std::vector<YAML::Node>;
-
-struct ListFile {
-  const char* file;
-  const char* key;
-  BundleKind kind;
-};
-
-constexpr ListFile kListFiles[] = {
-    {"tables.yaml", "tables", BundleKind::kTable},
-    {"attributes.yaml", "attributes", BundleKind::kAttribute},
-    {"facts.yaml", "facts", BundleKind::kFact},
-    {"metrics.yaml", "metrics", BundleKind::kMetric},
-    {"filters.yaml", "filters", BundleKind::kFilter},
-};
-
-struct ObjectFolder {
-  const char* folder;
-  BundleKind kind;
-};
-
-constexpr ObjectFolder kObjectFolders[] = {
-    {"cubes", BundleKind::kCube},
-    {"reports", BundleKind::kReport},
-    {"dashboards", BundleKind::kDashboard},
-};
 
 // An object as found in a file, on its way to a BundleObject.
 struct PendingObject {

@@ -13,37 +13,13 @@
 #include "model/bundle_definitions.h"
 #include "model/bundle_emit.h"
 #include "model/bundle_index.h"
+#include "model/bundle_layout.h"
 #include "model/object_types.h"
 
 namespace tessera::model {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct ListFile {
-  const char* file;
-  const char* key;
-  BundleKind kind;
-};
-
-constexpr ListFile kListFiles[] = {
-    {"tables.yaml", "tables", BundleKind::kTable},
-    {"attributes.yaml", "attributes", BundleKind::kAttribute},
-    {"facts.yaml", "facts", BundleKind::kFact},
-    {"metrics.yaml", "metrics", BundleKind::kMetric},
-    {"filters.yaml", "filters", BundleKind::kFilter},
-};
-
-struct ObjectFolder {
-  const char* folder;
-  BundleKind kind;
-};
-
-constexpr ObjectFolder kObjectFolders[] = {
-    {"cubes", BundleKind::kCube},
-    {"reports", BundleKind::kReport},
-    {"dashboards", BundleKind::kDashboard},
-};
 
 std::optional<BundleKind> KindOfObject(const BundleObject& object) {
   return KindOf(object.record.type, object.record.subtype);
