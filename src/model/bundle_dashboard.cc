@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "model/bundle_emit.h"
+#include "model/bundle_selector.h"
 
 namespace tessera::model {
 namespace {
@@ -26,6 +30,14 @@ std::vector<BundleKind> ReferenceKinds(std::string_view key) {
 
 std::string Expected(const std::vector<BundleKind>& kinds) {
   return kinds.size() == 1 ? KindWithArticle(kinds.front()) : "a report or cube";
+}
+
+// The keys under which selectors sit, and where each puts them.
+std::optional<SelectorPlacement> SelectorKey(std::string_view key) {
+  if (key == "filters") return SelectorPlacement::kChapterFilter;
+  if (key == "selectors") return SelectorPlacement::kPageSelector;
+  if (key == "selector") return SelectorPlacement::kVisualization;
+  return std::nullopt;
 }
 
 bool IsReferenceValue(const YAML::Node& node) {
@@ -64,6 +76,7 @@ class DashboardReader {
 
  private:
   Json Value(const std::string& key, const YAML::Node& node) const {
+    if (const auto placement = SelectorKey(key)) return Selectors(*placement, node);
     const std::vector<BundleKind> kinds = ReferenceKinds(key);
     if (!kinds.empty() && IsReferenceValue(node)) return References(kinds, node);
     if (!node.IsMap() && !node.IsSequence()) return YamlToJson(node);
@@ -94,14 +107,80 @@ class DashboardReader {
     return id.value_or(text);
   }
 
+  Json Selectors(SelectorPlacement placement, const YAML::Node& node) const {
+    if (placement == SelectorPlacement::kVisualization) {
+      return SelectorFromYaml(node, placement, fields_, index_);
+    }
+    Json selectors = Json::array();
+    if (!node.IsSequence()) {
+      if (!node.IsNull()) fields_.Problem(node, "expected a list of selectors");
+      return selectors;
+    }
+    for (const auto& item : node) {
+      selectors.push_back(SelectorFromYaml(item, placement, fields_, index_));
+    }
+    return selectors;
+  }
+
   void CheckStructure(const YAML::Node& node) const {
     fields_.Bool(node, "parallelRendering");
+    std::set<std::string> keys;
     for (const auto& chapter : fields_.Sequence(node, "chapters", true).value_or(Nodes{})) {
       if (!fields_.ExpectMap(chapter, "a chapter {key, name, pages}")) continue;
-      for (const auto& page : fields_.Sequence(chapter, "pages", true).value_or(Nodes{})) {
-        if (fields_.ExpectMap(page, "a page {key, name, visualizations}")) {
-          fields_.Sequence(page, "visualizations", false);
-        }
+      CheckChapter(chapter, keys);
+    }
+  }
+
+  // Keys are unique within the dashboard; targets name visualizations of the same chapter.
+  void CheckChapter(const YAML::Node& chapter, std::set<std::string>& keys) const {
+    std::set<std::string> visualizations;
+    std::vector<YAML::Node> selectors = Listed(chapter, "filters");
+    CheckKey(chapter, keys);
+    for (const auto& page : fields_.Sequence(chapter, "pages", true).value_or(Nodes{})) {
+      if (!fields_.ExpectMap(page, "a page {key, name, visualizations}")) continue;
+      CheckKey(page, keys);
+      for (const auto& selector : Listed(page, "selectors")) selectors.push_back(selector);
+      for (const auto& visualization :
+           fields_.Sequence(page, "visualizations", false).value_or(Nodes{})) {
+        if (!visualization.IsMap()) continue;
+        CheckKey(visualization, keys);
+        const YAML::Node key = visualization["key"];
+        if (key.IsDefined() && key.IsScalar()) visualizations.insert(key.Scalar());
+        const YAML::Node selector = visualization["selector"];
+        if (selector.IsDefined() && selector.IsMap()) selectors.push_back(selector);
+      }
+    }
+    for (const auto& selector : selectors) {
+      CheckKey(selector, keys);
+      CheckTargets(selector, visualizations);
+    }
+  }
+
+  static std::vector<YAML::Node> Listed(const YAML::Node& map, const char* key) {
+    std::vector<YAML::Node> items;
+    const YAML::Node list = map[key];
+    if (!list.IsDefined() || !list.IsSequence()) return items;
+    for (const auto& item : list) {
+      if (item.IsMap()) items.push_back(item);
+    }
+    return items;
+  }
+
+  void CheckKey(const YAML::Node& unit, std::set<std::string>& keys) const {
+    const YAML::Node key = unit["key"];
+    if (!key.IsDefined() || !key.IsScalar()) return;
+    if (!keys.insert(key.Scalar()).second) {
+      fields_.Problem(key, "key '" + key.Scalar() + "' is used twice in this dashboard");
+    }
+  }
+
+  void CheckTargets(const YAML::Node& selector, const std::set<std::string>& visualizations) const {
+    const YAML::Node targets = selector["targets"];
+    if (!targets.IsDefined() || !targets.IsSequence()) return;
+    for (const auto& target : targets) {
+      if (target.IsScalar() && !visualizations.contains(target.Scalar())) {
+        fields_.Problem(target,
+                        "target '" + target.Scalar() + "' is not a visualization of this chapter");
       }
     }
   }
@@ -111,6 +190,13 @@ class DashboardReader {
 
 void EmitWithNames(YAML::Emitter& out, const std::string& key, const Json& value,
                    const BundleIndex& index) {
+  if (SelectorKey(key) && value.is_object()) return EmitSelector(out, value, index);
+  if (SelectorKey(key) && value.is_array()) {
+    out << YAML::BeginSeq;
+    for (const auto& selector : value) EmitSelector(out, selector, index);
+    out << YAML::EndSeq;
+    return;
+  }
   if (!ReferenceKinds(key).empty() && IsReferenceValue(value)) {
     if (value.is_string()) return EmitText(out, index.NameOf(value.get<std::string>()));
     out << YAML::Flow << YAML::BeginSeq;

@@ -11,9 +11,12 @@
 //   attributes          attributes
 //   metrics             metrics
 //
-// (the keys model::UsedObjectIds looks in; a mapping under them is kept as written). Checked:
-// `chapters` is a list of mappings, each with a `pages` list of mappings; `visualizations`, where
-// present, is a list; `parallelRendering`, where present, is true or false.
+// (the keys model::UsedObjectIds looks in; a mapping under them is kept as written). Selectors sit
+// under `chapters[].filters`, `pages[].selectors` and `visualizations[].selector`, in the form of
+// model/bundle_selector.h. Checked: `chapters` is a list of mappings, each with a `pages` list of
+// mappings; `visualizations`, where present, is a list; `parallelRendering`, where present, is true
+// or false; keys of chapters, pages, visualizations and selectors are unique in the dashboard; a
+// selector's targets are visualizations of its chapter.
 #pragma once
 
 #include <yaml-cpp/yaml.h>

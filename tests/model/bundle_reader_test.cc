@@ -7,10 +7,12 @@
 #include "core/ids.h"
 #include "model/bundle.h"
 #include "model/object_types.h"
-#include "support/temp_dir.h"
+#include "small_bundle.h"
 
 namespace tessera::model {
 namespace {
+
+using testing::SmallBundle;
 
 using ::testing::AllOf;
 using ::testing::Contains;
@@ -38,77 +40,6 @@ int CountOf(const Bundle& bundle, int subtype) {
   for (const auto& object : bundle.objects) count += object.record.subtype == subtype ? 1 : 0;
   return count;
 }
-
-// A valid bundle of two tables' worth of schema and one report; tests break one file at a time.
-class SmallBundle {
- public:
-  SmallBundle() {
-    Write("project.yaml", "name: Shop\n");
-    Write("tables.yaml",
-          "tables:\n"
-          "  - name: lu_region\n"
-          "    columns:\n"
-          "      - {name: region_id, type: integer}\n"
-          "      - {name: region_name, type: string}\n"
-          "  - name: lu_city\n"
-          "    columns:\n"
-          "      - {name: city_id, type: integer}\n"
-          "      - {name: city_name, type: string}\n"
-          "      - {name: region_id, type: integer}\n"
-          "  - name: sales\n"
-          "    columns:\n"
-          "      - {name: city_id, type: integer}\n"
-          "      - {name: revenue, type: real}\n");
-    Write("attributes.yaml",
-          "attributes:\n"
-          "  - name: Region\n"
-          "    table: lu_region\n"
-          "    forms:\n"
-          "      - {name: ID, column: region_id}\n"
-          "      - {name: DESC, column: region_name}\n"
-          "  - name: City\n"
-          "    table: lu_city\n"
-          "    parent: Region\n"
-          "    forms:\n"
-          "      - {name: ID, column: city_id}\n"
-          "      - {name: DESC, column: city_name}\n");
-    Write("facts.yaml",
-          "facts:\n"
-          "  - name: Revenue\n"
-          "    tables: [sales]\n"
-          "    expression: revenue\n");
-    Write("metrics.yaml",
-          "metrics:\n"
-          "  - name: Revenue\n"
-          "    function: sum\n"
-          "    fact: Revenue\n");
-    Write("reports/sales.yaml",
-          "name: Sales\n"
-          "rows: [City]\n"
-          "columns: [Revenue]\n");
-  }
-
-  void Write(const std::string& file, const std::string& text) const {
-    const std::filesystem::path path = dir_.path() / file;
-    std::filesystem::create_directories(path.parent_path());
-    std::ofstream(path) << text;
-  }
-
-  Bundle Read() const { return ReadBundle(dir_.path()); }
-
-  // ReadBundle's problems; none when it succeeds.
-  std::vector<std::string> Problems() const {
-    try {
-      ReadBundle(dir_.path());
-    } catch (const BundleError& e) {
-      return e.problems();
-    }
-    return {};
-  }
-
- private:
-  testing::TempDir dir_;
-};
 
 TEST(BundleRead, DemoBundleHoldsTheTutorialProject) {
   const Bundle bundle = ReadBundle(kDemoBundle);
