@@ -1,0 +1,132 @@
+// engine/cube_query.h
+//
+// What the engine answers on a Dataset (spec 05 §4 steps 3-7): a CubeQuery names the attributes to
+// aggregate to, the metrics, a row filter evaluated before aggregation, a metric limit evaluated
+// after it, a sort and an optional top-N. Everything is by dataset index, already validated and
+// resolved by the caller (issues' HTTP layers translate spec 02/03 JSON into this).
+//
+// Row filters (RowFilter):
+//   kAnd / kOr / kNot  combine children (kAnd of none keeps every row);
+//   kCodes             the rows whose `attribute` code has a true entry in `keep` (one entry per
+//                      element): element lists, and any predicate on forms, which the caller or
+//                      MaskOfForm evaluates once per element, not per row;
+//   kMetric            the rows whose own value of dataset metric `metric` satisfies `op` with
+//                      `numbers` (a null value satisfies only IsNull).
+// Metric limits (MetricLimit) are the same tree on the result's aggregated metrics (`metric` is a
+// result metric index), plus RankTop / RankBottom (the n best / worst rows by the metric, ties
+// kept) and PercentTop / PercentBottom (the best / worst n percent of rows, rounded up).
+//
+// Metrics: a MetricRequest is a dataset metric (`column`) or a formula over other requests of the
+// same query (`formula`, references are request ids; requests a formula uses may be hidden, so
+// they are computed but not returned). Division by zero and null operands give null.
+//
+// Sorting: keys are result attributes (by the rank of one of their forms) or result metrics (nulls
+// last whatever the direction); ties are always broken by the result attributes in order by ID,
+// so the order is total. Without keys: the attributes by ID form in request order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/dataset.h"
+#include "model/expression.h"
+
+namespace tessera::engine {
+
+enum class CompareOp {
+  kEquals,
+  kNotEqual,
+  kGreater,
+  kLess,
+  kGreaterEqual,
+  kLessEqual,
+  kBetween,  // two numbers, inclusive
+  kNotBetween,
+  kIn,  // any number of numbers
+  kNotIn,
+  kIsNull,
+  kIsNotNull,
+  kRankTop,  // metric limits only: numbers[0] = n
+  kRankBottom,
+  kPercentTop,  // metric limits only: numbers[0] = percent
+  kPercentBottom,
+};
+
+// Whether `value` (nullopt = null) satisfies `op` with `numbers`; for the comparison operators
+// only (not Rank/Percent).
+bool CompareNumber(std::optional<double> value, CompareOp op, const std::vector<double>& numbers);
+
+struct RowFilter {
+  enum class Kind { kAnd, kOr, kNot, kCodes, kMetric };
+  Kind kind = Kind::kAnd;
+  std::vector<RowFilter> children;
+  int attribute = -1;
+  std::vector<uint8_t> keep;  // kCodes: one per element, 1 = keep
+  int metric = -1;
+  CompareOp op = CompareOp::kEquals;
+  std::vector<double> numbers;
+
+  static RowFilter All() { return {}; }
+  static RowFilter Codes(int attribute, std::vector<uint8_t> keep);
+  static RowFilter Metric(int metric, CompareOp op, std::vector<double> numbers);
+  static RowFilter Combine(Kind kind, std::vector<RowFilter> children);
+};
+
+using MetricLimit = RowFilter;  // kAnd/kOr/kNot/kMetric over result metric indexes
+
+struct MetricRequest {
+  std::string id;
+  std::string name;
+  int column = -1;                      // a dataset metric, or -1 for a formula
+  model::ArithmeticExpression formula;  // references: ids of other requests of the query
+  bool hidden = false;                  // computed for formulas, not returned
+};
+
+struct SortKey {
+  enum class Kind { kAttribute, kMetric };
+  Kind kind = Kind::kAttribute;
+  int index = 0;  // position among the query's attributes / returned metrics
+  int form = 0;   // attributes: the form whose order is used
+  bool descending = false;
+};
+
+struct CubeQuery {
+  std::vector<int> attributes;         // dataset attribute indexes, result order
+  std::vector<MetricRequest> metrics;  // result order (hidden ones are dropped from the result)
+  RowFilter filter;                    // before aggregation
+  std::optional<MetricLimit> limit_filter;  // after aggregation, on returned metric indexes
+  std::vector<SortKey> sort;
+  std::optional<size_t> top;  // keep the first `top` rows after sorting
+};
+
+// The frozen answer: columnar, one entry per row in each vector.
+struct ResultSet {
+  std::shared_ptr<const Dataset> dataset;     // the dictionaries behind the codes
+  std::vector<int> attributes;                // dataset attribute indexes
+  std::vector<std::vector<uint32_t>> codes;   // per result attribute
+  std::vector<MetricRequest> metrics;         // returned metrics
+  std::vector<std::vector<double>> values;    // per returned metric
+  std::vector<std::vector<uint8_t>> present;  // per returned metric: 0 = null
+  size_t row_count = 0;
+
+  std::optional<double> Value(size_t metric, size_t row) const {
+    if (!present[metric][row]) return std::nullopt;
+    return values[metric][row];
+  }
+  size_t MemoryBytes() const;
+};
+
+// The `keep` vector of a kCodes filter for a predicate on one form of an attribute, evaluated
+// once per element. `constants` are compared as numbers for numeric forms and as text otherwise
+// (dates compare as ISO text); text operators (Like: % and _ wildcards, Contains, BeginsWith,
+// EndsWith) are case-insensitive.
+enum class TextOp { kLike, kContains, kBeginsWith, kEndsWith };
+std::vector<uint8_t> MaskOfForm(const Dictionary& dictionary, int form, CompareOp op,
+                                const std::vector<Cell>& constants);
+std::vector<uint8_t> MaskOfText(const Dictionary& dictionary, int form, TextOp op,
+                                const std::string& pattern, bool negate);
+
+}  // namespace tessera::engine

@@ -1,0 +1,501 @@
+#include "engine/group_aggregator.h"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <memory>
+#include <numeric>
+
+#include "core/error.h"
+#include "core/parallel.h"
+
+namespace tessera::engine {
+namespace {
+
+using model::AggregateFunction;
+
+constexpr size_t kChunkRows = 1 << 16;
+constexpr uint64_t kEmptyKey = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kMaxBitsetBits = uint64_t{1} << 27;
+constexpr size_t kPairsBeforeCompaction = size_t{1} << 22;
+
+struct Layout {
+  std::vector<const CodeColumn*> columns;
+  std::vector<uint64_t> cards;
+  std::vector<uint64_t> strides;
+  uint64_t key_space = 1;
+  bool dense = true;
+};
+
+Layout LayoutOf(const Dataset& dataset, const std::vector<int>& attributes) {
+  Layout layout;
+  for (int index : attributes) {
+    const AttributeColumn& attribute = dataset.attribute(index);
+    const uint64_t card = std::max<uint64_t>(attribute.dictionary.size(), 1);
+    if (layout.key_space > (kEmptyKey - 1) / card) {
+      throw Error(ErrorCode::kNotSupported,
+                  "too many combinations of the requested attributes to aggregate");
+    }
+    layout.key_space *= card;
+    layout.columns.push_back(&attribute.codes);
+    layout.cards.push_back(card);
+  }
+  layout.strides.assign(attributes.size(), 1);
+  for (size_t i = attributes.size(); i-- > 1;) {
+    layout.strides[i - 1] = layout.strides[i] * layout.cards[i];
+  }
+  layout.dense = layout.key_space <= kDenseSlots;
+  return layout;
+}
+
+void ComputeKeys(const Layout& layout, const uint32_t* rows, size_t n, uint64_t* keys) {
+  if (layout.columns.empty()) {
+    std::fill(keys, keys + n, 0);
+    return;
+  }
+  for (size_t a = 0; a < layout.columns.size(); ++a) {
+    const uint64_t stride = layout.strides[a];
+    VisitCodes(*layout.columns[a], [&](const auto* codes) {
+      if (a == 0) {
+        for (size_t j = 0; j < n; ++j) keys[j] = codes[rows[j]] * stride;
+      } else {
+        for (size_t j = 0; j < n; ++j) keys[j] += codes[rows[j]] * stride;
+      }
+    });
+  }
+}
+
+// Open addressing, linear probing; maps a key to its slot (insertion order).
+class KeyTable {
+ public:
+  KeyTable() { Rehash(1024); }
+
+  uint32_t FindOrInsert(uint64_t key) {
+    size_t position = Hash(key) & mask_;
+    while (true) {
+      Entry& entry = entries_[position];
+      if (entry.key == key) return entry.slot;
+      if (entry.key == kEmptyKey) {
+        entry = {key, static_cast<uint32_t>(keys_.size())};
+        keys_.push_back(key);
+        if (keys_.size() * 2 > entries_.size()) Rehash(entries_.size() * 2);
+        return static_cast<uint32_t>(keys_.size() - 1);
+      }
+      position = (position + 1) & mask_;
+    }
+  }
+
+  size_t size() const { return keys_.size(); }
+  const std::vector<uint64_t>& keys() const { return keys_; }
+
+ private:
+  struct Entry {
+    uint64_t key;
+    uint32_t slot;
+  };
+
+  static uint64_t Hash(uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return key;
+  }
+
+  void Rehash(size_t capacity) {
+    entries_.assign(capacity, Entry{kEmptyKey, 0});
+    mask_ = capacity - 1;
+    for (uint32_t slot = 0; slot < keys_.size(); ++slot) {
+      size_t position = Hash(keys_[slot]) & mask_;
+      while (entries_[position].key != kEmptyKey) position = (position + 1) & mask_;
+      entries_[position] = {keys_[slot], slot};
+    }
+  }
+
+  std::vector<Entry> entries_;
+  std::vector<uint64_t> keys_;
+  size_t mask_ = 0;
+};
+
+enum class Rollup { kSum, kRows, kMin, kMax, kAvg, kDistinct, kNone };
+
+Rollup RollupOf(const MetricColumn& column, bool full_grain) {
+  switch (column.function) {
+    case AggregateFunction::kSum:
+      return Rollup::kSum;
+    case AggregateFunction::kCount:
+      return column.CountsRows() ? Rollup::kRows : Rollup::kSum;
+    case AggregateFunction::kMin:
+      return Rollup::kMin;
+    case AggregateFunction::kMax:
+      return Rollup::kMax;
+    case AggregateFunction::kAvg:
+      return Rollup::kAvg;
+    case AggregateFunction::kCountDistinct:
+      if (column.counted_attribute >= 0) return Rollup::kDistinct;
+      return full_grain ? Rollup::kSum : Rollup::kNone;
+  }
+  return Rollup::kNone;
+}
+
+struct MetricPlan {
+  const MetricColumn* column = nullptr;
+  Rollup rollup = Rollup::kNone;
+  const CodeColumn* distinct_codes = nullptr;
+  uint64_t distinct_card = 0;
+  uint64_t words_per_slot = 0;  // > 0: bitset per slot
+};
+
+// One worker's groups and their accumulators.
+struct Partial {
+  size_t slots = 0;
+  KeyTable table;  // hash layouts only
+  std::vector<uint32_t> rows;
+  struct Accumulator {
+    std::vector<double> a;    // sum, min, max, avg's sum
+    std::vector<double> b;    // avg's count
+    std::vector<uint32_t> n;  // values seen (columns with nulls)
+    std::vector<uint64_t> bits;
+    std::vector<uint64_t> pairs;  // slot << 32 | code
+  };
+  std::vector<Accumulator> accumulators;
+};
+
+double InitialValue(Rollup rollup) {
+  if (rollup == Rollup::kMin) return std::numeric_limits<double>::infinity();
+  if (rollup == Rollup::kMax) return -std::numeric_limits<double>::infinity();
+  return 0;
+}
+
+void Grow(Partial& partial, const std::vector<MetricPlan>& plans, size_t slots) {
+  if (slots <= partial.slots) return;
+  partial.rows.resize(slots, 0);
+  for (size_t m = 0; m < plans.size(); ++m) {
+    const MetricPlan& plan = plans[m];
+    auto& accumulator = partial.accumulators[m];
+    if (plan.rollup == Rollup::kSum || plan.rollup == Rollup::kMin || plan.rollup == Rollup::kMax ||
+        plan.rollup == Rollup::kAvg) {
+      accumulator.a.resize(slots, InitialValue(plan.rollup));
+      if (plan.column->HasNulls()) accumulator.n.resize(slots, 0);
+    }
+    if (plan.rollup == Rollup::kAvg) accumulator.b.resize(slots, 0);
+    if (plan.words_per_slot > 0) accumulator.bits.resize(slots * plan.words_per_slot, 0);
+  }
+  partial.slots = slots;
+}
+
+template <bool kNulls, typename Update>
+void Accumulate(const MetricColumn& column, const uint32_t* rows, const uint32_t* slots, size_t n,
+                std::vector<uint32_t>& seen, Update update) {
+  const double* values = column.values->data();
+  for (size_t j = 0; j < n; ++j) {
+    const uint32_t row = rows[j];
+    if constexpr (kNulls) {
+      if (!column.IsValid(row)) continue;
+      ++seen[slots[j]];
+    }
+    update(slots[j], values[row], row);
+  }
+}
+
+template <typename Update>
+void AccumulateValues(const MetricColumn& column, const uint32_t* rows, const uint32_t* slots,
+                      size_t n, std::vector<uint32_t>& seen, Update update) {
+  if (column.HasNulls()) {
+    Accumulate<true>(column, rows, slots, n, seen, update);
+  } else {
+    Accumulate<false>(column, rows, slots, n, seen, update);
+  }
+}
+
+void CompactPairs(std::vector<uint64_t>& pairs) {
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+}
+
+void AccumulateDistinct(const MetricPlan& plan, Partial::Accumulator& accumulator,
+                        const uint32_t* rows, const uint32_t* slots, size_t n) {
+  VisitCodes(*plan.distinct_codes, [&](const auto* codes) {
+    if (plan.words_per_slot > 0) {
+      uint64_t* bits = accumulator.bits.data();
+      for (size_t j = 0; j < n; ++j) {
+        const uint64_t bit = slots[j] * plan.words_per_slot * 64 + codes[rows[j]];
+        bits[bit >> 6] |= uint64_t{1} << (bit & 63);
+      }
+      return;
+    }
+    for (size_t j = 0; j < n; ++j) {
+      accumulator.pairs.push_back(uint64_t{slots[j]} << 32 | codes[rows[j]]);
+    }
+    if (accumulator.pairs.size() > kPairsBeforeCompaction) CompactPairs(accumulator.pairs);
+  });
+}
+
+void AccumulateMetric(const MetricPlan& plan, Partial::Accumulator& acc, const uint32_t* rows,
+                      const uint32_t* slots, size_t n) {
+  const MetricColumn& column = *plan.column;
+  double* a = acc.a.data();
+  switch (plan.rollup) {
+    case Rollup::kSum:
+      return AccumulateValues(column, rows, slots, n, acc.n,
+                              [a](uint32_t slot, double v, uint32_t) { a[slot] += v; });
+    case Rollup::kMin:
+      return AccumulateValues(
+          column, rows, slots, n, acc.n,
+          [a](uint32_t slot, double v, uint32_t) { a[slot] = std::min(a[slot], v); });
+    case Rollup::kMax:
+      return AccumulateValues(
+          column, rows, slots, n, acc.n,
+          [a](uint32_t slot, double v, uint32_t) { a[slot] = std::max(a[slot], v); });
+    case Rollup::kAvg: {
+      double* b = acc.b.data();
+      if (column.counts) {
+        const double* counts = column.counts->data();
+        return AccumulateValues(column, rows, slots, n, acc.n,
+                                [a, b, counts](uint32_t slot, double v, uint32_t row) {
+                                  a[slot] += v;
+                                  b[slot] += counts[row];
+                                });
+      }
+      return AccumulateValues(column, rows, slots, n, acc.n,
+                              [a, b](uint32_t slot, double v, uint32_t) {
+                                a[slot] += v;
+                                b[slot] += 1;
+                              });
+    }
+    case Rollup::kDistinct:
+      return AccumulateDistinct(plan, acc, rows, slots, n);
+    case Rollup::kRows:
+    case Rollup::kNone:
+      return;
+  }
+}
+
+class Aggregation {
+ public:
+  Aggregation(const Dataset& dataset, const std::vector<int>& attributes,
+              const std::vector<int>& metric_columns, const RowSelector& selector)
+      : dataset_(dataset), layout_(LayoutOf(dataset, attributes)), selector_(selector) {
+    const bool full_grain = CoversEveryAttribute(attributes);
+    for (int index : metric_columns) plans_.push_back(PlanOf(dataset.metric(index), full_grain));
+  }
+
+  Groups Run(ThreadPool* pool) {
+    partials_.resize(ParallelWorkers(pool));
+    const size_t chunks = (dataset_.row_count() + kChunkRows - 1) / kChunkRows;
+    if (!selector_.SelectsNone()) {
+      ParallelFor(pool, chunks, [&](size_t worker, size_t chunk) { RunChunk(worker, chunk); });
+    }
+    Partial merged = Merge();
+    return Finish(merged);
+  }
+
+ private:
+  bool CoversEveryAttribute(const std::vector<int>& attributes) const {
+    for (size_t i = 0; i < dataset_.attributes().size(); ++i) {
+      if (std::find(attributes.begin(), attributes.end(), static_cast<int>(i)) ==
+          attributes.end()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  MetricPlan PlanOf(const MetricColumn& column, bool full_grain) const {
+    MetricPlan plan{&column, RollupOf(column, full_grain)};
+    if (plan.rollup != Rollup::kDistinct) return plan;
+    const AttributeColumn& counted = dataset_.attribute(column.counted_attribute);
+    plan.distinct_codes = &counted.codes;
+    plan.distinct_card = std::max<uint64_t>(counted.dictionary.size(), 1);
+    const uint64_t words = (plan.distinct_card + 63) / 64;
+    if (layout_.dense && layout_.key_space * words * 64 <= kMaxBitsetBits)
+      plan.words_per_slot = words;
+    return plan;
+  }
+
+  Partial& PartialOf(size_t worker) {
+    auto& partial = partials_[worker];
+    if (!partial) {
+      partial = std::make_unique<Partial>();
+      partial->accumulators.resize(plans_.size());
+      if (layout_.dense) Grow(*partial, plans_, layout_.key_space);
+    }
+    return *partial;
+  }
+
+  void RunChunk(size_t worker, size_t chunk) {
+    Partial& partial = PartialOf(worker);
+    std::vector<uint32_t> rows(RowSelector::kBatch);
+    std::vector<uint64_t> keys(RowSelector::kBatch);
+    std::vector<uint32_t> slots(RowSelector::kBatch);
+    const size_t chunk_end = std::min(dataset_.row_count(), (chunk + 1) * kChunkRows);
+    for (size_t begin = chunk * kChunkRows; begin < chunk_end; begin += RowSelector::kBatch) {
+      const size_t end = std::min(chunk_end, begin + RowSelector::kBatch);
+      const size_t n = selector_.Select(begin, end, rows.data());
+      if (n == 0) continue;
+      ComputeKeys(layout_, rows.data(), n, keys.data());
+      AssignSlots(partial, keys.data(), n, slots.data());
+      uint32_t* counts = partial.rows.data();
+      for (size_t j = 0; j < n; ++j) ++counts[slots[j]];
+      for (size_t m = 0; m < plans_.size(); ++m) {
+        AccumulateMetric(plans_[m], partial.accumulators[m], rows.data(), slots.data(), n);
+      }
+    }
+  }
+
+  void AssignSlots(Partial& partial, const uint64_t* keys, size_t n, uint32_t* slots) {
+    if (layout_.dense) {
+      for (size_t j = 0; j < n; ++j) slots[j] = static_cast<uint32_t>(keys[j]);
+      return;
+    }
+    for (size_t j = 0; j < n; ++j) slots[j] = partial.table.FindOrInsert(keys[j]);
+    Grow(partial, plans_, partial.table.size());
+  }
+
+  Partial Merge() {
+    Partial merged;
+    merged.accumulators.resize(plans_.size());
+    if (layout_.dense) Grow(merged, plans_, layout_.key_space);
+    for (auto& partial : partials_) {
+      if (!partial) continue;
+      std::vector<uint32_t> to_merged(partial->slots);
+      for (uint32_t slot = 0; slot < partial->slots; ++slot) {
+        to_merged[slot] =
+            layout_.dense ? slot : merged.table.FindOrInsert(partial->table.keys()[slot]);
+      }
+      Grow(merged, plans_, layout_.dense ? layout_.key_space : merged.table.size());
+      MergeInto(merged, *partial, to_merged);
+      partial.reset();
+    }
+    return merged;
+  }
+
+  void MergeInto(Partial& merged, const Partial& partial, const std::vector<uint32_t>& to_merged) {
+    for (uint32_t slot = 0; slot < partial.slots; ++slot)
+      merged.rows[to_merged[slot]] += partial.rows[slot];
+    for (size_t m = 0; m < plans_.size(); ++m) {
+      const MetricPlan& plan = plans_[m];
+      auto& into = merged.accumulators[m];
+      const auto& from = partial.accumulators[m];
+      for (uint32_t slot = 0; slot < partial.slots; ++slot) {
+        const uint32_t target = to_merged[slot];
+        if (!from.a.empty()) {
+          if (plan.rollup == Rollup::kMin) {
+            into.a[target] = std::min(into.a[target], from.a[slot]);
+          } else if (plan.rollup == Rollup::kMax) {
+            into.a[target] = std::max(into.a[target], from.a[slot]);
+          } else {
+            into.a[target] += from.a[slot];
+          }
+        }
+        if (!from.b.empty()) into.b[target] += from.b[slot];
+        if (!from.n.empty()) into.n[target] += from.n[slot];
+      }
+      if (plan.words_per_slot > 0) {
+        for (size_t w = 0; w < from.bits.size(); ++w) into.bits[w] |= from.bits[w];
+      }
+      for (uint64_t pair : from.pairs) {
+        into.pairs.push_back(uint64_t{to_merged[pair >> 32]} << 32 | (pair & 0xffffffffu));
+      }
+      if (!into.pairs.empty()) CompactPairs(into.pairs);
+    }
+  }
+
+  Groups Finish(const Partial& merged) {
+    std::vector<uint32_t> order;  // merged slots of the groups, by key
+    for (uint32_t slot = 0; slot < merged.slots; ++slot) {
+      if (merged.rows[slot] > 0) order.push_back(slot);
+    }
+    // Like SQL, a grand total has one row even when no row passes.
+    if (layout_.columns.empty() && order.empty()) {
+      order.push_back(0);
+    }
+    auto key_of = [&](uint32_t slot) -> uint64_t {
+      return layout_.dense ? slot : merged.table.keys()[slot];
+    };
+    if (!layout_.dense) {
+      std::sort(order.begin(), order.end(),
+                [&](uint32_t a, uint32_t b) { return key_of(a) < key_of(b); });
+    }
+    Groups groups;
+    groups.count = order.size();
+    groups.codes.assign(layout_.columns.size(), std::vector<uint32_t>(order.size()));
+    for (size_t g = 0; g < order.size(); ++g) {
+      const uint64_t key = key_of(order[g]);
+      for (size_t a = 0; a < layout_.columns.size(); ++a) {
+        groups.codes[a][g] = static_cast<uint32_t>((key / layout_.strides[a]) % layout_.cards[a]);
+      }
+    }
+    for (size_t m = 0; m < plans_.size(); ++m) FinishMetric(merged, m, order, groups);
+    return groups;
+  }
+
+  void FinishMetric(const Partial& merged, size_t m, const std::vector<uint32_t>& order,
+                    Groups& groups) const {
+    const MetricPlan& plan = plans_[m];
+    const auto& acc = merged.accumulators[m];
+    std::vector<double> values(order.size(), 0);
+    std::vector<uint8_t> present(order.size(), 0);
+    std::vector<uint32_t> distinct = plan.rollup == Rollup::kDistinct && plan.words_per_slot == 0
+                                         ? DistinctFromPairs(acc.pairs, merged.slots)
+                                         : std::vector<uint32_t>{};
+    for (size_t g = 0; g < order.size(); ++g) {
+      const uint32_t slot = order[g];
+      const bool seen =
+          slot < merged.slots && (acc.n.empty() ? merged.rows[slot] > 0 : acc.n[slot] > 0);
+      switch (plan.rollup) {
+        case Rollup::kSum:
+        case Rollup::kMin:
+        case Rollup::kMax:
+          present[g] = seen;
+          values[g] = seen ? acc.a[slot] : 0;
+          break;
+        case Rollup::kAvg:
+          present[g] = slot < merged.slots && acc.b[slot] != 0;
+          values[g] = present[g] ? acc.a[slot] / acc.b[slot] : 0;
+          break;
+        case Rollup::kRows:
+          values[g] = slot < merged.slots ? merged.rows[slot] : 0;
+          present[g] = 1;
+          break;
+        case Rollup::kDistinct:
+          if (slot >= merged.slots) break;
+          values[g] = plan.words_per_slot > 0 ? BitsOf(acc.bits, slot, plan.words_per_slot)
+                                              : distinct[slot];
+          present[g] = 1;
+          break;
+        case Rollup::kNone:
+          break;
+      }
+    }
+    groups.values.push_back(std::move(values));
+    groups.present.push_back(std::move(present));
+  }
+
+  static double BitsOf(const std::vector<uint64_t>& bits, uint32_t slot, uint64_t words) {
+    uint64_t count = 0;
+    for (uint64_t w = slot * words; w < (slot + 1) * words; ++w) count += std::popcount(bits[w]);
+    return static_cast<double>(count);
+  }
+
+  static std::vector<uint32_t> DistinctFromPairs(const std::vector<uint64_t>& pairs, size_t slots) {
+    std::vector<uint32_t> distinct(slots, 0);
+    for (uint64_t pair : pairs) ++distinct[pair >> 32];  // pairs are unique after CompactPairs
+    return distinct;
+  }
+
+  const Dataset& dataset_;
+  Layout layout_;
+  const RowSelector& selector_;
+  std::vector<MetricPlan> plans_;
+  std::vector<std::unique_ptr<Partial>> partials_;
+};
+
+}  // namespace
+
+Groups AggregateGroups(const Dataset& dataset, const std::vector<int>& attributes,
+                       const std::vector<int>& metric_columns, const RowSelector& selector,
+                       ThreadPool* pool) {
+  return Aggregation(dataset, attributes, metric_columns, selector).Run(pool);
+}
+
+}  // namespace tessera::engine

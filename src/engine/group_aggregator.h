@@ -1,0 +1,39 @@
+// engine/group_aggregator.h
+//
+// Dynamic aggregation (spec 05 §4 step 4): the rows a RowSelector passes, grouped by the codes of
+// `attributes`, each metric column rolled up by its function (engine/dataset.h says how).
+//
+// A group key is the mixed-radix number of the group's codes (the first attribute most
+// significant), so key order is code order. Key spaces up to kDenseSlots use dense arrays indexed
+// by key; larger ones an open-addressing hash table. Rows are split in ranges over the pool and
+// the calling thread; each worker aggregates into its own partial state; partials are merged.
+// Count distinct keeps a bitset of codes per group when it fits, else (group, code) pairs.
+//
+// The groups come out ordered by key (so by codes in attribute order). A group whose metric has
+// no value (all nulls, avg of nothing, count distinct without its attribute below full grain) has
+// present = 0 for it. Error(kNotSupported) when the attributes' key space does not fit in 64 bits.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/thread_pool.h"
+#include "engine/dataset.h"
+#include "engine/row_selection.h"
+
+namespace tessera::engine {
+
+struct Groups {
+  size_t count = 0;
+  std::vector<std::vector<uint32_t>> codes;   // per attribute, one per group
+  std::vector<std::vector<double>> values;    // per metric column, one per group
+  std::vector<std::vector<uint8_t>> present;  // per metric column, one per group
+};
+
+constexpr uint64_t kDenseSlots = uint64_t{1} << 21;
+
+Groups AggregateGroups(const Dataset& dataset, const std::vector<int>& attributes,
+                       const std::vector<int>& metric_columns, const RowSelector& selector,
+                       ThreadPool* pool);
+
+}  // namespace tessera::engine
