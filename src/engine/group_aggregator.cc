@@ -19,12 +19,18 @@ constexpr uint64_t kEmptyKey = std::numeric_limits<uint64_t>::max();
 constexpr uint64_t kMaxBitsetBits = uint64_t{1} << 27;
 constexpr size_t kPairsBeforeCompaction = size_t{1} << 22;
 
+// Few groups mean long chains of additions into one slot, each waiting for the one before; with
+// lanes, consecutive rows add into different copies of their group's slot, folded when merging.
+constexpr uint64_t kLanes = 4;
+constexpr uint64_t kMaxKeysWithLanes = 256;
+
 struct Layout {
   std::vector<const CodeColumn*> columns;
   std::vector<uint64_t> cards;
   std::vector<uint64_t> strides;
   uint64_t key_space = 1;
   bool dense = true;
+  uint64_t lanes = 1;  // slots per key in workers' partial states (dense layouts only)
 };
 
 Layout LayoutOf(const Dataset& dataset, const std::vector<int>& attributes) {
@@ -45,6 +51,7 @@ Layout LayoutOf(const Dataset& dataset, const std::vector<int>& attributes) {
     layout.strides[i - 1] = layout.strides[i] * layout.cards[i];
   }
   layout.dense = layout.key_space <= kDenseSlots;
+  if (layout.key_space <= kMaxKeysWithLanes) layout.lanes = kLanes;
   return layout;
 }
 
@@ -317,7 +324,7 @@ class Aggregation {
     if (!partial) {
       partial = std::make_unique<Partial>();
       partial->accumulators.resize(plans_.size());
-      if (layout_.dense) Grow(*partial, plans_, layout_.key_space);
+      if (layout_.dense) Grow(*partial, plans_, layout_.key_space * layout_.lanes);
     }
     return *partial;
   }
@@ -343,6 +350,12 @@ class Aggregation {
   }
 
   void AssignSlots(Partial& partial, const uint64_t* keys, size_t n, uint32_t* slots) {
+    if (layout_.dense && layout_.lanes > 1) {
+      for (size_t j = 0; j < n; ++j) {
+        slots[j] = static_cast<uint32_t>(keys[j] * kLanes + (j & (kLanes - 1)));
+      }
+      return;
+    }
     if (layout_.dense) {
       for (size_t j = 0; j < n; ++j) slots[j] = static_cast<uint32_t>(keys[j]);
       return;
@@ -359,8 +372,8 @@ class Aggregation {
       if (!partial) continue;
       std::vector<uint32_t> to_merged(partial->slots);
       for (uint32_t slot = 0; slot < partial->slots; ++slot) {
-        to_merged[slot] =
-            layout_.dense ? slot : merged.table.FindOrInsert(partial->table.keys()[slot]);
+        to_merged[slot] = layout_.dense ? static_cast<uint32_t>(slot / layout_.lanes)
+                                        : merged.table.FindOrInsert(partial->table.keys()[slot]);
       }
       Grow(merged, plans_, layout_.dense ? layout_.key_space : merged.table.size());
       MergeInto(merged, *partial, to_merged);
@@ -390,8 +403,11 @@ class Aggregation {
         if (!from.b.empty()) into.b[target] += from.b[slot];
         if (!from.n.empty()) into.n[target] += from.n[slot];
       }
-      if (plan.words_per_slot > 0) {
-        for (size_t w = 0; w < from.bits.size(); ++w) into.bits[w] |= from.bits[w];
+      const uint64_t words = plan.words_per_slot;
+      for (uint32_t slot = 0; slot < partial.slots && words > 0; ++slot) {
+        for (uint64_t w = 0; w < words; ++w) {
+          into.bits[to_merged[slot] * words + w] |= from.bits[slot * words + w];
+        }
       }
       for (uint64_t pair : from.pairs) {
         into.pairs.push_back(uint64_t{to_merged[pair >> 32]} << 32 | (pair & 0xffffffffu));
