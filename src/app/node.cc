@@ -18,10 +18,12 @@
 
 namespace tessera::app {
 
+// Destroyed in reverse order: the services (whose cube publishes use the warehouses) before the
+// warehouses, and both before the store.
 struct Node::Parts {
   std::unique_ptr<storage::MetadataStore> store;
-  std::unique_ptr<service::Services> services;
   std::unique_ptr<service::WarehouseRegistry> warehouses;
+  std::unique_ptr<service::Services> services;
   std::unique_ptr<api::Api> api;
   std::unique_ptr<ThreadPool> compute;
   std::unique_ptr<http::Server> server;
@@ -102,12 +104,15 @@ void Node::Start() {
   store_options.url = config_.ResolvedStorageUrl();
   parts_->store = storage::MetadataStore::Open(store_options);
 
-  service::SessionOptions session_options;
-  session_options.idle_timeout_seconds = config_.session_idle_timeout_seconds;
-  parts_->services = std::make_unique<service::Services>(*parts_->store, session_options);
   std::map<std::string, std::string> warehouse_urls = config_.warehouses;
   warehouse_urls.emplace("demo", config_.WarehouseUrl("demo"));
   parts_->warehouses = std::make_unique<service::WarehouseRegistry>(warehouse_urls);
+  service::SessionOptions session_options;
+  session_options.idle_timeout_seconds = config_.session_idle_timeout_seconds;
+  service::CubeServiceOptions cube_options;
+  cube_options.data_dir = std::filesystem::absolute(config_.data_dir);
+  parts_->services = std::make_unique<service::Services>(*parts_->store, session_options,
+                                                         *parts_->warehouses, cube_options);
   EnsureBootstrapped();
   if (config_.demo_on_first_start && bootstrapped_) LoadDemoOnFirstStart();
 

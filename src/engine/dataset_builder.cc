@@ -1,6 +1,7 @@
 #include "engine/dataset_builder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <unordered_map>
 
@@ -21,7 +22,7 @@ class AttributeBuilder {
   void Add(const std::vector<Cell>& row, size_t first) {
     const Cell& id = row[first];
     if (codes_.empty() || id != last_id_) {
-      last_code_ = CodeOf(id, row, first);
+      last_code_ = CodeOf(NormalizedId(id), row, first);
       last_id_ = id;
     }
     codes_.push_back(last_code_);
@@ -39,10 +40,26 @@ class AttributeBuilder {
   }
 
  private:
+  // Equal numbers are one element whether a row gives them as integer or real: the ID takes the
+  // ID form's declared type where it can.
+  Cell NormalizedId(const Cell& id) const {
+    const model::DataType type = spec_.forms[0].second;
+    if (const auto* real = std::get_if<double>(&id)) {
+      if (type == model::DataType::kInteger && std::trunc(*real) == *real &&
+          std::abs(*real) < 9.0e15) {
+        return static_cast<int64_t>(*real);
+      }
+    } else if (const auto* integer = std::get_if<int64_t>(&id)) {
+      if (type == model::DataType::kReal) return static_cast<double>(*integer);
+    }
+    return id;
+  }
+
   uint32_t CodeOf(const Cell& id, const std::vector<Cell>& row, size_t first) {
     auto [it, inserted] = codes_by_id_.try_emplace(id, static_cast<uint32_t>(forms_[0].size()));
     if (inserted) {
-      for (size_t form = 0; form < forms_.size(); ++form) forms_[form].push_back(row[first + form]);
+      forms_[0].push_back(id);
+      for (size_t form = 1; form < forms_.size(); ++form) forms_[form].push_back(row[first + form]);
     }
     return it->second;
   }
@@ -104,6 +121,8 @@ class MetricBuilder {
     if (!spec_.shares_values_of.empty()) {
       ShareValuesOf(column, earlier);
     } else if (TakesColumn()) {
+      values_.shrink_to_fit();
+      counts_.shrink_to_fit();
       column.values = std::make_shared<std::vector<double>>(std::move(values_));
       if (!valid_.empty()) {
         valid_.resize((row_count + 63) / 64);

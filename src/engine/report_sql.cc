@@ -103,7 +103,15 @@ GeneratedSql GenerateReportSql(const model::SemanticModel& model, const ReportQu
     generated.columns.attributes.push_back(std::move(columns));
   }
   for (const auto& metric_id : simple) {
-    select.push_back(builder.Aggregate(metric_id) + " AS c" + std::to_string(select.size()));
+    const model::Metric& metric = model.metric(metric_id);
+    if (query.avg_as_sum_and_count && metric.function == model::AggregateFunction::kAvg) {
+      select.push_back(builder.AggregateFact(metric_id, model::AggregateFunction::kSum) + " AS c" +
+                       std::to_string(select.size()));
+      select.push_back(builder.AggregateFact(metric_id, model::AggregateFunction::kCount) +
+                       " AS c" + std::to_string(select.size()));
+    } else {
+      select.push_back(builder.Aggregate(metric_id) + " AS c" + std::to_string(select.size()));
+    }
     generated.columns.simple_metric_ids.push_back(metric_id);
   }
   if (select.empty()) {
@@ -120,7 +128,7 @@ GeneratedSql GenerateReportSql(const model::SemanticModel& model, const ReportQu
   if (!where.empty()) sql += " WHERE " + where;
   if (aggregates && !group_by.empty()) sql += " GROUP BY " + JoinStrings(group_by, ", ");
   if (!having.empty()) sql += " HAVING " + having;
-  if (!order_by.empty()) sql += " ORDER BY " + JoinStrings(order_by, ", ");
+  if (query.ordered && !order_by.empty()) sql += " ORDER BY " + JoinStrings(order_by, ", ");
   generated.statement.text = std::move(sql);
   generated.statement.parameters = builder.TakeParameters();
   return generated;

@@ -35,10 +35,16 @@ struct ReportQuery {
   std::vector<std::string> attribute_ids;  // template order
   std::vector<std::string> metric_ids;     // simple or compound
   Json filter;                             // spec 02 §3.4 tree with ids; null = no filter
+  // For cubes (engine/cube_publisher.h): an avg metric selects its sum and its count, so the
+  // engine can roll it up to any level (spec 05 §4 step 4), and the rows come in no particular
+  // order (the Dataset orders its dictionaries itself; sorting millions of rows is wasted work).
+  bool avg_as_sum_and_count = false;
+  bool ordered = true;
 };
 
 // The column layout of the generated SELECT: for each attribute, one column per form (in form
-// order), then one column per simple metric.
+// order), then one column per simple metric (two for an avg metric when the query asks for
+// `avg_as_sum_and_count`: its sum, then its count).
 struct ReportColumns {
   struct AttributeColumns {
     std::string attribute_id;

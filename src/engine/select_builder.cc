@@ -124,8 +124,17 @@ std::string SelectBuilder::Aggregate(const std::string& metric_id) {
   if (metric.function == model::AggregateFunction::kCountDistinct) {
     return "COUNT(DISTINCT " + AttributeKey(model_.attribute(metric.attribute_id)) + ")";
   }
+  return AggregateFact(metric_id, metric.function);
+}
+
+std::string SelectBuilder::AggregateFact(const std::string& metric_id,
+                                         model::AggregateFunction function) {
+  const model::Metric& metric = model_.metric(metric_id);
+  if (metric.is_compound || metric.function == model::AggregateFunction::kCountDistinct) {
+    throw Error(ErrorCode::kInvalidInput, "metric '" + metric.name + "' aggregates no fact");
+  }
   std::string argument = FactExpression(*model_.fact(metric.fact_id).expression.root);
-  switch (metric.function) {
+  switch (function) {
     case model::AggregateFunction::kSum:
       return "SUM(" + argument + ")";
     case model::AggregateFunction::kAvg:

@@ -32,6 +32,10 @@ class SelectBuilder {
 
   std::string Parameter(SqlValue value);                // returns the placeholder
   std::string Aggregate(const std::string& metric_id);  // compound metrics expanded
+  // The fact of simple metric `metric_id` aggregated with `function` instead of its own (the sum
+  // and the count behind an avg, for cubes). Throws Error(kInvalidInput) for a compound or
+  // count_distinct metric, which have no fact.
+  std::string AggregateFact(const std::string& metric_id, model::AggregateFunction function);
   std::string RealType() const;
 
   std::string FromClause() const;

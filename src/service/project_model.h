@@ -1,7 +1,8 @@
 // service/project_model.h
 //
 // A project's semantic layer as the engine needs it: every object of the project read from the
-// storage service and assembled into a model::SemanticModel (which refuses an inconsistent one).
+// storage service and assembled into a model::SemanticModel (which refuses an inconsistent one),
+// and the name of the warehouse its reports and cubes read.
 #pragma once
 
 #include <string>
@@ -13,5 +14,9 @@ namespace tessera::service {
 
 model::SemanticModel LoadSemanticModel(storage::MetadataStore& store,
                                        const std::string& project_id);
+
+// The project definition's "warehouse" ("demo" when it names none); Error(kNotFound) for an
+// unknown project.
+std::string LoadWarehouseName(storage::MetadataStore& store, const std::string& project_id);
 
 }  // namespace tessera::service

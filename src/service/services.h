@@ -1,9 +1,10 @@
 // service/services.h
 //
-// The application services of one Tessera node, constructed together over one storage service.
-// app/ owns it; api/ borrows it.
+// The application services of one Tessera node, constructed together over one storage service
+// and the node's warehouses. app/ owns it; api/ borrows it.
 #pragma once
 
+#include "service/cube_service.h"
 #include "service/directory_service.h"
 #include "service/object_service.h"
 #include "service/project_service.h"
@@ -14,13 +15,15 @@
 namespace tessera::service {
 
 struct Services {
-  Services(storage::MetadataStore& metadata_store, SessionOptions session_options)
+  Services(storage::MetadataStore& metadata_store, SessionOptions session_options,
+           WarehouseRegistry& warehouses, CubeServiceOptions cube_options)
       : store(metadata_store),
         directory(metadata_store),
         sessions(metadata_store, directory, session_options),
         projects(metadata_store),
         objects(metadata_store),
-        search(metadata_store) {}
+        search(metadata_store),
+        cubes(metadata_store, warehouses, std::move(cube_options)) {}
 
   storage::MetadataStore& store;
   DirectoryService directory;
@@ -28,6 +31,7 @@ struct Services {
   ProjectService projects;
   ObjectService objects;
   SearchService search;
+  CubeService cubes;
 };
 
 }  // namespace tessera::service

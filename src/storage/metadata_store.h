@@ -85,6 +85,14 @@ class MetadataTransaction {
   virtual void PutSearch(const SearchRecord& search) = 0;
   virtual std::optional<SearchRecord> FindSearch(const std::string& id) = 0;
   virtual void DeleteSearchesOfSession(const std::string& session_id) = 0;
+
+  // Published cubes, keyed by (project id, cube id). PutCubeSnapshot inserts or replaces;
+  // ListCubeSnapshots orders by cube id.
+  virtual void PutCubeSnapshot(const CubeSnapshotRecord& snapshot) = 0;
+  virtual std::optional<CubeSnapshotRecord> FindCubeSnapshot(const std::string& project_id,
+                                                             const std::string& cube_id) = 0;
+  virtual std::vector<CubeSnapshotRecord> ListCubeSnapshots(const std::string& project_id) = 0;
+  virtual bool DeleteCubeSnapshot(const std::string& project_id, const std::string& cube_id) = 0;
 };
 
 struct StoreOptions {

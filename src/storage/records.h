@@ -1,9 +1,10 @@
 // storage/records.h
 //
-// Rows of the storage service that are not metadata objects: projects' own columns, sessions and
-// stored searches. Plain values; the services give them meaning.
+// Rows of the storage service that are not metadata objects: projects' own columns, sessions,
+// stored searches and published cubes. Plain values; the services give them meaning.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,25 @@ struct SearchRecord {
   std::string project_id;
   Timestamp created{};
   std::vector<std::string> object_ids;  // hits in result order
+};
+
+// What the storage service knows of a published cube (ARCHITECTURE §1, §4), so every node and
+// every restart finds the snapshot a publish wrote. One per (project, cube).
+struct CubeSnapshotRecord {
+  std::string project_id;
+  std::string cube_id;
+  std::string state;          // the latest publish: "publishing", "ready" or "failed"
+  std::string error_message;  // why the latest publish failed
+  // The snapshot served (the latest successful publish; empty before the first one): the file,
+  // relative to the node's data directory, and what it holds.
+  std::string snapshot_file;
+  int64_t rows = 0;
+  int64_t memory_bytes = 0;
+  int64_t raw_bytes = 0;
+  Timestamp published{};
+  int64_t last_publish_duration_ms = 0;  // the latest publish that ended, ready or failed
+  Timestamp created{};
+  Timestamp updated{};
 };
 
 }  // namespace tessera::storage

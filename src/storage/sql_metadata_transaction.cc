@@ -151,6 +151,43 @@ SearchRecord SearchFromRow(const SqlRow& row) {
   return search;
 }
 
+// A cube's row: cube ids are unique within a project, the table's key is one text column.
+std::string CubeSnapshotKey(const std::string& project_id, const std::string& cube_id) {
+  return project_id + ":" + cube_id;
+}
+
+constexpr std::string_view kCubeSnapshotColumns =
+    "project_id, state, data_json, created_ms, updated_ms";
+
+CubeSnapshotRecord CubeSnapshotFromRow(const SqlRow& row) {
+  CubeSnapshotRecord snapshot;
+  snapshot.project_id = AsText(row.at(0));
+  snapshot.state = AsText(row.at(1));
+  Json data = ParseStoredJson(AsText(row.at(2)), "cube_snapshots.data_json");
+  snapshot.cube_id = data.value("cubeId", "");
+  snapshot.error_message = data.value("errorMessage", "");
+  snapshot.snapshot_file = data.value("snapshotFile", "");
+  snapshot.rows = data.value("rows", int64_t{0});
+  snapshot.memory_bytes = data.value("memoryBytes", int64_t{0});
+  snapshot.raw_bytes = data.value("rawBytes", int64_t{0});
+  snapshot.published = FromUnixMillis(data.value("publishedMs", int64_t{0}));
+  snapshot.last_publish_duration_ms = data.value("lastPublishDurationMs", int64_t{0});
+  snapshot.created = FromUnixMillis(AsInt(row.at(3)));
+  snapshot.updated = FromUnixMillis(AsInt(row.at(4)));
+  return snapshot;
+}
+
+Json CubeSnapshotData(const CubeSnapshotRecord& snapshot) {
+  return Json{{"cubeId", snapshot.cube_id},
+              {"errorMessage", snapshot.error_message},
+              {"snapshotFile", snapshot.snapshot_file},
+              {"rows", snapshot.rows},
+              {"memoryBytes", snapshot.memory_bytes},
+              {"rawBytes", snapshot.raw_bytes},
+              {"publishedMs", ToUnixMillis(snapshot.published)},
+              {"lastPublishDurationMs", snapshot.last_publish_duration_ms}};
+}
+
 Error ProjectNameTaken(const std::string& name) {
   return Error(ErrorCode::kAlreadyExists, fmt::format("A project named '{}' already exists", name));
 }
@@ -390,6 +427,50 @@ std::optional<SearchRecord> SqlMetadataTransaction::FindSearch(const std::string
 
 void SqlMetadataTransaction::DeleteSearchesOfSession(const std::string& session_id) {
   db_.Execute("DELETE FROM searches WHERE session_id = ?", {session_id});
+}
+
+// Published cubes
+
+void SqlMetadataTransaction::PutCubeSnapshot(const CubeSnapshotRecord& snapshot) {
+  db_.Execute(
+      "INSERT INTO cube_snapshots (id, project_id, kind, state, data_json, created_ms, updated_ms) "
+      "VALUES (?, ?, 'cube', ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+      "project_id = excluded.project_id, kind = excluded.kind, state = excluded.state, "
+      "data_json = excluded.data_json, updated_ms = excluded.updated_ms",
+      {CubeSnapshotKey(snapshot.project_id, snapshot.cube_id), snapshot.project_id, snapshot.state,
+       DumpJson(CubeSnapshotData(snapshot)), ToUnixMillis(snapshot.created),
+       ToUnixMillis(snapshot.updated)});
+}
+
+std::optional<CubeSnapshotRecord> SqlMetadataTransaction::FindCubeSnapshot(
+    const std::string& project_id, const std::string& cube_id) {
+  auto rows = db_.Query(fmt::format("SELECT {} FROM cube_snapshots WHERE id = ? AND kind = 'cube'",
+                                    kCubeSnapshotColumns),
+                        {CubeSnapshotKey(project_id, cube_id)});
+  if (rows.empty()) return std::nullopt;
+  return CubeSnapshotFromRow(rows.front());
+}
+
+std::vector<CubeSnapshotRecord> SqlMetadataTransaction::ListCubeSnapshots(
+    const std::string& project_id) {
+  auto rows =
+      db_.Query(fmt::format("SELECT {} FROM cube_snapshots WHERE project_id = ? AND kind = 'cube'",
+                            kCubeSnapshotColumns),
+                {project_id});
+  std::vector<CubeSnapshotRecord> snapshots;
+  snapshots.reserve(rows.size());
+  for (const auto& row : rows) snapshots.push_back(CubeSnapshotFromRow(row));
+  std::sort(snapshots.begin(), snapshots.end(),
+            [](const CubeSnapshotRecord& a, const CubeSnapshotRecord& b) {
+              return a.cube_id < b.cube_id;
+            });
+  return snapshots;
+}
+
+bool SqlMetadataTransaction::DeleteCubeSnapshot(const std::string& project_id,
+                                                const std::string& cube_id) {
+  return db_.Execute("DELETE FROM cube_snapshots WHERE id = ?",
+                     {CubeSnapshotKey(project_id, cube_id)}) > 0;
 }
 
 }  // namespace tessera::storage

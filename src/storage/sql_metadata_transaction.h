@@ -48,6 +48,12 @@ class SqlMetadataTransaction : public MetadataTransaction {
   std::optional<SearchRecord> FindSearch(const std::string& id) override;
   void DeleteSearchesOfSession(const std::string& session_id) override;
 
+  void PutCubeSnapshot(const CubeSnapshotRecord& snapshot) override;
+  std::optional<CubeSnapshotRecord> FindCubeSnapshot(const std::string& project_id,
+                                                     const std::string& cube_id) override;
+  std::vector<CubeSnapshotRecord> ListCubeSnapshots(const std::string& project_id) override;
+  bool DeleteCubeSnapshot(const std::string& project_id, const std::string& cube_id) override;
+
  private:
   std::vector<model::ObjectRecord> SelectObjects(const std::string& where, const SqlParams& params);
   std::vector<ProjectRecord> SelectProjects(const std::string& where, const SqlParams& params);

@@ -1,0 +1,121 @@
+#include "engine/cube_publisher.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/error.h"
+
+namespace tessera::engine {
+namespace {
+
+bool Contains(const std::vector<std::string>& ids, const std::string& id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// Simple metrics behind `metric_id`, in order of first appearance.
+void CollectSimpleMetrics(const model::SemanticModel& model, const std::string& metric_id,
+                          std::vector<std::string>& out, std::set<std::string>& visiting) {
+  const model::Metric& metric = model.metric(metric_id);
+  if (!metric.is_compound) {
+    if (!Contains(out, metric_id)) out.push_back(metric_id);
+    return;
+  }
+  if (!visiting.insert(metric_id).second) {
+    throw Error(ErrorCode::kInvalidInput, "metric '" + metric.name + "' refers to itself");
+  }
+  for (const auto& reference : metric.expression.References()) {
+    CollectSimpleMetrics(model, reference, out, visiting);
+  }
+  visiting.erase(metric_id);
+}
+
+AttributeSpec SpecOfAttribute(const model::SemanticModel& model, const std::string& attribute_id,
+                              bool hidden) {
+  const model::Attribute& attribute = model.attribute(attribute_id);
+  const model::Table& lookup = model.table(attribute.lookup_table_id);
+  AttributeSpec spec{attribute.id, attribute.name, {}, hidden};
+  for (const auto& form : attribute.forms) {
+    const model::Column* column = lookup.FindColumn(form.column);
+    spec.forms.emplace_back(form.name, column ? column->type : model::DataType::kText);
+  }
+  return spec;
+}
+
+MetricSpec SpecOfMetric(const model::Metric& metric) {
+  MetricSpec spec;
+  spec.id = metric.id;
+  spec.name = metric.name;
+  spec.function = metric.function;
+  spec.format_string = metric.format_string;
+  spec.with_count = metric.function == model::AggregateFunction::kAvg;
+  if (metric.function == model::AggregateFunction::kCountDistinct) {
+    spec.counted_attribute_id = metric.attribute_id;
+  }
+  return spec;
+}
+
+size_t ColumnCountOf(const model::SemanticModel& model, const GeneratedSql& generated,
+                     const ReportQuery& query) {
+  size_t count = 0;
+  for (const auto& attribute : generated.columns.attributes) count += attribute.form_names.size();
+  for (const auto& metric_id : generated.columns.simple_metric_ids) {
+    const bool split = query.avg_as_sum_and_count &&
+                       model.metric(metric_id).function == model::AggregateFunction::kAvg;
+    count += split ? 2 : 1;
+  }
+  return count;
+}
+
+}  // namespace
+
+CubeLayout LayoutOfCube(const model::SemanticModel& model, const model::Cube& cube) {
+  CubeLayout layout;
+  std::vector<std::string> attribute_ids;
+  for (const auto& id : cube.attribute_ids) {
+    if (!Contains(attribute_ids, id)) attribute_ids.push_back(id);
+  }
+  std::vector<std::string> metric_ids;
+  std::set<std::string> visiting;
+  for (const auto& id : cube.metric_ids) CollectSimpleMetrics(model, id, metric_ids, visiting);
+
+  for (const auto& id : attribute_ids) {
+    layout.attributes.push_back(SpecOfAttribute(model, id, false));
+  }
+  for (const auto& id : metric_ids) {
+    const model::Metric& metric = model.metric(id);
+    if (metric.function != model::AggregateFunction::kCountDistinct) continue;
+    if (Contains(attribute_ids, metric.attribute_id)) continue;
+    attribute_ids.push_back(metric.attribute_id);
+    layout.attributes.push_back(SpecOfAttribute(model, metric.attribute_id, true));
+  }
+
+  layout.query.attribute_ids = attribute_ids;
+  layout.query.avg_as_sum_and_count = true;
+  layout.query.ordered = false;
+  if (cube.filter_id) layout.query.filter = model.filter(*cube.filter_id).qualification;
+  for (const auto& id : metric_ids) {
+    layout.metrics.push_back(SpecOfMetric(model.metric(id)));
+    // The builder takes no column for a count distinct: it counts the attribute's codes.
+    if (layout.metrics.back().counted_attribute_id.empty()) layout.query.metric_ids.push_back(id);
+  }
+  return layout;
+}
+
+std::shared_ptr<const Dataset> PublishCubeDataset(Warehouse& warehouse,
+                                                  const model::SemanticModel& model,
+                                                  const model::Cube& cube,
+                                                  const QueryOptions& options) {
+  CubeLayout layout = LayoutOfCube(model, cube);
+  GeneratedSql generated = GenerateReportSql(model, layout.query, warehouse.dialect());
+  DatasetBuilder builder(std::move(layout.attributes), std::move(layout.metrics));
+  if (ColumnCountOf(model, generated, layout.query) != builder.ColumnCount()) {
+    throw Error(ErrorCode::kInternal, "cube '" + cube.name +
+                                          "': the generated SQL does not match the dataset's "
+                                          "row layout");
+  }
+  // The builder is the sink: no copy of a row between the warehouse and the columns.
+  warehouse.Query(generated.statement, builder, options);
+  return std::make_shared<const Dataset>(builder.Finish());
+}
+
+}  // namespace tessera::engine

@@ -1,0 +1,47 @@
+// engine/cube_publisher.h
+//
+// Publishing a cube (spec 05 §4 step 2): one warehouse query at the cube's level, streamed into a
+// DatasetBuilder, so memory holds the Dataset being built and never the SQL result.
+//
+// The Dataset a cube becomes:
+//   attributes  the cube's attributes in definition order, every form (ID first), typed by their
+//               lookup columns; then, hidden, the attribute counted by each count_distinct metric
+//               when the cube does not list it, so dynamic aggregation counts distinct exactly;
+//   metrics     the simple metrics the cube lists and, for each compound metric it lists, the
+//               simple metrics its formula uses (recursively), in order of first appearance.
+//               Compound metrics are not columns: their formulas are evaluated at query time on
+//               the aggregated components. An avg keeps its sum and count per row.
+// The cube's filter (model::Cube::filter_id) restricts the rows in WHERE (and HAVING for metric
+// qualifications, at the cube's level).
+//
+// Errors: what GenerateReportSql refuses (engine/report_sql.h) and what the warehouse throws
+// (engine/warehouse.h), unchanged.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "engine/dataset.h"
+#include "engine/dataset_builder.h"
+#include "engine/report_sql.h"
+#include "engine/warehouse.h"
+#include "model/semantic_model.h"
+
+namespace tessera::engine {
+
+// What publishing `cube` reads and builds: the builder's row layout and the query whose SELECT
+// produces exactly that layout.
+struct CubeLayout {
+  std::vector<AttributeSpec> attributes;
+  std::vector<MetricSpec> metrics;
+  ReportQuery query;
+};
+
+CubeLayout LayoutOfCube(const model::SemanticModel& model, const model::Cube& cube);
+
+std::shared_ptr<const Dataset> PublishCubeDataset(Warehouse& warehouse,
+                                                  const model::SemanticModel& model,
+                                                  const model::Cube& cube,
+                                                  const QueryOptions& options = {});
+
+}  // namespace tessera::engine

@@ -1,0 +1,328 @@
+#include "service/cube_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include "core/error.h"
+#include "core/ids.h"
+#include "core/time.h"
+#include "engine/cube_publisher.h"
+#include "engine/dataset_snapshot.h"
+#include "model/object_types.h"
+#include "service/project_model.h"
+
+namespace tessera::service {
+namespace {
+
+constexpr std::string_view kPublishing = "publishing";
+constexpr std::string_view kReady = "ready";
+constexpr std::string_view kFailed = "failed";
+
+std::string CanonicalId(const std::string& id, std::string_view what) {
+  auto canonical = CanonicalObjectId(id);
+  if (!canonical) {
+    throw Error(ErrorCode::kInvalidInput,
+                std::string(what) + " id '" + id + "' is not a 32-digit hexadecimal object id");
+  }
+  return *canonical;
+}
+
+struct CubeKey {
+  std::string project_id;
+  std::string cube_id;
+  std::string text() const { return project_id + ":" + cube_id; }
+};
+
+// Canonical ids only, so they are safe in file names.
+CubeKey KeyOf(const std::string& project_id, const std::string& cube_id) {
+  return {CanonicalId(project_id, "project"), CanonicalId(cube_id, "cube")};
+}
+
+std::filesystem::path RelativeSnapshotFile(const CubeKey& key) {
+  return std::filesystem::path("cubes") / key.project_id / (key.cube_id + ".tsnap");
+}
+
+CubeState StateOf(const std::string& name) {
+  if (name == kPublishing) return CubeState::kPublishing;
+  if (name == kReady) return CubeState::kReady;
+  if (name == kFailed) return CubeState::kFailed;
+  return CubeState::kNotPublished;
+}
+
+CubeStatus StatusOf(const storage::CubeSnapshotRecord& record) {
+  CubeStatus status;
+  status.state = StateOf(record.state);
+  status.error_message = record.error_message;
+  status.rows = static_cast<size_t>(record.rows);
+  status.memory_bytes = static_cast<size_t>(record.memory_bytes);
+  status.raw_bytes = static_cast<size_t>(record.raw_bytes);
+  status.published_ms = record.snapshot_file.empty() ? 0 : ToUnixMillis(record.published);
+  status.last_publish_duration_ms = record.last_publish_duration_ms;
+  return status;
+}
+
+std::string MessageOf(const std::exception_ptr& failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const Error& error) {
+    return std::string(error.message());
+  } catch (const std::exception& error) {
+    return error.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
+}  // namespace
+
+std::string_view CubeStateName(CubeState state) {
+  switch (state) {
+    case CubeState::kNotPublished:
+      return "not_published";
+    case CubeState::kPublishing:
+      return kPublishing;
+    case CubeState::kReady:
+      return kReady;
+    case CubeState::kFailed:
+      return kFailed;
+  }
+  return "not_published";
+}
+
+CubeService::CubeService(storage::MetadataStore& store, WarehouseRegistry& warehouses,
+                         CubeServiceOptions options)
+    : store_(store), warehouses_(warehouses), options_(std::move(options)) {}
+
+CubeService::~CubeService() {
+  is_stopping_ = true;  // cancels the warehouse queries of running publishes
+  std::vector<std::thread> workers;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [key, entry] : entries_) {
+      if (entry->worker.joinable()) workers.push_back(std::move(entry->worker));
+    }
+  }
+  for (auto& worker : workers) worker.join();
+}
+
+std::filesystem::path CubeService::SnapshotPath(const std::string& project_id,
+                                                const std::string& cube_id) const {
+  return options_.data_dir / RelativeSnapshotFile(KeyOf(project_id, cube_id));
+}
+
+CubeService::Entry& CubeService::EntryFor(const std::string& key) {
+  auto& entry = entries_[key];
+  if (!entry) entry = std::make_unique<Entry>();
+  return *entry;
+}
+
+void CubeService::Publish(const std::string& project_id, const std::string& cube_id) {
+  const CubeKey key = KeyOf(project_id, cube_id);
+  bool is_cube = false;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    auto object = tx.FindObject(key.project_id, key.cube_id);
+    is_cube =
+        object && object->type == model::kTypeReportDefinition &&
+        (object->subtype == model::kSubtypeOlapCube || object->subtype == model::kSubtypeSuperCube);
+  });
+  if (!is_cube) {
+    throw Error(ErrorCode::kNotFound,
+                "Cube '" + key.cube_id + "' not found in project '" + key.project_id + "'");
+  }
+  std::lock_guard lock(mutex_);
+  Entry& entry = EntryFor(key.text());
+  if (entry.is_publishing) return;                   // joins the running publish
+  if (entry.worker.joinable()) entry.worker.join();  // ended: it only had to exit
+  entry.is_publishing = true;
+  try {
+    entry.worker = std::thread([this, key] { RunPublish(key.project_id, key.cube_id); });
+  } catch (...) {
+    entry.is_publishing = false;
+    throw;
+  }
+}
+
+void CubeService::WaitForPublish(const std::string& project_id, const std::string& cube_id) {
+  const CubeKey key = KeyOf(project_id, cube_id);
+  std::unique_lock lock(mutex_);
+  auto it = entries_.find(key.text());
+  if (it == entries_.end()) return;
+  Entry& entry = *it->second;
+  publish_ended_.wait(lock, [&] { return !entry.is_publishing; });
+}
+
+std::shared_ptr<const engine::Dataset> CubeService::BuildAndSnapshot(const std::string& project_id,
+                                                                     const std::string& cube_id) {
+  model::SemanticModel model = LoadSemanticModel(store_, project_id);
+  const model::Cube& cube = model.cube(cube_id);
+  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
+  engine::QueryOptions query;
+  query.timeout = options_.query_timeout;
+  query.cancel = &is_stopping_;
+  auto dataset = engine::PublishCubeDataset(warehouse, model, cube, query);
+
+  const std::filesystem::path path = SnapshotPath(project_id, cube_id);
+  std::error_code error;
+  std::filesystem::create_directories(path.parent_path(), error);
+  if (error) {
+    throw Error(ErrorCode::kInternal, "cannot create the cube snapshot directory " +
+                                          path.parent_path().string() + ": " + error.message());
+  }
+  engine::WriteDatasetSnapshot(*dataset, path);
+  return dataset;
+}
+
+void CubeService::RunPublish(std::string project_id, std::string cube_id) {
+  const CubeKey key{project_id, cube_id};
+  const auto started = std::chrono::steady_clock::now();
+  std::optional<storage::CubeSnapshotRecord> record;
+  std::shared_ptr<const engine::Dataset> dataset;
+  std::string error;
+  try {
+    record = FindRecord(project_id, cube_id);
+    if (!record) {
+      record.emplace();
+      record->project_id = project_id;
+      record->cube_id = cube_id;
+      record->created = Now();
+    }
+    record->state = kPublishing;
+    record->updated = Now();
+    PutRecord(*record);
+    dataset = BuildAndSnapshot(project_id, cube_id);
+  } catch (...) {
+    error = MessageOf(std::current_exception());
+    spdlog::warn("publishing cube {} of project {} failed: {}", cube_id, project_id, error);
+  }
+  const int64_t duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now() - started)
+                                  .count();
+
+  // The outcome, recorded for every node. The previous snapshot's fields stay when it failed.
+  if (record) {
+    record->last_publish_duration_ms = duration_ms;
+    record->updated = Now();
+    if (dataset) {
+      record->state = kReady;
+      record->error_message.clear();
+      record->snapshot_file = RelativeSnapshotFile(key).generic_string();
+      record->rows = static_cast<int64_t>(dataset->row_count());
+      record->memory_bytes = static_cast<int64_t>(dataset->MemoryBytes());
+      record->raw_bytes = static_cast<int64_t>(dataset->RawBytes());
+      record->published = Now();
+    } else {
+      record->state = kFailed;
+      record->error_message = error;
+    }
+    try {
+      PutRecord(*record);
+    } catch (const Error& e) {
+      // This node still serves what it published; the stored state catches up on the next one.
+      spdlog::error("could not record the publish of cube {}: {}", cube_id, e.message());
+    }
+  }
+
+  CubeStatus status;
+  if (record) status = StatusOf(*record);
+  std::lock_guard lock(mutex_);
+  Entry& entry = EntryFor(key.text());
+  if (!record) {  // the storage service could not be read: only this node's knowledge is left
+    status = entry.last_status.value_or(CubeStatus{});
+    status.state = CubeState::kFailed;
+    status.error_message = error;
+    status.last_publish_duration_ms = duration_ms;
+  }
+  if (dataset) Install(entry, std::move(dataset));
+  entry.last_status = status;
+  entry.is_publishing = false;
+  publish_ended_.notify_all();
+}
+
+void CubeService::Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset) {
+  const size_t bytes = dataset->MemoryBytes();
+  loaded_bytes_ = loaded_bytes_ - entry.dataset_bytes + bytes;
+  entry.dataset = std::move(dataset);
+  entry.dataset_bytes = bytes;
+  ++entry.generation;
+}
+
+CubeStatus CubeService::Status(const std::string& project_id, const std::string& cube_id) {
+  const CubeKey key = KeyOf(project_id, cube_id);
+  std::optional<storage::CubeSnapshotRecord> record;
+  std::optional<Error> storage_error;
+  try {
+    record = FindRecord(key.project_id, key.cube_id);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::kStorageUnavailable) throw;
+    storage_error = e;
+  }
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(key.text());
+  const Entry* entry = it == entries_.end() ? nullptr : it->second.get();
+  CubeStatus status;
+  if (record) {
+    status = StatusOf(*record);
+  } else if (storage_error) {
+    if (!entry || !entry->last_status) throw *storage_error;
+    status = *entry->last_status;
+  }
+  if (entry && entry->is_publishing) status.state = CubeState::kPublishing;
+  if (entry && entry->dataset) {
+    status.is_loaded = true;
+    status.memory_bytes = entry->dataset_bytes;
+    status.rows = entry->dataset->row_count();
+    status.raw_bytes = entry->dataset->RawBytes();
+  }
+  return status;
+}
+
+std::shared_ptr<const engine::Dataset> CubeService::Get(const std::string& project_id,
+                                                        const std::string& cube_id) {
+  const CubeKey key = KeyOf(project_id, cube_id);
+  Entry* entry = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    entry = &EntryFor(key.text());
+    if (entry->dataset) return entry->dataset;
+  }
+  std::lock_guard load(entry->load_mutex);
+  uint64_t generation = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (entry->dataset) return entry->dataset;  // another caller loaded it meanwhile
+    generation = entry->generation;
+  }
+  auto record = FindRecord(key.project_id, key.cube_id);
+  if (!record || record->snapshot_file.empty()) return nullptr;
+  std::shared_ptr<const engine::Dataset> dataset;
+  try {
+    dataset = engine::ReadDatasetSnapshot(options_.data_dir / record->snapshot_file);
+  } catch (const Error& e) {
+    throw Error(ErrorCode::kInternal, "Cube '" + key.cube_id +
+                                          "' cannot be loaded from its snapshot; publish it "
+                                          "again. " +
+                                          std::string(e.message()));
+  }
+  std::lock_guard lock(mutex_);
+  // A publish that ended while the snapshot loaded installed a newer dataset: serve that one.
+  if (entry->generation == generation) Install(*entry, std::move(dataset));
+  return entry->dataset;
+}
+
+size_t CubeService::LoadedBytes() const {
+  std::lock_guard lock(mutex_);
+  return loaded_bytes_;
+}
+
+std::optional<storage::CubeSnapshotRecord> CubeService::FindRecord(const std::string& project_id,
+                                                                   const std::string& cube_id) {
+  std::optional<storage::CubeSnapshotRecord> record;
+  store_.Read(
+      [&](storage::MetadataTransaction& tx) { record = tx.FindCubeSnapshot(project_id, cube_id); });
+  return record;
+}
+
+void CubeService::PutRecord(const storage::CubeSnapshotRecord& record) {
+  store_.Write([&](storage::MetadataTransaction& tx) { tx.PutCubeSnapshot(record); });
+}
+
+}  // namespace tessera::service

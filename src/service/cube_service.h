@@ -1,0 +1,130 @@
+// service/cube_service.h
+//
+// The published cubes of one node (ARCHITECTURE §1, §6; spec 05 §4 step 2). Publishing a cube
+// runs its query on the project's warehouse into a Dataset (engine/cube_publisher.h), writes the
+// Dataset's snapshot to <data_dir>/cubes/<project id>/<cube id>.tsnap (engine/dataset_snapshot.h)
+// and records the outcome in the storage service, so any node and any restart knows the cube is
+// published and where its snapshot is.
+//
+// Contract:
+//   - Publish() checks that the cube exists (Error(kInvalidInput) for a malformed id,
+//     Error(kNotFound) for an unknown cube) and returns at once: the publish runs on its own
+//     thread, so the HTTP layer can answer 202 and let clients poll Status(). A Publish of a cube
+//     that is already publishing joins that publish. Refresh() is Publish() again.
+//   - A publish that fails (warehouse unreachable, timeout, a model the SQL generator refuses...)
+//     leaves the previous dataset served, its snapshot on disk, and reports kFailed with the
+//     error's message.
+//   - Get() returns the dataset served, loading it from its snapshot on first use after a
+//     restart (never re-querying the warehouse); null when the cube was never published. A
+//     snapshot that cannot be read is Error(kInternal) saying so and asking for a new publish.
+//   - Status() is the storage service's record (shared by every node), with what only this node
+//     knows on top: a publish running here, whether the dataset is in memory and its size. When
+//     the storage service cannot be read it falls back to this node's last publish, if any. A
+//     publish interrupted by a crash reads "publishing" until the next publish of the cube
+//     (jobs with leases will resolve this, ARCHITECTURE §1).
+//   - A node serves the dataset it published or loaded; it does not notice a newer publish by
+//     another node until it publishes itself or restarts.
+//   - The destructor cancels running publishes (their warehouse queries) and waits for them.
+//   - Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "engine/dataset.h"
+#include "engine/warehouse.h"
+#include "service/warehouse_registry.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::service {
+
+enum class CubeState { kNotPublished, kPublishing, kReady, kFailed };
+
+// "not_published", "publishing", "ready", "failed"
+std::string_view CubeStateName(CubeState state);
+
+struct CubeStatus {
+  CubeState state = CubeState::kNotPublished;
+  std::string error_message;  // kFailed: why the latest publish failed
+  // The dataset served (from the latest successful publish); zeros before the first one.
+  size_t rows = 0;
+  size_t memory_bytes = 0;  // as measured when it was published or loaded
+  size_t raw_bytes = 0;
+  int64_t published_ms = 0;              // unix milliseconds
+  int64_t last_publish_duration_ms = 0;  // the latest publish that ended, ready or failed
+  bool is_loaded = false;                // held in this node's memory
+};
+
+struct CubeServiceOptions {
+  std::filesystem::path data_dir;  // snapshots go under data_dir/cubes/
+  std::chrono::milliseconds query_timeout{std::chrono::minutes(30)};
+};
+
+class CubeService {
+ public:
+  CubeService(storage::MetadataStore& store, WarehouseRegistry& warehouses,
+              CubeServiceOptions options);
+  ~CubeService();
+  CubeService(const CubeService&) = delete;
+  CubeService& operator=(const CubeService&) = delete;
+
+  void Publish(const std::string& project_id, const std::string& cube_id);
+  void Refresh(const std::string& project_id, const std::string& cube_id) {
+    Publish(project_id, cube_id);
+  }
+  // Blocks until no publish of the cube runs on this node (tests, command line).
+  void WaitForPublish(const std::string& project_id, const std::string& cube_id);
+
+  CubeStatus Status(const std::string& project_id, const std::string& cube_id);
+  std::shared_ptr<const engine::Dataset> Get(const std::string& project_id,
+                                             const std::string& cube_id);
+
+  // Bytes held by the datasets this node serves (the cube monitors of spec 02).
+  size_t LoadedBytes() const;
+
+  // Where the cube's snapshot lives on this node.
+  std::filesystem::path SnapshotPath(const std::string& project_id,
+                                     const std::string& cube_id) const;
+
+ private:
+  struct Entry {
+    std::shared_ptr<const engine::Dataset> dataset;  // served; null until published or loaded
+    size_t dataset_bytes = 0;
+    uint64_t generation = 0;  // datasets installed so far, so a stale snapshot load is dropped
+    bool is_publishing = false;
+    std::optional<CubeStatus> last_status;  // when the storage service cannot be read
+    std::thread worker;
+    std::mutex load_mutex;  // one snapshot load at a time per cube
+  };
+
+  Entry& EntryFor(const std::string& key);  // with mutex_ held
+  void RunPublish(std::string project_id, std::string cube_id);
+  std::shared_ptr<const engine::Dataset> BuildAndSnapshot(const std::string& project_id,
+                                                          const std::string& cube_id);
+  void Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset);  // mutex_ held
+  std::optional<storage::CubeSnapshotRecord> FindRecord(const std::string& project_id,
+                                                        const std::string& cube_id);
+  void PutRecord(const storage::CubeSnapshotRecord& record);
+
+  storage::MetadataStore& store_;
+  WarehouseRegistry& warehouses_;
+  CubeServiceOptions options_;
+  std::atomic<bool> is_stopping_{false};
+
+  mutable std::mutex mutex_;
+  std::condition_variable publish_ended_;
+  std::map<std::string, std::unique_ptr<Entry>> entries_;  // by "<project id>:<cube id>"
+  size_t loaded_bytes_ = 0;
+};
+
+}  // namespace tessera::service

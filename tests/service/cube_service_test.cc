@@ -1,0 +1,324 @@
+// Published cubes of a node: publish, status, refresh, snapshots on disk loaded after a restart
+// without the warehouse, failed publishes that keep the previous dataset, status persisted in the
+// storage service -- on SQLite and PostgreSQL (store and warehouse on the same backend).
+#include "service/cube_service.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <thread>
+
+#include "core/error.h"
+#include "engine/demo_data.h"
+#include "engine/warehouse_fixture.h"
+#include "model/object_types.h"
+#include "model/well_known.h"
+#include "service/bundle_service.h"
+#include "service/directory_service.h"
+#include "service/project_model.h"
+#include "support/store_backend_test.h"
+#include "support/temp_dir.h"
+
+namespace tessera::testing {
+namespace {
+
+const std::filesystem::path kDemoBundle = TESSERA_SOURCE_DIR "/demo/tutorial";
+// Nothing listens on port 1: every connection is refused at once.
+const std::string kUnreachableWarehouse = "postgresql://tessera@127.0.0.1:1/none";
+
+class CubeServiceTest : public StoreBackendTest {
+ protected:
+  void SetUp() override {
+    StoreBackendTest::SetUp();
+    if (IsSkipped()) return;
+    store_ = OpenStore();
+    service::DirectoryService directory(*store_);
+    directory.Bootstrap(std::nullopt);
+    auto administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
+    project_id_ =
+        service::BundleService(*store_).Import(administrator, kDemoBundle, "demo").project_id;
+    model::SemanticModel model = service::LoadSemanticModel(*store_, project_id_);
+    sales_cube_id_ = *model.FindByName(model::kTypeReportDefinition, "Sales Cube");
+    item_cube_id_ = *model.FindByName(model::kTypeReportDefinition, "Item Sales Cube");
+
+    warehouse_database_ = std::make_unique<TestDatabase>(GetParam());
+    auto warehouse = engine::Warehouse::Open({.name = "demo", .url = warehouse_database_->url()});
+    engine::GenerateDemoData(*warehouse, {3000, 5});
+  }
+
+  // A node's cube service over the shared store and data directory, reading `warehouse_url`.
+  std::unique_ptr<service::CubeService> Node(const std::string& warehouse_url) {
+    registries_.push_back(std::make_unique<service::WarehouseRegistry>(
+        std::map<std::string, std::string>{{"demo", warehouse_url}}));
+    service::CubeServiceOptions options;
+    options.data_dir = data_dir_.path();
+    return std::make_unique<service::CubeService>(*store_, *registries_.back(), options);
+  }
+  std::unique_ptr<service::CubeService> Node() { return Node(warehouse_database_->url()); }
+
+  // The number of (year, ..., channel, customer) groups of the demo warehouse: the Sales Cube's
+  // rows, computed by hand.
+  int64_t SalesCubeGroups() {
+    auto warehouse = engine::Warehouse::Open({.name = "check", .url = warehouse_database_->url()});
+    return QueryInt(
+        *warehouse,
+        "SELECT COUNT(*) FROM (SELECT DISTINCT f.channel_id, f.customer_id, "
+        "m.month_id, ci.country_id, it.subcategory_id FROM sales_fact f "
+        "JOIN lu_day d ON d.day_id = f.day_id JOIN lu_month m ON m.month_id = d.month_id "
+        "JOIN lu_city ci ON ci.city_id = f.city_id "
+        "JOIN lu_item it ON it.item_id = f.item_id) g");
+  }
+
+  double TotalRevenue() {
+    auto warehouse = engine::Warehouse::Open({.name = "check", .url = warehouse_database_->url()});
+    auto value = QueryValue(*warehouse, "SELECT SUM(revenue) FROM sales_fact");
+    return std::get<double>(value);
+  }
+
+  static double SumOf(const engine::Dataset& dataset, const std::string& metric_name) {
+    for (const auto& metric : dataset.metrics()) {
+      if (metric.name != metric_name) continue;
+      double sum = 0;
+      for (size_t row = 0; row < dataset.row_count(); ++row) {
+        if (metric.IsValid(row)) sum += (*metric.values)[row];
+      }
+      return sum;
+    }
+    ADD_FAILURE() << "no metric " << metric_name;
+    return 0;
+  }
+
+  std::optional<storage::CubeSnapshotRecord> StoredRecord(const std::string& cube_id) {
+    std::optional<storage::CubeSnapshotRecord> record;
+    store_->Read([&](storage::MetadataTransaction& tx) {
+      record = tx.FindCubeSnapshot(project_id_, cube_id);
+    });
+    return record;
+  }
+
+  void PublishAndWait(service::CubeService& cubes, const std::string& cube_id) {
+    cubes.Publish(project_id_, cube_id);
+    cubes.WaitForPublish(project_id_, cube_id);
+  }
+
+  TempDir data_dir_;
+  std::unique_ptr<storage::MetadataStore> store_;
+  std::unique_ptr<TestDatabase> warehouse_database_;
+  std::vector<std::unique_ptr<service::WarehouseRegistry>> registries_;
+  std::string project_id_;
+  std::string sales_cube_id_;
+  std::string item_cube_id_;
+};
+
+TEST_P(CubeServiceTest, ACubeNeverPublishedHasNoDatasetAndSaysSo) {
+  auto cubes = Node();
+  EXPECT_EQ(cubes->Get(project_id_, sales_cube_id_), nullptr);
+  service::CubeStatus status = cubes->Status(project_id_, sales_cube_id_);
+  EXPECT_EQ(status.state, service::CubeState::kNotPublished);
+  EXPECT_EQ(service::CubeStateName(status.state), "not_published");
+  EXPECT_EQ(status.rows, 0u);
+  EXPECT_FALSE(status.is_loaded);
+}
+
+TEST_P(CubeServiceTest, PublishingTheSalesCubeServesItsDatasetAndReportsReady) {
+  auto cubes = Node();
+  PublishAndWait(*cubes, sales_cube_id_);
+  auto dataset = cubes->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(dataset, nullptr);
+  EXPECT_EQ(static_cast<int64_t>(dataset->row_count()), SalesCubeGroups());
+  EXPECT_NEAR(SumOf(*dataset, "Revenue"), TotalRevenue(), 1e-6 * TotalRevenue());
+
+  service::CubeStatus status = cubes->Status(project_id_, sales_cube_id_);
+  EXPECT_EQ(status.state, service::CubeState::kReady) << status.error_message;
+  EXPECT_EQ(status.rows, dataset->row_count());
+  EXPECT_EQ(status.memory_bytes, dataset->MemoryBytes());
+  EXPECT_EQ(status.raw_bytes, dataset->RawBytes());
+  EXPECT_GT(status.published_ms, ToUnixMillis(Now()) - 600000);
+  EXPECT_GE(status.last_publish_duration_ms, 0);
+  EXPECT_TRUE(status.is_loaded);
+  EXPECT_TRUE(std::filesystem::exists(cubes->SnapshotPath(project_id_, sales_cube_id_)));
+  EXPECT_EQ(cubes->LoadedBytes(), dataset->MemoryBytes());
+}
+
+TEST_P(CubeServiceTest, TheSnapshotLivesUnderTheDataDirectoryByProjectAndCube) {
+  auto cubes = Node();
+  EXPECT_EQ(cubes->SnapshotPath(project_id_, sales_cube_id_),
+            data_dir_.path() / "cubes" / project_id_ / (sales_cube_id_ + ".tsnap"));
+}
+
+TEST_P(CubeServiceTest, TheStatusIsPersistedInTheStorageService) {
+  auto cubes = Node();
+  PublishAndWait(*cubes, sales_cube_id_);
+  auto record = StoredRecord(sales_cube_id_);
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->state, "ready");
+  EXPECT_EQ(record->project_id, project_id_);
+  EXPECT_EQ(record->cube_id, sales_cube_id_);
+  EXPECT_EQ(record->snapshot_file, "cubes/" + project_id_ + "/" + sales_cube_id_ + ".tsnap");
+  EXPECT_EQ(record->rows, SalesCubeGroups());
+  EXPECT_GT(record->memory_bytes, 0);
+  EXPECT_GT(record->raw_bytes, 0);
+  EXPECT_TRUE(record->error_message.empty());
+  EXPECT_FALSE(StoredRecord(item_cube_id_));  // not published
+  std::vector<storage::CubeSnapshotRecord> listed;
+  store_->Read(
+      [&](storage::MetadataTransaction& tx) { listed = tx.ListCubeSnapshots(project_id_); });
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].cube_id, sales_cube_id_);
+}
+
+TEST_P(CubeServiceTest, ARestartedNodeLoadsTheSnapshotWithoutTheWarehouse) {
+  std::shared_ptr<const engine::Dataset> published;
+  {
+    auto cubes = Node();
+    PublishAndWait(*cubes, sales_cube_id_);
+    published = cubes->Get(project_id_, sales_cube_id_);
+    ASSERT_NE(published, nullptr);
+  }
+  // The new node cannot reach any warehouse: the dataset can only come from the snapshot.
+  auto restarted = Node(kUnreachableWarehouse);
+  service::CubeStatus before = restarted->Status(project_id_, sales_cube_id_);
+  EXPECT_EQ(before.state, service::CubeState::kReady);
+  EXPECT_FALSE(before.is_loaded);
+  EXPECT_EQ(before.rows, published->row_count());
+  EXPECT_EQ(restarted->LoadedBytes(), 0u);
+
+  auto loaded = restarted->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(loaded, nullptr);
+  EXPECT_EQ(loaded->row_count(), published->row_count());
+  EXPECT_EQ(loaded->RawBytes(), published->RawBytes());
+  EXPECT_EQ(SumOf(*loaded, "Revenue"), SumOf(*published, "Revenue"));
+  EXPECT_EQ(restarted->Get(project_id_, sales_cube_id_), loaded);  // loaded once
+  service::CubeStatus after = restarted->Status(project_id_, sales_cube_id_);
+  EXPECT_TRUE(after.is_loaded);
+  EXPECT_EQ(after.memory_bytes, loaded->MemoryBytes());
+  EXPECT_EQ(restarted->LoadedBytes(), loaded->MemoryBytes());
+}
+
+TEST_P(CubeServiceTest, AFailedPublishReportsTheErrorAndKeepsThePreviousDataset) {
+  {
+    auto cubes = Node();
+    PublishAndWait(*cubes, sales_cube_id_);
+  }
+  auto cubes = Node(kUnreachableWarehouse);
+  auto previous = cubes->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(previous, nullptr);
+
+  cubes->Refresh(project_id_, sales_cube_id_);
+  cubes->WaitForPublish(project_id_, sales_cube_id_);
+
+  service::CubeStatus status = cubes->Status(project_id_, sales_cube_id_);
+  EXPECT_EQ(status.state, service::CubeState::kFailed);
+  EXPECT_FALSE(status.error_message.empty());
+  EXPECT_EQ(status.rows, previous->row_count());
+  EXPECT_EQ(cubes->Get(project_id_, sales_cube_id_), previous);
+  auto record = StoredRecord(sales_cube_id_);
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->state, "failed");
+  EXPECT_EQ(record->error_message, status.error_message);
+  EXPECT_EQ(record->rows, static_cast<int64_t>(previous->row_count()));
+
+  // After another restart the previous snapshot is still what is served.
+  auto restarted = Node(kUnreachableWarehouse);
+  auto loaded = restarted->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(loaded, nullptr);
+  EXPECT_EQ(loaded->row_count(), previous->row_count());
+}
+
+TEST_P(CubeServiceTest, AFirstPublishThatFailsLeavesNothingServed) {
+  auto cubes = Node(kUnreachableWarehouse);
+  PublishAndWait(*cubes, item_cube_id_);
+  service::CubeStatus status = cubes->Status(project_id_, item_cube_id_);
+  EXPECT_EQ(status.state, service::CubeState::kFailed);
+  EXPECT_NE(status.error_message.find("demo"), std::string::npos) << status.error_message;
+  EXPECT_EQ(cubes->Get(project_id_, item_cube_id_), nullptr);
+  EXPECT_FALSE(std::filesystem::exists(cubes->SnapshotPath(project_id_, item_cube_id_)));
+}
+
+TEST_P(CubeServiceTest, ARefreshReplacesTheDatasetWithTheWarehouseData) {
+  auto cubes = Node();
+  PublishAndWait(*cubes, item_cube_id_);
+  auto first = cubes->Get(project_id_, item_cube_id_);
+  ASSERT_NE(first, nullptr);
+  auto warehouse = engine::Warehouse::Open({.name = "demo", .url = warehouse_database_->url()});
+  engine::GenerateDemoData(*warehouse, {1000, 9});  // the warehouse changes
+
+  cubes->Refresh(project_id_, item_cube_id_);
+  cubes->WaitForPublish(project_id_, item_cube_id_);
+  auto second = cubes->Get(project_id_, item_cube_id_);
+  ASSERT_NE(second, nullptr);
+  EXPECT_NE(second, first);
+  EXPECT_NEAR(SumOf(*second, "Revenue"), TotalRevenue(), 1e-6 * TotalRevenue());
+  EXPECT_EQ(cubes->Status(project_id_, item_cube_id_).rows, second->row_count());
+  EXPECT_EQ(cubes->LoadedBytes(), second->MemoryBytes());
+}
+
+TEST_P(CubeServiceTest, ConcurrentPublishesOfOneCubeCoalesce) {
+  auto cubes = Node();
+  std::vector<std::thread> callers;
+  for (int i = 0; i < 4; ++i) {
+    callers.emplace_back([&] { cubes->Publish(project_id_, sales_cube_id_); });
+  }
+  for (auto& caller : callers) caller.join();
+  service::CubeStatus during = cubes->Status(project_id_, sales_cube_id_);
+  EXPECT_TRUE(during.state == service::CubeState::kPublishing ||
+              during.state == service::CubeState::kReady);
+  cubes->WaitForPublish(project_id_, sales_cube_id_);
+  EXPECT_EQ(cubes->Status(project_id_, sales_cube_id_).state, service::CubeState::kReady);
+  EXPECT_NE(cubes->Get(project_id_, sales_cube_id_), nullptr);
+}
+
+TEST_P(CubeServiceTest, TwoCubesPublishSideBySideAndTheirMemoryAddsUp) {
+  auto cubes = Node();
+  cubes->Publish(project_id_, sales_cube_id_);
+  cubes->Publish(project_id_, item_cube_id_);
+  cubes->WaitForPublish(project_id_, sales_cube_id_);
+  cubes->WaitForPublish(project_id_, item_cube_id_);
+  auto sales = cubes->Get(project_id_, sales_cube_id_);
+  auto items = cubes->Get(project_id_, item_cube_id_);
+  ASSERT_NE(sales, nullptr);
+  ASSERT_NE(items, nullptr);
+  EXPECT_EQ(cubes->LoadedBytes(), sales->MemoryBytes() + items->MemoryBytes());
+}
+
+TEST_P(CubeServiceTest, UnknownAndMalformedCubesAreRefusedAtOnce) {
+  auto cubes = Node();
+  auto unknown = ErrorFrom([&] { cubes->Publish(project_id_, std::string(32, 'A')); });
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->code(), ErrorCode::kNotFound);
+  auto not_a_cube = ErrorFrom([&] { cubes->Publish(project_id_, project_id_); });
+  ASSERT_TRUE(not_a_cube);
+  EXPECT_EQ(not_a_cube->code(), ErrorCode::kNotFound);
+  auto malformed = ErrorFrom([&] { cubes->Publish(project_id_, "../../etc/passwd"); });
+  ASSERT_TRUE(malformed);
+  EXPECT_EQ(malformed->code(), ErrorCode::kInvalidInput);
+  EXPECT_EQ(ErrorFrom([&] { cubes->Get("..", sales_cube_id_); })->code(), ErrorCode::kInvalidInput);
+}
+
+TEST_P(CubeServiceTest, AnUnreadableSnapshotIsAnErrorAskingForANewPublish) {
+  {
+    auto cubes = Node();
+    PublishAndWait(*cubes, sales_cube_id_);
+  }
+  auto restarted = Node(kUnreachableWarehouse);
+  std::ofstream(restarted->SnapshotPath(project_id_, sales_cube_id_), std::ios::trunc) << "garbage";
+  auto error = ErrorFrom([&] { restarted->Get(project_id_, sales_cube_id_); });
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code(), ErrorCode::kInternal);
+  EXPECT_NE(std::string(error->message()).find("publish it again"), std::string::npos)
+      << error->message();
+}
+
+TEST_P(CubeServiceTest, LowerCaseIdsNameTheSameCube) {
+  auto cubes = Node();
+  std::string lower = sales_cube_id_;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  PublishAndWait(*cubes, lower);
+  EXPECT_NE(cubes->Get(project_id_, sales_cube_id_), nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, CubeServiceTest, ::testing::ValuesIn(kAllStoreBackends),
+                         BackendParamName);
+
+}  // namespace
+}  // namespace tessera::testing
