@@ -1,13 +1,13 @@
 #include "engine/cube_executor.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <map>
 #include <numeric>
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "engine/arithmetic.h"
 #include "engine/group_aggregator.h"
 #include "engine/row_selection.h"
 
@@ -89,42 +89,16 @@ class MetricValues {
     } else {
       for (const auto& reference : query_.metrics[r].formula.References())
         Resolve(by_id_.at(reference));
-      for (size_t g = 0; g < groups_->count; ++g)
-        values[g] = Evaluate(*query_.metrics[r].formula.root, g);
+      const model::ArithmeticNode& formula = *query_.metrics[r].formula.root;
+      for (size_t g = 0; g < groups_->count; ++g) {
+        values[g] = EvaluateArithmetic(formula, [&](const std::string& reference) {
+          return results_[by_id_.at(reference)][g];
+        });
+      }
     }
     results_[r] = std::move(values);
     state_[r] = kDone;
     return results_[r];
-  }
-
-  std::optional<double> Evaluate(const model::ArithmeticNode& node, size_t g) const {
-    using Kind = model::ArithmeticNode::Kind;
-    switch (node.kind) {
-      case Kind::kNumber:
-        return node.number;
-      case Kind::kReference:
-        return results_[by_id_.at(node.reference)][g];
-      case Kind::kNegate: {
-        auto value = Evaluate(*node.operands[0], g);
-        return value ? std::optional<double>(-*value) : std::nullopt;
-      }
-      default:
-        break;
-    }
-    const auto left = Evaluate(*node.operands[0], g);
-    const auto right = Evaluate(*node.operands[1], g);
-    if (!left || !right) return std::nullopt;
-    switch (node.kind) {
-      case Kind::kAdd:
-        return *left + *right;
-      case Kind::kSubtract:
-        return *left - *right;
-      case Kind::kMultiply:
-        return *left * *right;
-      default:
-        if (*right == 0) return std::nullopt;
-        return *left / *right;
-    }
   }
 
   const CubeQuery& query_;
@@ -324,19 +298,6 @@ ResultSet ExecuteCubeQuery(const std::shared_ptr<const Dataset>& dataset, const 
 
 namespace {
 
-std::string LowerText(const Cell& cell) {
-  std::string text;
-  if (const auto* s = std::get_if<std::string>(&cell)) {
-    text = *s;
-  } else if (const auto* i = std::get_if<int64_t>(&cell)) {
-    text = std::to_string(*i);
-  } else if (const auto* d = std::get_if<double>(&cell)) {
-    text = std::to_string(*d);
-  }
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 std::vector<uint8_t> PresentCodes(const Dataset& dataset, int attribute, const RowFilter& filter,
                                   ThreadPool* pool) {
   const AttributeColumn& column = dataset.attribute(attribute);
@@ -382,17 +343,15 @@ ElementList ListElements(const Dataset& dataset, int attribute, const RowFilter&
     throw Error(ErrorCode::kInvalidInput, "the attribute has no form " + std::to_string(form));
   }
   const std::vector<uint8_t> present = PresentCodes(dataset, attribute, filter, pool);
-  std::string pattern = search.pattern;
-  for (char& c : pattern) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::vector<uint8_t> matches =
+      search.pattern.empty()
+          ? std::vector<uint8_t>(present.size(), 1)
+          : MaskOfText(dictionary, form, search.prefix ? TextOp::kBeginsWith : TextOp::kContains,
+                       search.pattern, false);
   ElementList list;
   const size_t limit = search.limit.value_or(SIZE_MAX);
   for (uint32_t code = 0; code < present.size(); ++code) {
-    if (!present[code]) continue;
-    if (!pattern.empty()) {
-      const std::string text = LowerText(dictionary.Value(form, code));
-      if (search.prefix ? !text.starts_with(pattern) : text.find(pattern) == std::string::npos)
-        continue;
-    }
+    if (!present[code] || !matches[code]) continue;
     if (list.total >= search.offset && list.codes.size() < limit) list.codes.push_back(code);
     ++list.total;
   }

@@ -4,50 +4,16 @@
 #include <map>
 
 #include "core/error.h"
+#include "engine/arithmetic.h"
 
 namespace tessera::engine {
 
 namespace {
 
-using Kind = model::ArithmeticNode::Kind;
-
 std::optional<double> AsNumber(const SqlValue& value) {
   if (auto* integer = std::get_if<int64_t>(&value)) return static_cast<double>(*integer);
   if (auto* real = std::get_if<double>(&value)) return *real;
   return std::nullopt;
-}
-
-std::optional<double> Evaluate(const model::SemanticModel& model, const model::ArithmeticNode& node,
-                               const std::map<std::string, std::optional<double>>& simple) {
-  switch (node.kind) {
-    case Kind::kNumber:
-      return node.number;
-    case Kind::kReference:
-      return EvaluateMetric(model, node.reference, simple);
-    case Kind::kNegate: {
-      auto value = Evaluate(model, *node.operands[0], simple);
-      return value ? std::optional<double>(-*value) : std::nullopt;
-    }
-    default:
-      break;
-  }
-  auto left = Evaluate(model, *node.operands[0], simple);
-  auto right = Evaluate(model, *node.operands[1], simple);
-  if (!left || !right) return std::nullopt;
-  switch (node.kind) {
-    case Kind::kAdd:
-      return *left + *right;
-    case Kind::kSubtract:
-      return *left - *right;
-    case Kind::kMultiply:
-      return *left * *right;
-    case Kind::kDivide:
-      if (*right == 0) return std::nullopt;
-      return *left / *right;
-    default:
-      break;
-  }
-  throw Error(ErrorCode::kInternal, "unhandled arithmetic node");
 }
 
 class ResultSink : public RowSink {
@@ -94,7 +60,9 @@ std::optional<double> EvaluateMetric(const model::SemanticModel& model,
     auto it = simple.find(metric_id);
     return it == simple.end() ? std::nullopt : it->second;
   }
-  auto value = Evaluate(model, *metric.expression.root, simple);
+  auto value = EvaluateArithmetic(*metric.expression.root, [&](const std::string& reference) {
+    return EvaluateMetric(model, reference, simple);
+  });
   if (value && !std::isfinite(*value)) return std::nullopt;
   return value;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "core/error.h"
@@ -134,16 +135,21 @@ size_t NarrowByMetric(const Node& node, uint32_t* rows, size_t n) {
   }
 }
 
-size_t Narrow(const Node& node, uint32_t* rows, size_t n);
-
 // Byte mask over rows[0..n): 1 where the node holds.
 void Mask(const Node& node, const uint32_t* rows, size_t n, uint8_t* mask) {
-  if (node.IsLeaf()) {
-    std::vector<uint32_t> kept(rows, rows + n);
-    const size_t count = Narrow(node, kept.data(), n);
-    std::fill(mask, mask + n, 0);
-    for (size_t j = 0, k = 0; j < n && k < count; ++j) {
-      if (rows[j] == kept[k]) mask[j] = 1, ++k;
+  if (node.kind == RowFilter::Kind::kCodes) {
+    const uint8_t* keep = node.keep.data();
+    VisitCodes(*node.codes, [&](const auto* codes) {
+      for (size_t j = 0; j < n; ++j) mask[j] = keep[codes[rows[j]]];
+    });
+    return;
+  }
+  if (node.kind == RowFilter::Kind::kMetric) {
+    const MetricColumn& metric = *node.metric;
+    for (size_t j = 0; j < n; ++j) {
+      const std::optional<double> value =
+          metric.IsValid(rows[j]) ? std::optional<double>(RowValue(metric, rows[j])) : std::nullopt;
+      mask[j] = CompareNumber(value, node.op, node.numbers) ? 1 : 0;
     }
     return;
   }

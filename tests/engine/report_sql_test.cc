@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "engine/demo_data.h"
+#include "engine/demo_fixture.h"
 #include "engine/report_runner.h"
 #include "engine/report_sql.h"
 #include "engine/warehouse_fixture.h"
@@ -21,30 +22,6 @@ namespace tessera::testing {
 namespace {
 
 using engine::SqlValue;
-
-// The star schema flattened by hand (demo/SCHEMA.md), one row per order line, made once per
-// warehouse as the table `flat` that every reference query reads.
-constexpr const char* kCreateFlat = R"(CREATE TABLE flat AS
-  SELECT f.units, f.revenue, f.cost, f.discount,
-         d.day_id, m.month_id, m.month_name, q.quarter_id, y.year_id,
-         ci.city_id, ci.city_name, co.country_id, co.country_name, r.region_id, r.region_name,
-         it.item_id, it.item_name, it.list_price, sc.subcategory_id, sc.subcategory_name,
-         ca.category_id, ca.category_name, cu.customer_id, cu.customer_name,
-         cs.customer_segment_id, cs.customer_segment_name, ch.channel_id, ch.channel_name
-  FROM sales_fact f
-  JOIN lu_day d ON d.day_id = f.day_id
-  JOIN lu_month m ON m.month_id = d.month_id
-  JOIN lu_quarter q ON q.quarter_id = m.quarter_id
-  JOIN lu_year y ON y.year_id = q.year_id
-  JOIN lu_city ci ON ci.city_id = f.city_id
-  JOIN lu_country co ON co.country_id = ci.country_id
-  JOIN lu_region r ON r.region_id = co.region_id
-  JOIN lu_item it ON it.item_id = f.item_id
-  JOIN lu_subcategory sc ON sc.subcategory_id = it.subcategory_id
-  JOIN lu_category ca ON ca.category_id = sc.category_id
-  JOIN lu_customer cu ON cu.customer_id = f.customer_id
-  JOIN lu_customer_segment cs ON cs.customer_segment_id = cu.customer_segment_id
-  JOIN lu_channel ch ON ch.channel_id = f.channel_id)";
 
 // Each demo metric as an aggregate over `flat`, written independently of the bundle.
 const std::map<std::string, std::string>& ReferenceMetrics() {
@@ -74,10 +51,9 @@ bool Close(std::optional<double> a, std::optional<double> b) {
   return std::fabs(*a - *b) <= 1e-9 * scale;
 }
 
-// The demo warehouse and model for one backend, made once per test binary run.
+// The shared demo warehouse (engine/demo_fixture.h) and the demo model, once per backend.
 struct DemoEnvironment {
-  std::unique_ptr<TestDatabase> database;
-  std::unique_ptr<engine::Warehouse> warehouse;
+  engine::Warehouse* warehouse = nullptr;
   std::unique_ptr<model::SemanticModel> model;
 };
 
@@ -85,26 +61,8 @@ DemoEnvironment& Demo(StoreBackend backend) {
   static std::map<StoreBackend, DemoEnvironment> environments;
   auto& environment = environments[backend];
   if (!environment.warehouse) {
-    environment.database = std::make_unique<TestDatabase>(backend);
-    engine::WarehouseOptions options;
-    options.name = "demo";
-    options.url = environment.database->url();
-    environment.warehouse = engine::Warehouse::Open(options);
-    engine::GenerateDemoData(*environment.warehouse, {20000, 7});
-    // SQLite's planner needs the join order spelled out: CROSS JOIN keeps the fact table first.
-    std::string create_flat = kCreateFlat;
-    if (backend == StoreBackend::kSqlite) {
-      for (size_t at = create_flat.find("\n  JOIN "); at != std::string::npos;
-           at = create_flat.find("\n  JOIN ", at + 1)) {
-        create_flat.replace(at, 8, "\n  CROSS JOIN ");
-      }
-    }
-    QueryRows(*environment.warehouse, create_flat);
-    model::Bundle bundle = model::ReadBundle(TESSERA_SOURCE_DIR "/demo/tutorial");
-    std::vector<model::ObjectRecord> records;
-    for (const auto& object : bundle.objects) records.push_back(object.record);
-    environment.model =
-        std::make_unique<model::SemanticModel>(model::SemanticModel::Build(records));
+    environment.warehouse = SharedDemoWarehouse(backend).warehouse.get();
+    environment.model = std::make_unique<model::SemanticModel>(DemoModel());
   }
   return environment;
 }
