@@ -1,5 +1,7 @@
 #include "engine/code_column.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 
 namespace tessera::engine {
@@ -33,6 +35,23 @@ CodeColumn::CodeColumn(const std::vector<uint32_t>& codes, size_t dictionary_siz
     default:
       bytes_ = Narrow<uint32_t>(codes);
   }
+  BuildZones();
+}
+
+size_t CodeColumn::MemoryBytes() const {
+  return bytes_.capacity() + zones_.capacity() * sizeof(Zone);
+}
+
+void CodeColumn::BuildZones() {
+  zones_.assign((size_ + kZoneRows - 1) / kZoneRows, Zone{});
+  VisitCodes(*this, [&](const auto* codes) {
+    for (size_t z = 0; z < zones_.size(); ++z) {
+      const auto* first = codes + z * kZoneRows;
+      const auto* last = codes + std::min(size_, (z + 1) * kZoneRows);
+      const auto [min, max] = std::minmax_element(first, last);
+      zones_[z] = {*min, *max};
+    }
+  });
 }
 
 CodeColumn CodeColumn::FromBytes(std::vector<uint8_t> bytes, int width) {
@@ -43,6 +62,7 @@ CodeColumn CodeColumn::FromBytes(std::vector<uint8_t> bytes, int width) {
   column.width_ = width;
   column.size_ = bytes.size() / width;
   column.bytes_ = std::move(bytes);
+  column.BuildZones();
   return column;
 }
 

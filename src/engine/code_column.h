@@ -4,6 +4,11 @@
 // width that holds the largest code (1, 2 or 4 bytes), so scans read as few bytes as possible.
 // VisitCodes hands a kernel the typed pointer (const uint8_t*, const uint16_t* or
 // const uint32_t*) so the inner loop is compiled once per width.
+//
+// A zone map keeps the smallest and largest code of every zone of kZoneRows rows (zone z holds
+// rows [z * kZoneRows, (z + 1) * kZoneRows)), so a filter can pass or drop a whole zone without
+// reading its rows, and aggregation can see that a zone holds one element only. Rows published
+// in an order that clusters an attribute (dates, most often) make its zones narrow.
 #pragma once
 
 #include <cstddef>
@@ -22,9 +27,17 @@ class CodeColumn {
 
   static int WidthFor(size_t dictionary_size);  // 1, 2 or 4
 
+  static constexpr size_t kZoneRows = 4096;
+
   int width() const { return width_; }
   size_t size() const { return size_; }
-  size_t MemoryBytes() const { return bytes_.capacity(); }
+  size_t MemoryBytes() const;
+
+  struct Zone {
+    uint32_t min = 0;
+    uint32_t max = 0;
+  };
+  const Zone& zone(size_t index) const { return zones_[index]; }
 
   uint32_t operator[](size_t row) const {
     switch (width_) {
@@ -47,9 +60,12 @@ class CodeColumn {
   static CodeColumn FromBytes(std::vector<uint8_t> bytes, int width);
 
  private:
+  void BuildZones();
+
   std::vector<uint8_t> bytes_;
   int width_ = 1;
   size_t size_ = 0;
+  std::vector<Zone> zones_;
 };
 
 template <typename Kernel>

@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <optional>
 
 #include "core/error.h"
 #include "core/parallel.h"
@@ -21,7 +22,7 @@ constexpr size_t kPairsBeforeCompaction = size_t{1} << 22;
 
 // Few groups mean long chains of additions into one slot, each waiting for the one before; with
 // lanes, consecutive rows add into different copies of their group's slot, folded when merging.
-constexpr uint64_t kLanes = 4;
+constexpr uint64_t kLanes = 8;
 constexpr uint64_t kMaxKeysWithLanes = 256;
 
 struct Layout {
@@ -55,18 +56,32 @@ Layout LayoutOf(const Dataset& dataset, const std::vector<int>& attributes) {
   return layout;
 }
 
-void ComputeKeys(const Layout& layout, const uint32_t* rows, size_t n, uint64_t* keys) {
+// Which rows of the dataset a batch holds: a contiguous range (no filter, or a filter that kept
+// every row of the batch) or the list a RowSelector wrote. Kernels are compiled once per kind so
+// the contiguous one reads columns sequentially, without an index.
+struct RangeRows {
+  size_t first;
+  size_t operator[](size_t j) const { return first + j; }
+};
+
+struct ListedRows {
+  const uint32_t* rows;
+  size_t operator[](size_t j) const { return rows[j]; }
+};
+
+template <typename Rows, typename Key>
+void ComputeKeys(const Layout& layout, Rows rows, size_t n, Key* keys) {
   if (layout.columns.empty()) {
     std::fill(keys, keys + n, 0);
     return;
   }
   for (size_t a = 0; a < layout.columns.size(); ++a) {
-    const uint64_t stride = layout.strides[a];
+    const Key stride = static_cast<Key>(layout.strides[a]);
     VisitCodes(*layout.columns[a], [&](const auto* codes) {
       if (a == 0) {
-        for (size_t j = 0; j < n; ++j) keys[j] = codes[rows[j]] * stride;
+        for (size_t j = 0; j < n; ++j) keys[j] = static_cast<Key>(codes[rows[j]]) * stride;
       } else {
-        for (size_t j = 0; j < n; ++j) keys[j] += codes[rows[j]] * stride;
+        for (size_t j = 0; j < n; ++j) keys[j] += static_cast<Key>(codes[rows[j]]) * stride;
       }
     });
   }
@@ -155,8 +170,8 @@ struct MetricPlan {
 // One worker's groups and their accumulators.
 struct Partial {
   size_t slots = 0;
-  KeyTable table;  // hash layouts only
-  std::vector<uint32_t> rows;
+  KeyTable table;              // hash layouts only
+  std::vector<uint32_t> rows;  // rows per slot; just 0 or 1 when no metric counts rows
   struct Accumulator {
     std::vector<double> a;    // sum, min, max, avg's sum
     std::vector<double> b;    // avg's count
@@ -190,12 +205,12 @@ void Grow(Partial& partial, const std::vector<MetricPlan>& plans, size_t slots) 
   partial.slots = slots;
 }
 
-template <bool kNulls, typename Update>
-void Accumulate(const MetricColumn& column, const uint32_t* rows, const uint32_t* slots, size_t n,
+template <bool kNulls, typename Rows, typename Update>
+void Accumulate(const MetricColumn& column, Rows rows, const uint32_t* slots, size_t n,
                 std::vector<uint32_t>& seen, Update update) {
   const double* values = column.values->data();
   for (size_t j = 0; j < n; ++j) {
-    const uint32_t row = rows[j];
+    const size_t row = rows[j];
     if constexpr (kNulls) {
       if (!column.IsValid(row)) continue;
       ++seen[slots[j]];
@@ -204,9 +219,9 @@ void Accumulate(const MetricColumn& column, const uint32_t* rows, const uint32_t
   }
 }
 
-template <typename Update>
-void AccumulateValues(const MetricColumn& column, const uint32_t* rows, const uint32_t* slots,
-                      size_t n, std::vector<uint32_t>& seen, Update update) {
+template <typename Rows, typename Update>
+void AccumulateValues(const MetricColumn& column, Rows rows, const uint32_t* slots, size_t n,
+                      std::vector<uint32_t>& seen, Update update) {
   if (column.HasNulls()) {
     Accumulate<true>(column, rows, slots, n, seen, update);
   } else {
@@ -219,8 +234,9 @@ void CompactPairs(std::vector<uint64_t>& pairs) {
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
 }
 
-void AccumulateDistinct(const MetricPlan& plan, Partial::Accumulator& accumulator,
-                        const uint32_t* rows, const uint32_t* slots, size_t n) {
+template <typename Rows>
+void AccumulateDistinct(const MetricPlan& plan, Partial::Accumulator& accumulator, Rows rows,
+                        const uint32_t* slots, size_t n) {
   VisitCodes(*plan.distinct_codes, [&](const auto* codes) {
     if (plan.words_per_slot > 0) {
       uint64_t* bits = accumulator.bits.data();
@@ -237,34 +253,35 @@ void AccumulateDistinct(const MetricPlan& plan, Partial::Accumulator& accumulato
   });
 }
 
-void AccumulateMetric(const MetricPlan& plan, Partial::Accumulator& acc, const uint32_t* rows,
+template <typename Rows>
+void AccumulateMetric(const MetricPlan& plan, Partial::Accumulator& acc, Rows rows,
                       const uint32_t* slots, size_t n) {
   const MetricColumn& column = *plan.column;
   double* a = acc.a.data();
   switch (plan.rollup) {
     case Rollup::kSum:
       return AccumulateValues(column, rows, slots, n, acc.n,
-                              [a](uint32_t slot, double v, uint32_t) { a[slot] += v; });
+                              [a](uint32_t slot, double v, size_t) { a[slot] += v; });
     case Rollup::kMin:
-      return AccumulateValues(
-          column, rows, slots, n, acc.n,
-          [a](uint32_t slot, double v, uint32_t) { a[slot] = std::min(a[slot], v); });
+      return AccumulateValues(column, rows, slots, n, acc.n, [a](uint32_t slot, double v, size_t) {
+        a[slot] = std::min(a[slot], v);
+      });
     case Rollup::kMax:
-      return AccumulateValues(
-          column, rows, slots, n, acc.n,
-          [a](uint32_t slot, double v, uint32_t) { a[slot] = std::max(a[slot], v); });
+      return AccumulateValues(column, rows, slots, n, acc.n, [a](uint32_t slot, double v, size_t) {
+        a[slot] = std::max(a[slot], v);
+      });
     case Rollup::kAvg: {
       double* b = acc.b.data();
       if (column.counts) {
         const double* counts = column.counts->data();
         return AccumulateValues(column, rows, slots, n, acc.n,
-                                [a, b, counts](uint32_t slot, double v, uint32_t row) {
+                                [a, b, counts](uint32_t slot, double v, size_t row) {
                                   a[slot] += v;
                                   b[slot] += counts[row];
                                 });
       }
       return AccumulateValues(column, rows, slots, n, acc.n,
-                              [a, b](uint32_t slot, double v, uint32_t) {
+                              [a, b](uint32_t slot, double v, size_t) {
                                 a[slot] += v;
                                 b[slot] += 1;
                               });
@@ -277,6 +294,50 @@ void AccumulateMetric(const MetricPlan& plan, Partial::Accumulator& acc, const u
   }
 }
 
+// Folds of one column over a batch, in four independent chains so additions overlap.
+template <typename Rows, typename Fold>
+double FoldOf(const double* values, Rows rows, size_t n, double initial, Fold fold) {
+  double chains[4] = {initial, initial, initial, initial};
+  size_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    for (size_t c = 0; c < 4; ++c) chains[c] = fold(chains[c], values[rows[j + c]]);
+  }
+  for (; j < n; ++j) chains[0] = fold(chains[0], values[rows[j]]);
+  return fold(fold(chains[0], chains[1]), fold(chains[2], chains[3]));
+}
+
+// Rows that all belong to one group fold in registers instead of through per-row slots.
+// Returns false when the metric needs the per-row path (nulls, count distinct).
+template <typename Rows>
+bool AccumulateInOneSlot(const MetricPlan& plan, Partial::Accumulator& acc, Rows rows, size_t n,
+                         uint32_t slot) {
+  if (plan.rollup == Rollup::kRows) return true;
+  const MetricColumn& column = *plan.column;
+  if (column.CountsRows() || column.HasNulls()) return false;
+  const double* values = column.values->data();
+  auto plus = [](double x, double y) { return x + y; };
+  switch (plan.rollup) {
+    case Rollup::kSum:
+      acc.a[slot] += FoldOf(values, rows, n, 0.0, plus);
+      return true;
+    case Rollup::kMin:
+      acc.a[slot] =
+          FoldOf(values, rows, n, acc.a[slot], [](double x, double y) { return std::min(x, y); });
+      return true;
+    case Rollup::kMax:
+      acc.a[slot] =
+          FoldOf(values, rows, n, acc.a[slot], [](double x, double y) { return std::max(x, y); });
+      return true;
+    case Rollup::kAvg:
+      acc.a[slot] += FoldOf(values, rows, n, 0.0, plus);
+      acc.b[slot] += column.counts ? FoldOf(column.counts->data(), rows, n, 0.0, plus)
+                                   : static_cast<double>(n);
+      return true;
+    default:
+      return false;
+  }
+}
+
 class Aggregation {
  public:
   Aggregation(const Dataset& dataset, const std::vector<int>& attributes,
@@ -284,6 +345,8 @@ class Aggregation {
       : dataset_(dataset), layout_(LayoutOf(dataset, attributes)), selector_(selector) {
     const bool full_grain = CoversEveryAttribute(attributes);
     for (int index : metric_columns) plans_.push_back(PlanOf(dataset.metric(index), full_grain));
+    counts_rows_ = std::any_of(plans_.begin(), plans_.end(),
+                               [](const MetricPlan& plan) { return plan.rollup == Rollup::kRows; });
   }
 
   Groups Run(ThreadPool* pool) {
@@ -337,29 +400,81 @@ class Aggregation {
     const size_t chunk_end = std::min(dataset_.row_count(), (chunk + 1) * kChunkRows);
     for (size_t begin = chunk * kChunkRows; begin < chunk_end; begin += RowSelector::kBatch) {
       const size_t end = std::min(chunk_end, begin + RowSelector::kBatch);
-      const size_t n = selector_.Select(begin, end, rows.data());
-      if (n == 0) continue;
-      ComputeKeys(layout_, rows.data(), n, keys.data());
-      AssignSlots(partial, keys.data(), n, slots.data());
-      uint32_t* counts = partial.rows.data();
-      for (size_t j = 0; j < n; ++j) ++counts[slots[j]];
-      for (size_t m = 0; m < plans_.size(); ++m) {
-        AccumulateMetric(plans_[m], partial.accumulators[m], rows.data(), slots.data(), n);
+      const RowSelector::Coverage coverage = selector_.Cover(begin, end);
+      if (coverage == RowSelector::Coverage::kNone) continue;
+      const size_t n = coverage == RowSelector::Coverage::kAll
+                           ? end - begin
+                           : selector_.Select(begin, end, rows.data());
+      if (n == end - begin) {
+        AggregateBatch(partial, begin, RangeRows{begin}, n, keys.data(), slots.data());
+      } else if (n > 0) {
+        AggregateBatch(partial, begin, ListedRows{rows.data()}, n, keys.data(), slots.data());
       }
     }
   }
 
-  void AssignSlots(Partial& partial, const uint64_t* keys, size_t n, uint32_t* slots) {
-    if (layout_.dense && layout_.lanes > 1) {
-      for (size_t j = 0; j < n; ++j) {
-        slots[j] = static_cast<uint32_t>(keys[j] * kLanes + (j & (kLanes - 1)));
+  // Rows of the zone starting at `begin`.
+  template <typename Rows>
+  void AggregateBatch(Partial& partial, size_t begin, Rows rows, size_t n, uint64_t* keys,
+                      uint32_t* slots) {
+    if (const std::optional<uint64_t> key = ConstantKey(begin / CodeColumn::kZoneRows)) {
+      AggregateOneGroup(partial, *key, rows, n, slots);
+      return;
+    }
+    AssignSlots(partial, rows, n, keys, slots);
+    uint32_t* counts = partial.rows.data();
+    if (counts_rows_) {
+      for (size_t j = 0; j < n; ++j) ++counts[slots[j]];
+    } else {
+      // A plain store, so rows of one group do not wait on each other.
+      for (size_t j = 0; j < n; ++j) counts[slots[j]] = 1;
+    }
+    for (size_t m = 0; m < plans_.size(); ++m) {
+      AccumulateMetric(plans_[m], partial.accumulators[m], rows, slots, n);
+    }
+  }
+
+  // The group key of every row of `zone` when the zone maps show each grouping attribute holds
+  // one element there (always, for the grand total).
+  std::optional<uint64_t> ConstantKey(size_t zone) const {
+    uint64_t key = 0;
+    for (size_t a = 0; a < layout_.columns.size(); ++a) {
+      const CodeColumn::Zone& range = layout_.columns[a]->zone(zone);
+      if (range.min != range.max) return std::nullopt;
+      key += range.min * layout_.strides[a];
+    }
+    return key;
+  }
+
+  template <typename Rows>
+  void AggregateOneGroup(Partial& partial, uint64_t key, Rows rows, size_t n, uint32_t* slots) {
+    uint32_t slot = 0;
+    if (layout_.dense) {
+      slot = static_cast<uint32_t>(key * layout_.lanes);
+    } else {
+      slot = partial.table.FindOrInsert(key);
+      Grow(partial, plans_, partial.table.size());
+    }
+    partial.rows[slot] = counts_rows_ ? partial.rows[slot] + static_cast<uint32_t>(n) : 1;
+    bool slots_filled = false;
+    for (size_t m = 0; m < plans_.size(); ++m) {
+      if (AccumulateInOneSlot(plans_[m], partial.accumulators[m], rows, n, slot)) continue;
+      if (!slots_filled) std::fill(slots, slots + n, slot);
+      slots_filled = true;
+      AccumulateMetric(plans_[m], partial.accumulators[m], rows, slots, n);
+    }
+  }
+
+  template <typename Rows>
+  void AssignSlots(Partial& partial, Rows rows, size_t n, uint64_t* keys, uint32_t* slots) {
+    if (layout_.dense) {
+      ComputeKeys(layout_, rows, n, slots);
+      if (layout_.lanes > 1) {
+        for (size_t j = 0; j < n; ++j) slots[j] = slots[j] * kLanes + (j & (kLanes - 1));
       }
       return;
     }
-    if (layout_.dense) {
-      for (size_t j = 0; j < n; ++j) slots[j] = static_cast<uint32_t>(keys[j]);
-      return;
-    }
+    ComputeKeys(layout_, rows, n, keys);
     for (size_t j = 0; j < n; ++j) slots[j] = partial.table.FindOrInsert(keys[j]);
     Grow(partial, plans_, partial.table.size());
   }
@@ -503,6 +618,7 @@ class Aggregation {
   Layout layout_;
   const RowSelector& selector_;
   std::vector<MetricPlan> plans_;
+  bool counts_rows_ = false;
   std::vector<std::unique_ptr<Partial>> partials_;
 };
 

@@ -7,6 +7,9 @@
 // significant), so key order is code order. Key spaces up to kDenseSlots use dense arrays indexed
 // by key; larger ones an open-addressing hash table. Rows are split in ranges over the pool and
 // the calling thread; each worker aggregates into its own partial state; partials are merged.
+// Rows are read a zone at a time (engine/code_column.h): a zone the selector covers whole is read
+// as a range, and a zone whose grouping attributes hold one element each folds into its group
+// without per-row slots.
 // Count distinct keeps a bitset of codes per group when it fits, else (group, code) pairs.
 //
 // The groups come out ordered by key (so by codes in attribute order). A group whose metric has

@@ -14,6 +14,7 @@ struct RowSelector::Node {
   std::vector<Node> children;
   const CodeColumn* codes = nullptr;
   std::vector<uint8_t> keep;
+  std::vector<uint32_t> kept_before;  // kCodes: how many codes below c are kept, c <= size
   const MetricColumn* metric = nullptr;
   CompareOp op = CompareOp::kEquals;
   std::vector<double> numbers;
@@ -201,6 +202,13 @@ size_t Narrow(const Node& node, uint32_t* rows, size_t n) {
   }
 }
 
+// The share of its attribute's elements a codes leaf keeps; metric leaves sort after every one.
+double KeptShare(const Node& node) {
+  if (node.kind != RowFilter::Kind::kCodes) return 2;
+  if (node.keep.empty()) return 0;
+  return static_cast<double>(node.kept_before.back()) / static_cast<double>(node.keep.size());
+}
+
 Node Compile(const Dataset& dataset, const RowFilter& filter) {
   Node node;
   node.kind = filter.kind;
@@ -221,6 +229,10 @@ Node Compile(const Dataset& dataset, const RowFilter& filter) {
       for (auto& k : node.keep) k = k ? 1 : 0;
       node.always = std::all_of(node.keep.begin(), node.keep.end(), [](uint8_t k) { return k; });
       node.never = std::none_of(node.keep.begin(), node.keep.end(), [](uint8_t k) { return k; });
+      node.kept_before.assign(node.keep.size() + 1, 0);
+      for (size_t c = 0; c < node.keep.size(); ++c) {
+        node.kept_before[c + 1] = node.kept_before[c] + node.keep[c];
+      }
       return node;
     }
     case RowFilter::Kind::kMetric: {
@@ -251,7 +263,44 @@ Node Compile(const Dataset& dataset, const RowFilter& filter) {
           node.children.push_back(std::move(compiled));
         }
       }
+      if (node.kind == RowFilter::Kind::kAnd && AllLeaves(node)) {
+        std::stable_sort(node.children.begin(), node.children.end(),
+                         [](const Node& a, const Node& b) { return KeptShare(a) < KeptShare(b); });
+      }
       return node;
+  }
+}
+
+using Coverage = RowSelector::Coverage;
+
+Coverage CoverOf(const Node& node, size_t zone) {
+  switch (node.kind) {
+    case RowFilter::Kind::kCodes: {
+      if (node.always) return Coverage::kAll;
+      if (node.never) return Coverage::kNone;
+      const CodeColumn::Zone& range = node.codes->zone(zone);
+      const uint32_t kept = node.kept_before[range.max + 1] - node.kept_before[range.min];
+      if (kept == 0) return Coverage::kNone;
+      return kept == range.max - range.min + 1 ? Coverage::kAll : Coverage::kSome;
+    }
+    case RowFilter::Kind::kMetric:
+      return Coverage::kSome;
+    case RowFilter::Kind::kNot: {
+      const Coverage inner = CoverOf(node.children.front(), zone);
+      if (inner == Coverage::kSome) return inner;
+      return inner == Coverage::kAll ? Coverage::kNone : Coverage::kAll;
+    }
+    default: {
+      const bool is_and = node.kind == RowFilter::Kind::kAnd;
+      const Coverage decisive = is_and ? Coverage::kNone : Coverage::kAll;
+      Coverage result = is_and ? Coverage::kAll : Coverage::kNone;
+      for (const auto& child : node.children) {
+        const Coverage coverage = CoverOf(child, zone);
+        if (coverage == decisive) return decisive;
+        if (coverage == Coverage::kSome) result = Coverage::kSome;
+      }
+      return result;
+    }
   }
 }
 
@@ -267,10 +316,27 @@ bool KnownEmpty(const Node& node) {
   return false;
 }
 
+// The zone holding [begin, end), when one does.
+std::optional<size_t> ZoneOf(size_t begin, size_t end) {
+  if (begin % CodeColumn::kZoneRows != 0 || end - begin > CodeColumn::kZoneRows)
+    return std::nullopt;
+  return begin / CodeColumn::kZoneRows;
+}
+
+// The root is always an And, so a lone leaf takes the And-of-leaves path too.
+Node CompileRoot(const Dataset& dataset, const RowFilter& filter) {
+  Node compiled = Compile(dataset, filter);
+  if (!compiled.IsLeaf()) return compiled;
+  Node root;
+  root.kind = RowFilter::Kind::kAnd;
+  root.children.push_back(std::move(compiled));
+  return root;
+}
+
 }  // namespace
 
 RowSelector::RowSelector(const Dataset& dataset, const RowFilter& filter)
-    : dataset_(dataset), root_(std::make_unique<Node>(Compile(dataset, filter))) {}
+    : dataset_(dataset), root_(std::make_unique<Node>(CompileRoot(dataset, filter))) {}
 
 RowSelector::~RowSelector() = default;
 RowSelector::RowSelector(RowSelector&&) noexcept = default;
@@ -284,17 +350,39 @@ bool RowSelector::SelectsAll() const {
 
 bool RowSelector::SelectsNone() const { return KnownEmpty(*root_); }
 
+RowSelector::Coverage RowSelector::Cover(size_t begin, size_t end) const {
+  if (SelectsAll()) return Coverage::kAll;
+  if (begin >= end) return Coverage::kNone;
+  const std::optional<size_t> zone = ZoneOf(begin, end);
+  return zone ? CoverOf(*root_, *zone) : Coverage::kSome;
+}
+
 size_t RowSelector::Select(size_t begin, size_t end, uint32_t* rows) const {
   const Node& root = *root_;
-  if (root.kind == RowFilter::Kind::kAnd && !root.children.empty() && AllLeaves(root) &&
-      root.children.front().kind == RowFilter::Kind::kCodes) {
-    size_t n = ScanCodes(root.children.front(), begin, end, rows);
-    for (size_t i = 1; i < root.children.size() && n > 0; ++i)
-      n = Narrow(root.children[i], rows, n);
-    return n;
+  const std::optional<size_t> zone = ZoneOf(begin, end);
+  size_t n = end - begin;
+  if (root.kind != RowFilter::Kind::kAnd || !AllLeaves(root)) {
+    std::iota(rows, rows + n, static_cast<uint32_t>(begin));
+    return Narrow(root, rows, n);
   }
-  std::iota(rows, rows + (end - begin), static_cast<uint32_t>(begin));
-  return Narrow(root, rows, end - begin);
+  bool listed = false;
+  for (const Node& leaf : root.children) {
+    const Coverage coverage = zone ? CoverOf(leaf, *zone) : Coverage::kSome;
+    if (coverage == Coverage::kAll) continue;
+    if (coverage == Coverage::kNone) return 0;
+    if (listed) {
+      n = Narrow(leaf, rows, n);
+    } else if (leaf.kind == RowFilter::Kind::kCodes) {
+      n = ScanCodes(leaf, begin, end, rows);
+    } else {
+      std::iota(rows, rows + n, static_cast<uint32_t>(begin));
+      n = Narrow(leaf, rows, n);
+    }
+    listed = true;
+    if (n == 0) return 0;
+  }
+  if (!listed) std::iota(rows, rows + n, static_cast<uint32_t>(begin));
+  return n;
 }
 
 }  // namespace tessera::engine
