@@ -24,17 +24,6 @@ std::optional<double> AsNumber(const Cell& cell) {
   return std::nullopt;
 }
 
-std::string AsText(const Cell& cell) {
-  if (const auto* text = std::get_if<std::string>(&cell)) return *text;
-  if (const auto* integer = std::get_if<int64_t>(&cell)) return std::to_string(*integer);
-  if (const auto* real = std::get_if<double>(&cell)) {
-    char buffer[32];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, *real);
-    return std::string(buffer, result.ptr);
-  }
-  return "";
-}
-
 std::string Lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
@@ -80,7 +69,7 @@ std::optional<int> CompareForm(const Cell& value, const Cell& constant, bool num
     if (!a || !b) return std::nullopt;
     return *a < *b ? -1 : (*a > *b ? 1 : 0);
   }
-  const int order = AsText(value).compare(AsText(constant));
+  const int order = CellText(value).compare(CellText(constant));
   return order < 0 ? -1 : (order > 0 ? 1 : 0);
 }
 
@@ -207,7 +196,7 @@ std::vector<uint8_t> MaskOfText(const Dictionary& dictionary, int form, TextOp o
   for (size_t code = 0; code < keep.size(); ++code) {
     const Cell& value = values.values[code];
     if (std::holds_alternative<std::monostate>(value)) continue;
-    keep[code] = MatchesText(Lower(AsText(value)), op, lowered) != negate ? 1 : 0;
+    keep[code] = MatchesText(Lower(CellText(value)), op, lowered) != negate ? 1 : 0;
   }
   return keep;
 }

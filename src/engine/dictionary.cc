@@ -1,10 +1,22 @@
 #include "engine/dictionary.h"
 
 #include <algorithm>
+#include <charconv>
 #include <numeric>
 #include <optional>
 
 namespace tessera::engine {
+
+std::string CellText(const Cell& cell) {
+  if (const auto* text = std::get_if<std::string>(&cell)) return *text;
+  if (const auto* integer = std::get_if<int64_t>(&cell)) return std::to_string(*integer);
+  if (const auto* real = std::get_if<double>(&cell)) {
+    char buffer[32];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, *real);
+    return std::string(buffer, result.ptr);
+  }
+  return "";
+}
 namespace {
 
 int Rank(const Cell& cell) {

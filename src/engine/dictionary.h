@@ -18,6 +18,10 @@ namespace tessera::engine {
 
 using Cell = SqlValue;  // null, integer, real or text (dates as "yyyy-MM-dd")
 
+// A cell as text: integers in decimal, reals in their shortest round-trip form, text as is, null
+// as "".
+std::string CellText(const Cell& cell);
+
 // The order of cells in dictionaries and sorts: null first, then numbers (integers and reals
 // compared by value), then text by bytes.
 int CompareCells(const Cell& a, const Cell& b);

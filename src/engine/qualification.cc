@@ -17,40 +17,6 @@ enum class Level { kRows, kGroups, kMixed };
   throw Error(ErrorCode::kInvalidInput, message);
 }
 
-const Json& Operands(const Json& node, const std::string& op) {
-  auto it = node.find("operands");
-  if (it == node.end() || !it->is_array()) {
-    Invalid("There should be operands for operator - " + op);
-  }
-  return *it;
-}
-
-std::string OperandType(const Json& operand) {
-  if (!operand.is_object()) return "unknown";
-  if (operand.contains("operator")) return "expression";
-  return operand.value("type", "unknown");
-}
-
-void ExpectOperandCount(const Json& operands, size_t count, const std::string& op) {
-  if (operands.size() != count) {
-    Invalid("There should be " + std::to_string(count) + " operands for operator - " + op);
-  }
-}
-
-[[noreturn]] void UnsupportedCombination(const Json& operands, const std::string& op) {
-  std::string types = "[";
-  for (size_t i = 0; i < operands.size(); ++i) {
-    if (i > 0) types += ", ";
-    types += OperandType(operands[i]);
-  }
-  Invalid("The operands type combination of " + types + "] is not supported for operator - " + op);
-}
-
-std::string OperandId(const Json& operand) {
-  auto it = operand.find("id");
-  return it != operand.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 bool IsComparison(const std::string& op) {
   static const std::array<std::string_view, 6> kOps = {"Equals", "NotEqual",     "Greater",
                                                        "Less",   "GreaterEqual", "LessEqual"};
@@ -122,7 +88,7 @@ Level Check(const model::SemanticModel& model, const Json& node) {
   if (op_it == node.end() || !op_it->is_string()) Invalid("A qualification needs an operator");
   auto op = CanonicalOperator(op_it->get<std::string>());
   if (!op) Invalid("Invalid operator - " + op_it->get<std::string>());
-  const Json& operands = Operands(node, *op);
+  const Json& operands = OperandsOf(node, *op);
   if (*op == "And" || *op == "Or" || *op == "Not") {
     if (*op == "Not") ExpectOperandCount(operands, 1, *op);
     if (*op != "Not" && operands.size() < 2) {
@@ -156,6 +122,40 @@ void CollectMetrics(const Json& node, std::vector<std::string>& out) {
 }
 
 }  // namespace
+
+const Json& OperandsOf(const Json& node, const std::string& op) {
+  auto it = node.find("operands");
+  if (it == node.end() || !it->is_array()) {
+    Invalid("There should be operands for operator - " + op);
+  }
+  return *it;
+}
+
+std::string OperandType(const Json& operand) {
+  if (!operand.is_object()) return "unknown";
+  if (operand.contains("operator")) return "expression";
+  return operand.value("type", "unknown");
+}
+
+void ExpectOperandCount(const Json& operands, size_t count, const std::string& op) {
+  if (operands.size() != count) {
+    Invalid("There should be " + std::to_string(count) + " operands for operator - " + op);
+  }
+}
+
+[[noreturn]] void UnsupportedCombination(const Json& operands, const std::string& op) {
+  std::string types = "[";
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (i > 0) types += ", ";
+    types += OperandType(operands[i]);
+  }
+  Invalid("The operands type combination of " + types + "] is not supported for operator - " + op);
+}
+
+std::string OperandId(const Json& operand) {
+  auto it = operand.find("id");
+  return it != operand.end() && it->is_string() ? it->get<std::string>() : "";
+}
 
 std::optional<std::string> CanonicalOperator(std::string_view name) {
   static const std::array<std::pair<std::string_view, std::string_view>, 12> kAliases = {{

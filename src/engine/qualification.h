@@ -33,6 +33,15 @@ std::string FormId(std::string_view form_name);
 const model::AttributeForm& ResolveForm(const model::SemanticModel& model, const Json& operand,
                                         const model::Attribute*& attribute);
 
+// Operand helpers shared by the compilers of each level (view filters, metric limits), with the
+// messages above. OperandType is the operand's `type`, "expression" for an operator node, or
+// "unknown".
+std::string OperandType(const Json& operand);
+std::string OperandId(const Json& operand);  // "" when absent
+const Json& OperandsOf(const Json& node, const std::string& op);
+void ExpectOperandCount(const Json& operands, size_t count, const std::string& op);
+[[noreturn]] void UnsupportedCombination(const Json& operands, const std::string& op);
+
 // Ids of every metric a tree qualifies on, in order of first appearance.
 std::vector<std::string> MetricsInQualification(const Json& tree);
 

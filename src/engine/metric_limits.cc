@@ -1,0 +1,163 @@
+#include "engine/metric_limits.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/error.h"
+#include "core/ids.h"
+#include "engine/qualification.h"
+
+namespace tessera::engine {
+namespace {
+
+[[noreturn]] void Invalid(const std::string& message) {
+  throw Error(ErrorCode::kInvalidInput, message);
+}
+
+std::optional<double> ParseNumber(std::string_view text) {
+  double number = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size()) return std::nullopt;
+  return number;
+}
+
+std::string ConstantText(const Json& operand) {
+  const auto value = operand.find("value");
+  if (value == operand.end()) Invalid("Invalid constant value - a constant needs a value");
+  if (value->is_string()) return value->get<std::string>();
+  if (value->is_number()) return DumpJson(*value);
+  Invalid("Invalid constant value - " + DumpJson(*value));
+}
+
+double ConstantNumber(const Json& operand) {
+  if (OperandType(operand) != "constant") Invalid("Invalid constant value - " + DumpJson(operand));
+  const std::string data_type = operand.value("dataType", "");
+  if (data_type != "Real" && data_type != "BigDecimal" && data_type != "Int64") {
+    Invalid("Invalid constant data type for metric qualification - " + data_type);
+  }
+  const std::string text = ConstantText(operand);
+  const std::optional<double> number = ParseNumber(text);
+  if (!number) Invalid("Invalid constant value - " + text);
+  return *number;
+}
+
+// Percent.* amounts: "20%" is 20; "0.2" is 20; "35" is 35.
+double PercentAmount(const Json& operand) {
+  std::string text = OperandType(operand) == "constant" ? ConstantText(operand) : "";
+  const bool with_sign = !text.empty() && text.back() == '%';
+  if (with_sign) text.pop_back();
+  const std::optional<double> number = ParseNumber(text);
+  if (!number || *number < 0) Invalid("Invalid constant value - " + ConstantText(operand));
+  return with_sign || *number > 1 ? *number : *number * 100;
+}
+
+CompareOp ComparisonOf(const std::string& op) {
+  if (op == "Equals") return CompareOp::kEquals;
+  if (op == "NotEqual") return CompareOp::kNotEqual;
+  if (op == "Greater") return CompareOp::kGreater;
+  if (op == "Less") return CompareOp::kLess;
+  if (op == "GreaterEqual") return CompareOp::kGreaterEqual;
+  if (op == "LessEqual") return CompareOp::kLessEqual;
+  if (op == "Between") return CompareOp::kBetween;
+  if (op == "NotBetween") return CompareOp::kNotBetween;
+  if (op == "IsNull") return CompareOp::kIsNull;
+  if (op == "IsNotNull") return CompareOp::kIsNotNull;
+  if (op == "Rank.Top") return CompareOp::kRankTop;
+  if (op == "Rank.Bottom") return CompareOp::kRankBottom;
+  if (op == "Percent.Top") return CompareOp::kPercentTop;
+  if (op == "Percent.Bottom") return CompareOp::kPercentBottom;
+  throw Error(ErrorCode::kNotSupported, op + " is not supported in metric limits");
+}
+
+size_t OperandCount(CompareOp op) {
+  if (op == CompareOp::kIsNull || op == CompareOp::kIsNotNull) return 1;
+  if (op == CompareOp::kBetween || op == CompareOp::kNotBetween) return 3;
+  return 2;
+}
+
+class LimitCompiler {
+ public:
+  LimitCompiler(std::string key, int metric) : key_(std::move(key)), metric_(metric) {}
+
+  MetricLimit Compile(const Json& node) const {
+    if (!node.is_object()) Invalid("A qualification must be an object with an operator");
+    const auto name = node.find("operator");
+    if (name == node.end() || !name->is_string()) Invalid("A qualification needs an operator");
+    const std::optional<std::string> op = CanonicalOperator(name->get<std::string>());
+    if (!op) Invalid("Invalid operator - " + name->get<std::string>());
+    const Json& operands = OperandsOf(node, *op);
+    if (*op == "Not") {
+      ExpectOperandCount(operands, 1, *op);
+      return RowFilter::Combine(RowFilter::Kind::kNot, {Compile(operands[0])});
+    }
+    if (*op == "And" || *op == "Or") {
+      if (operands.size() < 2) Invalid("There should be at least 2 operands for operator - " + *op);
+      std::vector<MetricLimit> children;
+      for (const auto& operand : operands) children.push_back(Compile(operand));
+      return RowFilter::Combine(*op == "And" ? RowFilter::Kind::kAnd : RowFilter::Kind::kOr,
+                                std::move(children));
+    }
+    return Leaf(*op, operands);
+  }
+
+ private:
+  MetricLimit Leaf(const std::string& op, const Json& operands) const {
+    if (operands.empty()) Invalid("There should be operands for operator - " + op);
+    CheckTarget(operands[0]);
+    const CompareOp compare = ComparisonOf(op);
+    ExpectOperandCount(operands, OperandCount(compare), op);
+    std::vector<double> numbers;
+    for (size_t i = 1; i < operands.size(); ++i) {
+      if (OperandType(operands[i]) != "constant") UnsupportedCombination(operands, op);
+      const bool percent =
+          compare == CompareOp::kPercentTop || compare == CompareOp::kPercentBottom;
+      numbers.push_back(percent ? PercentAmount(operands[i]) : ConstantNumber(operands[i]));
+    }
+    const bool rank = compare == CompareOp::kRankTop || compare == CompareOp::kRankBottom;
+    if (rank &&
+        (numbers[0] < 0 || numbers[0] != static_cast<double>(static_cast<int64_t>(numbers[0])))) {
+      Invalid("Invalid constant value - a rank needs a whole number");
+    }
+    return RowFilter::Metric(metric_, compare, std::move(numbers));
+  }
+
+  void CheckTarget(const Json& operand) const {
+    const std::string type = OperandType(operand);
+    if (type != "metric") {
+      Invalid("In metric limits, target object must be metric, but the first operand is " + type +
+              " for key " + key_);
+    }
+    const std::string id = OperandId(operand);
+    if (CanonicalObjectId(id) != CanonicalObjectId(key_)) {
+      Invalid("In metric limits, the metric id " + id +
+              " is in a first operand and should be same with corresponding key " + key_);
+    }
+  }
+
+  std::string key_;
+  int metric_;
+};
+
+}  // namespace
+
+std::optional<MetricLimit> CompileMetricLimits(
+    const Json& limits, const std::vector<std::string>& returned_metric_ids) {
+  if (limits.is_null()) return std::nullopt;
+  if (!limits.is_object()) Invalid("metricLimits must be an object of metric ids to conditions");
+  std::vector<MetricLimit> parts;
+  for (const auto& [key, expression] : limits.items()) {
+    const std::optional<std::string> id = CanonicalObjectId(key);
+    if (!id) Invalid("Invalid metric id - " + key);
+    const auto found = std::find(returned_metric_ids.begin(), returned_metric_ids.end(), *id);
+    if (found == returned_metric_ids.end()) {
+      Invalid("Failed to find the metric " + key + " in the report or cube.");
+    }
+    const int metric = static_cast<int>(found - returned_metric_ids.begin());
+    parts.push_back(LimitCompiler(key, metric).Compile(expression));
+  }
+  if (parts.empty()) return std::nullopt;
+  if (parts.size() == 1) return parts.front();
+  return RowFilter::Combine(RowFilter::Kind::kAnd, std::move(parts));
+}
+
+}  // namespace tessera::engine
