@@ -1,0 +1,117 @@
+// service/instance_store.h
+//
+// The report, cube and dashboard instances of one node (ARCHITECTURE §7, spec 02 §5). An
+// instance belongs to the session that created it and to the object in its path. It keeps its
+// definition (what was asked, fixed at creation) for its whole life, and the frozen results
+// computed from it under string keys ("" for a report or cube grid, a visualization key for a
+// dashboard). A memory budget may drop results; Result() then recomputes them from the
+// definition, which gives the same rows in the same order, so pages cut from a result never
+// shift.
+//
+// Contract:
+//   - Create() returns a new instance id (32 upper-case hex). When the owner's session then holds
+//     more than `per_session_cap` instances, its least recently used one is removed.
+//   - Find() returns the instance when the id (any case) exists, belongs to `owner`'s session and
+//     object, and was used within `idle_ttl`; it marks it used. Otherwise Error(kNotFound) with
+//     "<noun> instance '<id>' was not found or has expired." -- the same answer for an unknown,
+//     expired or foreign id, so an instance's existence does not leak across sessions.
+//   - Result() returns the instance's cached result for `key`, or runs `compute` outside the
+//     store's lock (concurrent callers for one key wait for the one computation; an exception
+//     reaches each of them and nothing is cached) and caches what it returns (unless the instance
+//     was removed meanwhile: the result is returned, not kept). Then, while the
+//     cached results of all instances exceed `result_budget_bytes`, the results of the least
+//     recently used instances are dropped -- never the result just returned.
+//   - RemoveSession() drops every instance of a session (logout). Expired instances are removed
+//     by the sweep each Create() runs.
+//   - Thread-safe; an Instance may be used by many requests at once.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "engine/cube_query.h"
+
+namespace tessera::service {
+
+// What a kind of instance keeps about the request that created it; kinds derive from it.
+struct InstanceDefinition {
+  virtual ~InstanceDefinition() = default;
+};
+
+struct InstanceOwner {
+  std::string session_id;
+  std::string object_id;  // the report, cube or dashboard in the path (upper case)
+};
+
+struct InstanceStoreOptions {
+  std::chrono::milliseconds idle_ttl{std::chrono::minutes(30)};
+  size_t per_session_cap = 50;
+  size_t result_budget_bytes = size_t{1} << 30;
+};
+
+using ResultPtr = std::shared_ptr<const engine::ResultSet>;
+
+class Instance {
+ public:
+  Instance(std::string id, InstanceOwner owner,
+           std::shared_ptr<const InstanceDefinition> definition)
+      : id_(std::move(id)), owner_(std::move(owner)), definition_(std::move(definition)) {}
+
+  const std::string& id() const { return id_; }
+  const InstanceOwner& owner() const { return owner_; }
+  const InstanceDefinition& definition() const { return *definition_; }
+
+ private:
+  friend class InstanceStore;
+
+  struct Slot {
+    std::mutex computing;  // held while the result of this key is computed
+    ResultPtr result;      // guarded by the store's mutex
+    size_t bytes = 0;
+  };
+
+  const std::string id_;
+  const InstanceOwner owner_;
+  const std::shared_ptr<const InstanceDefinition> definition_;
+  std::map<std::string, std::shared_ptr<Slot>, std::less<>> slots_;  // guarded by the store
+  std::chrono::steady_clock::time_point last_used_;                  // guarded by the store
+  bool removed_ = false;                                             // guarded by the store
+};
+
+class InstanceStore {
+ public:
+  explicit InstanceStore(InstanceStoreOptions options = {});
+
+  std::shared_ptr<Instance> Create(InstanceOwner owner,
+                                   std::shared_ptr<const InstanceDefinition> definition);
+  std::shared_ptr<Instance> Find(const InstanceOwner& owner, std::string_view id,
+                                 std::string_view noun);
+  ResultPtr Result(Instance& instance, std::string_view key,
+                   const std::function<ResultPtr()>& compute);
+  void RemoveSession(std::string_view session_id);
+
+  size_t InstanceCount() const;
+  size_t CachedResultBytes() const;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  std::shared_ptr<Instance::Slot> SlotOf(Instance& instance, std::string_view key);
+  void SweepExpired(Clock::time_point now);
+  void EnforceSessionCap(const std::string& session_id);
+  void EnforceBudget(const Instance::Slot* keep);
+  void Forget(Instance& instance);
+
+  const InstanceStoreOptions options_;
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<Instance>, std::less<>> instances_;
+  size_t cached_bytes_ = 0;
+};
+
+}  // namespace tessera::service
