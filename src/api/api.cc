@@ -37,6 +37,9 @@ Api::Api(service::Services& services, ApiOptions options)
   RegisterFolderRoutes(endpoints);
   RegisterSearchRoutes(endpoints);
   RegisterUserRoutes(endpoints);
+  RegisterReportRoutes(endpoints);
+  RegisterCubeRoutes(endpoints);
+  RegisterDatasetRoutes(endpoints);
 }
 
 http::Response Api::Handle(const http::Request& request) const {

@@ -15,5 +15,8 @@ void RegisterObjectRoutes(Endpoints& endpoints);   // spec 01 §8.1
 void RegisterFolderRoutes(Endpoints& endpoints);   // spec 01 §8.2
 void RegisterSearchRoutes(Endpoints& endpoints);   // spec 01 §7
 void RegisterUserRoutes(Endpoints& endpoints);     // users and security roles
+void RegisterReportRoutes(Endpoints& endpoints);   // spec 02 §2.2-2.3, §2.6
+void RegisterCubeRoutes(Endpoints& endpoints);     // spec 02 §2.3-2.6
+void RegisterDatasetRoutes(Endpoints& endpoints);  // spec 02 §6.3
 
 }  // namespace tessera::api

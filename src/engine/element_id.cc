@@ -63,4 +63,8 @@ std::string FormatElementId(const ElementId& element) {
   return "h" + EncodeKey(element.key) + ";" + element.attribute_id;
 }
 
+std::string FormatAttributeElementId(const ElementId& element) {
+  return element.attribute_id + ":" + EncodeKey(element.key);
+}
+
 }  // namespace tessera::engine

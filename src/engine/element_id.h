@@ -24,5 +24,8 @@ using IsKnownAttribute = std::function<bool(const std::string& attribute_id)>;
 
 ElementId ParseElementId(std::string_view text, const IsKnownAttribute& is_known);
 std::string FormatElementId(const ElementId& element);  // always the "h" form
+// The "<attribute id>:<ID form value>" form of attribute element listings (spec 02 §2.6), which
+// ParseElementId reads back.
+std::string FormatAttributeElementId(const ElementId& element);
 
 }  // namespace tessera::engine

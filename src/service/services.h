@@ -5,6 +5,7 @@
 #pragma once
 
 #include "service/cube_service.h"
+#include "service/dataset_definition_service.h"
 #include "service/directory_service.h"
 #include "service/object_service.h"
 #include "service/project_service.h"
@@ -23,7 +24,8 @@ struct Services {
         projects(metadata_store),
         objects(metadata_store),
         search(metadata_store),
-        cubes(metadata_store, warehouses, std::move(cube_options)) {}
+        cubes(metadata_store, warehouses, std::move(cube_options)),
+        definitions(metadata_store, objects, warehouses, cubes) {}
 
   storage::MetadataStore& store;
   DirectoryService directory;
@@ -32,6 +34,7 @@ struct Services {
   ObjectService objects;
   SearchService search;
   CubeService cubes;
+  DatasetDefinitionService definitions;
 };
 
 }  // namespace tessera::service

@@ -1,6 +1,7 @@
 #include "api/api_fixture.h"
 
 #include "model/well_known.h"
+#include "service/bundle_service.h"
 #include "service/directory_service.h"
 #include "service/project_service.h"
 #include "storage/metadata_store.h"
@@ -99,6 +100,15 @@ std::string ApiTest::CreateProject(const std::string& name, const std::string& d
   auto administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
   service::ProjectService projects(*store);
   return projects.Create(administrator, name, description).project.object.id;
+}
+
+std::string ApiTest::ImportBundle(const std::string& directory_path, const std::string& warehouse) {
+  storage::StoreOptions options;
+  options.url = database_->url();
+  auto store = storage::MetadataStore::Open(options);
+  service::DirectoryService directory(*store);
+  auto administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
+  return service::BundleService(*store).Import(administrator, directory_path, warehouse).project_id;
 }
 
 void ApiTest::PutObjects(const std::vector<model::ObjectRecord>& objects) {

@@ -71,6 +71,9 @@ class ApiTest : public ::testing::TestWithParam<StoreBackend> {
 
   // Creates a project through the service layer, as `tessera project create` does.
   std::string CreateProject(const std::string& name, const std::string& description = "");
+  // Imports a bundle as `tessera project import` does, its warehouse named `warehouse` ("" = the
+  // bundle's own); returns the project id.
+  std::string ImportBundle(const std::string& directory_path, const std::string& warehouse = "");
   // Writes objects straight into the storage service, for content no endpoint creates yet.
   void PutObjects(const std::vector<model::ObjectRecord>& objects);
   // Creates a user through POST /api/users as the administrator; returns its id.

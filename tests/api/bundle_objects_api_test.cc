@@ -3,8 +3,6 @@
 #include "api/api_fixture.h"
 #include "core/ids.h"
 #include "model/well_known.h"
-#include "service/bundle_service.h"
-#include "service/directory_service.h"
 
 namespace tessera::testing {
 namespace {
@@ -14,14 +12,7 @@ class BundleObjectsApi : public ApiTest {
   void SetUp() override {
     ApiTest::SetUp();
     if (IsSkipped()) return;
-    storage::StoreOptions options;
-    options.url = database().url();
-    auto store = storage::MetadataStore::Open(options);
-    service::DirectoryService directory(*store);
-    auto administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-    project_ = service::BundleService(*store)
-                   .Import(administrator, TESSERA_SOURCE_DIR "/demo/tutorial")
-                   .project_id;
+    project_ = ImportBundle(TESSERA_SOURCE_DIR "/demo/tutorial");
     token_ = client().Login();
   }
   std::string project_, token_;

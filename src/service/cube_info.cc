@@ -1,0 +1,113 @@
+#include "service/cube_info.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/ids.h"
+#include "model/object_types.h"
+#include "model/rights.h"
+
+namespace tessera::service {
+
+namespace {
+
+std::string CanonicalCubeId(const std::string& id) {
+  auto canonical = CanonicalObjectId(id);
+  if (!canonical) {
+    throw Error(ErrorCode::kInvalidInput,
+                "Cube id '" + id + "' is not an object id: 32 hexadecimal digits");
+  }
+  return *canonical;
+}
+
+bool IsCube(const model::ObjectRecord& record) {
+  return record.type == model::kTypeReportDefinition &&
+         (record.subtype == model::kSubtypeOlapCube || record.subtype == model::kSubtypeSuperCube);
+}
+
+std::optional<ObjectView> FindCube(ObjectService& objects, const Principal& principal,
+                                   const std::string& project_id, const std::string& cube_id) {
+  std::optional<ObjectView> view;
+  try {
+    view = objects.Get(principal, project_id, cube_id, model::kTypeReportDefinition);
+  } catch (const Error& error) {
+    if (error.code() != ErrorCode::kNotFound) throw;
+  }
+  if (view && !IsCube(view->record)) view.reset();
+  return view;
+}
+
+ObjectView RequireCube(ObjectService& objects, const Principal& principal,
+                       const std::string& project_id, const std::string& cube_id) {
+  auto view = FindCube(objects, principal, project_id, cube_id);
+  if (!view) {
+    throw Error(ErrorCode::kNotFound,
+                "Cube '" + cube_id + "' was not found in project '" + project_id + "'");
+  }
+  return *view;
+}
+
+// From the project's root folder down, then the cube itself.
+std::string PathOf(const ObjectView& view) {
+  std::vector<Ancestor> ancestors = view.ancestors;
+  std::sort(ancestors.begin(), ancestors.end(),
+            [](const Ancestor& a, const Ancestor& b) { return a.level > b.level; });
+  std::string path;
+  for (const auto& ancestor : ancestors) path += "\\" + ancestor.name;
+  return path + "\\" + view.record.name;
+}
+
+// A number clients can show; the publish itself is the cube's, so nothing looks the job up.
+int64_t NewJobNumber() { return std::stoll(NewObjectId().substr(0, 7), nullptr, 16); }
+
+}  // namespace
+
+int CubeStatusBits(const CubeStatus& status) {
+  const bool has_dataset = status.is_loaded || status.published_ms > 0;
+  int bits = has_dataset ? kCubeStatusPublished : 0;
+  if (status.state == CubeState::kPublishing) bits |= kCubeStatusProcessing;
+  return bits;
+}
+
+std::optional<CubeInfo> FindCubeInfo(ObjectService& objects, CubeService& cubes,
+                                     const Principal& principal, const std::string& project_id,
+                                     const std::string& cube_id) {
+  const std::string id = CanonicalCubeId(cube_id);
+  auto view = FindCube(objects, principal, project_id, id);
+  if (!view) return std::nullopt;
+  RequireRights(principal, view->record, model::kRightRead);
+  const CubeStatus status = cubes.Status(project_id, id);
+  CubeInfo info;
+  info.id = view->record.id;
+  info.name = view->record.name;
+  info.owner_id = view->record.owner_id;
+  info.path = PathOf(*view);
+  info.modified = view->record.modified;
+  info.last_update =
+      status.published_ms > 0 ? FromUnixMillis(status.published_ms) : view->record.modified;
+  info.size_bytes = static_cast<int64_t>(status.memory_bytes);
+  info.status = CubeStatusBits(status);
+  return info;
+}
+
+int CubeStatusOf(ObjectService& objects, CubeService& cubes, const Principal& principal,
+                 const std::string& project_id, const std::string& cube_id) {
+  const std::string id = CanonicalCubeId(cube_id);
+  ObjectView view = RequireCube(objects, principal, project_id, id);
+  RequireRights(principal, view.record, model::kRightRead);
+  return CubeStatusBits(cubes.Status(project_id, id));
+}
+
+PublishJob StartCubePublish(ObjectService& objects, CubeService& cubes, const Principal& principal,
+                            const std::string& project_id, const std::string& cube_id) {
+  const std::string id = CanonicalCubeId(cube_id);
+  ObjectView view = RequireCube(objects, principal, project_id, id);
+  RequireRights(principal, view.record, model::kRightExecute);
+  cubes.Publish(project_id, id);
+  PublishJob job;
+  job.job_id = NewJobNumber();
+  job.id = std::to_string(job.job_id) + ":" + id;
+  return job;
+}
+
+}  // namespace tessera::service

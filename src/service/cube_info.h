@@ -1,0 +1,61 @@
+// service/cube_info.h
+//
+// What clients see of a cube's life (spec 02 §2.5): its owner, its place in the folder tree, the
+// size of its dataset and its status as the reference server's bit vector, and publishing it as
+// a job clients can name.
+//
+// Status bits: never published (or only failed publishes) = 0; a dataset served = Active |
+// Persisted | Loaded | Ready = 102; a publish running adds Processing (1).
+//
+// Contract:
+//   - A malformed cube id is Error(kInvalidInput). FindCubeInfo() answers nullopt for an id that
+//     names no cube (spec 02 §2.5: unknown ids are left out); StartCubePublish() and
+//     CubeStatusOf() throw Error(kNotFound) for one.
+//   - Reading needs browse and read on the cube, publishing execute (Error(kAccessDenied)).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/time.h"
+#include "service/cube_service.h"
+#include "service/object_service.h"
+#include "service/principal.h"
+
+namespace tessera::service {
+
+inline constexpr int kCubeStatusProcessing = 1;
+inline constexpr int kCubeStatusPublished = 2 | 4 | 32 | 64;  // Active|Persisted|Loaded|Ready
+
+int CubeStatusBits(const CubeStatus& status);
+
+struct CubeInfo {
+  std::string id;
+  std::string name;
+  std::string owner_id;
+  std::string path;  // "\<project root>\<folder>\...\<cube name>"
+  Timestamp modified;
+  Timestamp last_update;  // the latest publish; the modification time before the first one
+  int64_t size_bytes = 0;
+  int status = 0;
+};
+
+std::optional<CubeInfo> FindCubeInfo(ObjectService& objects, CubeService& cubes,
+                                     const Principal& principal, const std::string& project_id,
+                                     const std::string& cube_id);
+
+// The status bits of one cube.
+int CubeStatusOf(ObjectService& objects, CubeService& cubes, const Principal& principal,
+                 const std::string& project_id, const std::string& cube_id);
+
+struct PublishJob {
+  int64_t job_id = 0;
+  std::string id;  // "<job id>:<opaque>"
+};
+
+// Starts (or joins) a publish of the cube (CubeService::Publish) and names it.
+PublishJob StartCubePublish(ObjectService& objects, CubeService& cubes, const Principal& principal,
+                            const std::string& project_id, const std::string& cube_id);
+
+}  // namespace tessera::service

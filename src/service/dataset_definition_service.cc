@@ -1,0 +1,258 @@
+#include "service/dataset_definition_service.h"
+
+#include <charconv>
+#include <optional>
+
+#include "core/error.h"
+#include "core/ids.h"
+#include "core/strings.h"
+#include "engine/cube_executor.h"
+#include "engine/element_id.h"
+#include "engine/lookup_elements.h"
+#include "engine/qualification.h"
+#include "model/object_types.h"
+#include "model/rights.h"
+#include "model/semantic_model.h"
+#include "service/project_model.h"
+
+namespace tessera::service {
+
+namespace {
+
+// What the reference server answers for data requests on a cube never published (spec 02 §2.5).
+constexpr int64_t kCubeNotPublishedIServerCode = -2147072488;
+
+std::string CanonicalId(const std::string& id, std::string_view what) {
+  auto canonical = CanonicalObjectId(id);
+  if (!canonical) {
+    throw Error(ErrorCode::kInvalidInput,
+                std::string(what) + " id '" + id + "' is not an object id: 32 hexadecimal digits");
+  }
+  return *canonical;
+}
+
+bool IsCube(const model::ObjectRecord& record) {
+  return record.subtype == model::kSubtypeOlapCube || record.subtype == model::kSubtypeSuperCube;
+}
+
+bool Accepts(DatasetFilter filter, bool is_cube) {
+  switch (filter) {
+    case DatasetFilter::kReport:
+      return !is_cube;
+    case DatasetFilter::kCube:
+      return is_cube;
+    case DatasetFilter::kReportOrCube:
+      return true;
+  }
+  return false;
+}
+
+std::string_view KindName(DatasetFilter filter) {
+  switch (filter) {
+    case DatasetFilter::kReport:
+      return "Report";
+    case DatasetFilter::kCube:
+      return "Cube";
+    case DatasetFilter::kReportOrCube:
+      return "Dataset";
+  }
+  return "Object";
+}
+
+// The report or cube record, with the caller's rights checked.
+model::ObjectRecord LoadRecord(ObjectService& objects, const Principal& principal,
+                               const std::string& project_id, const std::string& raw_id,
+                               DatasetFilter filter) {
+  const std::string id = CanonicalId(raw_id, KindName(filter));
+  std::optional<ObjectView> view;
+  try {
+    view = objects.Get(principal, project_id, id, model::kTypeReportDefinition);
+  } catch (const Error& error) {
+    if (error.code() != ErrorCode::kNotFound) throw;
+  }
+  if (!view || !Accepts(filter, IsCube(view->record))) {
+    throw Error(ErrorCode::kNotFound, std::string(KindName(filter)) + " '" + id +
+                                          "' was not found in project '" + project_id + "'");
+  }
+  RequireRights(principal, view->record, model::kRightRead);
+  return view->record;
+}
+
+std::string FormCategory(const model::Attribute& attribute, size_t index) {
+  if (index == 0) return "ID";
+  const std::string& name = attribute.forms[index].name;
+  return EqualsIgnoreCase(name, "DESC") ? "DESC" : ToUpper(name);
+}
+
+// spec 02 §2.1: the ID form has the well-known ID form id; every other form the id requests name
+// it by (engine::FormId: the well-known DESC id, or a deterministic id of the form's name).
+std::string FormIdOf(const model::Attribute& attribute, size_t index) {
+  return engine::FormId(index == 0 ? "ID" : attribute.forms[index].name);
+}
+
+model::DataType FormType(const model::SemanticModel& model, const model::Attribute& attribute,
+                         const model::AttributeForm& form) {
+  const model::Column* column = model.table(attribute.lookup_table_id).FindColumn(form.column);
+  return column ? column->type : model::DataType::kText;
+}
+
+AttributeDefinition DefineAttribute(const model::SemanticModel& model, const std::string& id) {
+  const model::Attribute& attribute = model.attribute(id);
+  AttributeDefinition definition{attribute.id, attribute.name, {}};
+  for (size_t i = 0; i < attribute.forms.size(); ++i) {
+    const model::AttributeForm& form = attribute.forms[i];
+    std::string category = FormCategory(attribute, i);
+    definition.forms.push_back(
+        {FormIdOf(attribute, i), form.name, category, FormType(model, attribute, form)});
+  }
+  return definition;
+}
+
+DatasetDefinition Define(const model::SemanticModel& model, const std::string& id,
+                         const std::string& name, DatasetKind kind,
+                         const std::vector<std::string>& attribute_ids,
+                         const std::vector<std::string>& metric_ids) {
+  DatasetDefinition definition{id, name, kind, {}, {}};
+  for (const auto& attribute_id : attribute_ids) {
+    definition.attributes.push_back(DefineAttribute(model, attribute_id));
+  }
+  for (const auto& metric_id : metric_ids) {
+    definition.metrics.push_back({metric_id, model.metric(metric_id).name});
+  }
+  return definition;
+}
+
+// A report or cube with its model, and the cube it reads when it reads one.
+struct Resolved {
+  model::SemanticModel model;
+  DatasetDefinition definition;
+  std::optional<std::string> source_cube_id;
+};
+
+Resolved Resolve(storage::MetadataStore& store, const std::string& project_id,
+                 const model::ObjectRecord& record) {
+  Resolved resolved{LoadSemanticModel(store, project_id), {}, std::nullopt};
+  const model::SemanticModel& model = resolved.model;
+  if (IsCube(record)) {
+    const model::Cube& cube = model.cube(record.id);
+    resolved.definition =
+        Define(model, cube.id, cube.name, DatasetKind::kCube, cube.attribute_ids, cube.metric_ids);
+    resolved.source_cube_id = cube.id;
+    return resolved;
+  }
+  const model::Report& report = model.report(record.id);
+  resolved.definition = Define(model, report.id, report.name, DatasetKind::kReport,
+                               report.attribute_ids, report.metric_ids);
+  if (report.source == model::ReportSource::kCube) resolved.source_cube_id = report.cube_id;
+  return resolved;
+}
+
+void RequireAttribute(const DatasetDefinition& definition, const std::string& attribute_id) {
+  for (const auto& attribute : definition.attributes) {
+    if (attribute.id == attribute_id) return;
+  }
+  throw Error(ErrorCode::kNotFound, "Attribute '" + attribute_id + "' is not an attribute of '" +
+                                        definition.name + "' (" + definition.id + ")");
+}
+
+AttributeElement ElementOf(const std::string& attribute_id,
+                           const std::vector<engine::SqlValue>& form_values) {
+  AttributeElement element;
+  for (const auto& value : form_values) element.form_values.push_back(engine::CellText(value));
+  const std::string key = element.form_values.empty() ? "" : element.form_values.front();
+  element.id = engine::FormatAttributeElementId({attribute_id, key});
+  return element;
+}
+
+std::shared_ptr<const engine::Dataset> PublishedDataset(CubeService& cubes,
+                                                        const Resolved& resolved,
+                                                        const std::string& project_id) {
+  const model::Cube& cube = resolved.model.cube(*resolved.source_cube_id);
+  auto dataset = cubes.Get(project_id, cube.id);
+  if (!dataset) {
+    throw Error(ErrorCode::kEngine,
+                "Cube '" + cube.name + "' (" + cube.id +
+                    ") is not published; publish it before reading its data",
+                kCubeNotPublishedIServerCode);
+  }
+  return dataset;
+}
+
+ElementPage CubeElements(const engine::Dataset& dataset, const model::Attribute& attribute,
+                         const Page& page) {
+  const int index = dataset.AttributeIndex(attribute.id);
+  if (index < 0 || dataset.attribute(index).hidden) {
+    throw Error(ErrorCode::kNotFound, "Attribute '" + attribute.name +
+                                          "' is not in the cube's published data; publish the "
+                                          "cube again");
+  }
+  engine::ElementSearch search;
+  search.offset = static_cast<size_t>(page.offset);
+  if (page.limit >= 0) search.limit = static_cast<size_t>(page.limit);
+  const engine::ElementList list =
+      engine::ListElements(dataset, index, engine::RowFilter::All(), search);
+  const engine::Dictionary& dictionary = dataset.attribute(index).dictionary;
+  std::vector<int> form_indexes;
+  for (const auto& form : attribute.forms) form_indexes.push_back(dictionary.FormIndex(form.name));
+
+  ElementPage elements;
+  elements.total = static_cast<int64_t>(list.total);
+  std::vector<engine::SqlValue> values(form_indexes.size());
+  for (uint32_t code : list.codes) {
+    for (size_t f = 0; f < form_indexes.size(); ++f) {
+      values[f] =
+          form_indexes[f] < 0 ? engine::SqlValue() : dictionary.Value(form_indexes[f], code);
+    }
+    elements.elements.push_back(ElementOf(attribute.id, values));
+  }
+  return elements;
+}
+
+ElementPage WarehouseElements(engine::Warehouse& warehouse, const model::SemanticModel& model,
+                              const model::Attribute& attribute, const Page& page) {
+  engine::ElementRange range;
+  range.offset = page.offset;
+  if (page.limit >= 0) range.limit = page.limit;
+  engine::LookupElements lookup = engine::ListLookupElements(warehouse, model, attribute, range);
+  ElementPage elements;
+  elements.total = lookup.total;
+  for (const auto& row : lookup.rows) elements.elements.push_back(ElementOf(attribute.id, row));
+  return elements;
+}
+
+}  // namespace
+
+DatasetDefinitionService::DatasetDefinitionService(storage::MetadataStore& store,
+                                                   ObjectService& objects,
+                                                   WarehouseRegistry& warehouses,
+                                                   CubeService& cubes)
+    : store_(store), objects_(objects), warehouses_(warehouses), cubes_(cubes) {}
+
+DatasetDefinition DatasetDefinitionService::Get(const Principal& principal,
+                                                const std::string& project_id,
+                                                const std::string& id, DatasetFilter filter) {
+  model::ObjectRecord record = LoadRecord(objects_, principal, project_id, id, filter);
+  return Resolve(store_, project_id, record).definition;
+}
+
+ElementPage DatasetDefinitionService::Elements(const Principal& principal,
+                                               const std::string& project_id, const std::string& id,
+                                               DatasetFilter filter,
+                                               const std::string& attribute_id, const Page& page) {
+  const std::string attribute = CanonicalId(attribute_id, "Attribute");
+  if (page.offset < 0 || page.limit < -1) {
+    throw Error(ErrorCode::kInvalidInput, "offset must be 0 or more and limit -1 or more");
+  }
+  model::ObjectRecord record = LoadRecord(objects_, principal, project_id, id, filter);
+  Resolved resolved = Resolve(store_, project_id, record);
+  RequireAttribute(resolved.definition, attribute);
+  const model::Attribute& model_attribute = resolved.model.attribute(attribute);
+  if (resolved.source_cube_id) {
+    auto dataset = PublishedDataset(cubes_, resolved, project_id);
+    return CubeElements(*dataset, model_attribute, page);
+  }
+  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
+  return WarehouseElements(warehouse, resolved.model, model_attribute, page);
+}
+
+}  // namespace tessera::service

@@ -1,0 +1,98 @@
+// service/dataset_definition_service.h
+//
+// What a report or a cube is made of, for the definition endpoints (spec 02 §2.2-2.4, §6.3), and
+// the elements of one of its attributes (spec 02 §2.6). Objects are resolved in the project's
+// semantic model (service/project_model.h): a report lists its template (rows, then columns), a
+// cube every object it holds, in definition order. Every attribute comes with all its forms, each
+// typed by its lookup column and classed "ID" (forms[0]), "DESC" (a form named DESC) or by its
+// own name in upper case.
+//
+// Contract:
+//   - A report is a type-3 object of a report subtype; a cube one of subtype 776 or 779. An id
+//     naming anything else, or nothing, is Error(kNotFound); a malformed id is
+//     Error(kInvalidInput). The caller needs browse and read on it (Error(kAccessDenied)).
+//   - Elements(): the attribute must be one of the report's or cube's attributes (Error(kNotFound)
+//     otherwise). A cube, or a report whose source is a cube, answers from the cube's published
+//     dataset; a cube never published is Error(kEngine) with iServer code -2147072488 saying so.
+//     A warehouse report answers from the attribute's lookup table (engine/lookup_elements.h).
+//     Elements come in ID order; each has its "<attribute id>:<ID value>" id
+//     (engine/element_id.h) and its form values as text, one per form in form order (a null is
+//     ""); `total` counts them all, whatever the page.
+//   - Thread-safe: every call reads the storage service afresh.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/semantic.h"
+#include "service/cube_service.h"
+#include "service/object_service.h"
+#include "service/principal.h"
+#include "service/warehouse_registry.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::service {
+
+enum class DatasetKind { kReport, kCube };
+
+// Which kinds a lookup accepts.
+enum class DatasetFilter { kReport, kCube, kReportOrCube };
+
+struct FormDefinition {
+  std::string id;  // engine::FormId: the well-known ID / DESC ids, else derived from the name
+  std::string name;
+  std::string category;  // "ID", "DESC", or the form's name in upper case
+  model::DataType type = model::DataType::kText;
+};
+
+struct AttributeDefinition {
+  std::string id;
+  std::string name;
+  std::vector<FormDefinition> forms;  // forms[0] is the ID form
+};
+
+struct MetricDefinition {
+  std::string id;
+  std::string name;
+};
+
+struct DatasetDefinition {
+  std::string id;
+  std::string name;
+  DatasetKind kind = DatasetKind::kReport;
+  std::vector<AttributeDefinition> attributes;
+  std::vector<MetricDefinition> metrics;
+};
+
+struct AttributeElement {
+  std::string id;                        // "<attribute id>:<ID value>"
+  std::vector<std::string> form_values;  // one per form, in form order
+};
+
+struct ElementPage {
+  std::vector<AttributeElement> elements;
+  int64_t total = 0;
+};
+
+class DatasetDefinitionService {
+ public:
+  DatasetDefinitionService(storage::MetadataStore& store, ObjectService& objects,
+                           WarehouseRegistry& warehouses, CubeService& cubes);
+
+  DatasetDefinition Get(const Principal& principal, const std::string& project_id,
+                        const std::string& id, DatasetFilter filter);
+
+  // `page.limit` -1 = every element from `page.offset` on.
+  ElementPage Elements(const Principal& principal, const std::string& project_id,
+                       const std::string& id, DatasetFilter filter, const std::string& attribute_id,
+                       const Page& page);
+
+ private:
+  storage::MetadataStore& store_;
+  ObjectService& objects_;
+  WarehouseRegistry& warehouses_;
+  CubeService& cubes_;
+};
+
+}  // namespace tessera::service
