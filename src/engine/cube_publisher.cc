@@ -1,7 +1,6 @@
 #include "engine/cube_publisher.h"
 
 #include <algorithm>
-#include <set>
 
 #include "core/error.h"
 
@@ -10,23 +9,6 @@ namespace {
 
 bool Contains(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
-}
-
-// Simple metrics behind `metric_id`, in order of first appearance.
-void CollectSimpleMetrics(const model::SemanticModel& model, const std::string& metric_id,
-                          std::vector<std::string>& out, std::set<std::string>& visiting) {
-  const model::Metric& metric = model.metric(metric_id);
-  if (!metric.is_compound) {
-    if (!Contains(out, metric_id)) out.push_back(metric_id);
-    return;
-  }
-  if (!visiting.insert(metric_id).second) {
-    throw Error(ErrorCode::kInvalidInput, "metric '" + metric.name + "' refers to itself");
-  }
-  for (const auto& reference : metric.expression.References()) {
-    CollectSimpleMetrics(model, reference, out, visiting);
-  }
-  visiting.erase(metric_id);
 }
 
 AttributeSpec SpecOfAttribute(const model::SemanticModel& model, const std::string& attribute_id,
@@ -74,9 +56,7 @@ CubeLayout LayoutOfCube(const model::SemanticModel& model, const model::Cube& cu
   for (const auto& id : cube.attribute_ids) {
     if (!Contains(attribute_ids, id)) attribute_ids.push_back(id);
   }
-  std::vector<std::string> metric_ids;
-  std::set<std::string> visiting;
-  for (const auto& id : cube.metric_ids) CollectSimpleMetrics(model, id, metric_ids, visiting);
+  const std::vector<std::string> metric_ids = model.SimpleMetrics(cube.metric_ids);
 
   for (const auto& id : attribute_ids) {
     layout.attributes.push_back(SpecOfAttribute(model, id, false));

@@ -18,31 +18,6 @@ namespace tessera::engine {
 
 namespace {
 
-// Simple metrics behind `metric_id`, in order of first appearance.
-void CollectSimpleMetrics(const model::SemanticModel& model, const std::string& metric_id,
-                          std::vector<std::string>& out, std::set<std::string>& visiting) {
-  const model::Metric& metric = model.metric(metric_id);
-  if (!metric.is_compound) {
-    if (std::find(out.begin(), out.end(), metric_id) == out.end()) out.push_back(metric_id);
-    return;
-  }
-  if (!visiting.insert(metric_id).second) {
-    throw Error(ErrorCode::kInvalidInput, "metric '" + metric.name + "' refers to itself");
-  }
-  for (const auto& reference : metric.expression.References()) {
-    CollectSimpleMetrics(model, reference, out, visiting);
-  }
-  visiting.erase(metric_id);
-}
-
-std::vector<std::string> SimpleMetrics(const model::SemanticModel& model,
-                                       const std::vector<std::string>& metric_ids) {
-  std::vector<std::string> simple;
-  std::set<std::string> visiting;
-  for (const auto& id : metric_ids) CollectSimpleMetrics(model, id, simple, visiting);
-  return simple;
-}
-
 // A fact table holding every fact the metrics aggregate and reaching every attribute.
 std::string ChooseFactTable(const model::SemanticModel& model,
                             const std::vector<std::string>& simple_metric_ids) {
@@ -79,9 +54,9 @@ std::string ChooseFactTable(const model::SemanticModel& model,
 GeneratedSql GenerateReportSql(const model::SemanticModel& model, const ReportQuery& query,
                                Dialect dialect) {
   for (const auto& id : query.attribute_ids) model.attribute(id);  // kNotFound for unknown ids
-  std::vector<std::string> simple = SimpleMetrics(model, query.metric_ids);
+  std::vector<std::string> simple = model.SimpleMetrics(query.metric_ids);
   std::vector<std::string> filter_metrics =
-      SimpleMetrics(model, MetricsInQualification(query.filter));
+      model.SimpleMetrics(MetricsInQualification(query.filter));
   std::vector<std::string> all_facts = simple;
   all_facts.insert(all_facts.end(), filter_metrics.begin(), filter_metrics.end());
 

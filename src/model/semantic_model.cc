@@ -386,6 +386,26 @@ std::optional<std::string> SemanticModel::FindByName(int type, std::string_view 
   return found->second;
 }
 
+std::vector<std::string> SemanticModel::SimpleMetrics(
+    const std::vector<std::string>& metric_ids) const {
+  std::vector<std::string> simple;
+  std::set<std::string> visiting;
+  std::function<void(const std::string&)> collect = [&](const std::string& id) {
+    const Metric& metric = this->metric(id);
+    if (!metric.is_compound) {
+      if (std::find(simple.begin(), simple.end(), id) == simple.end()) simple.push_back(id);
+      return;
+    }
+    if (!visiting.insert(id).second) {
+      throw Error(ErrorCode::kInvalidInput, "metric '" + metric.name + "' refers to itself");
+    }
+    for (const auto& reference : metric.expression.References()) collect(reference);
+    visiting.erase(id);
+  };
+  for (const auto& id : metric_ids) collect(id);
+  return simple;
+}
+
 std::vector<const Attribute*> SemanticModel::Ancestors(const Attribute& attribute) const {
   std::vector<const Attribute*> ancestors;
   const Attribute* current = &attribute;

@@ -42,6 +42,11 @@ class SemanticModel {
 
   std::optional<std::string> FindByName(int type, std::string_view name) const;
 
+  // The simple metrics behind `metric_ids`: a simple metric itself, a compound one the simple
+  // metrics its expression uses, recursively; each once, in order of first appearance.
+  // Error(kInvalidInput) for a compound metric that refers to itself (Build rejects those).
+  std::vector<std::string> SimpleMetrics(const std::vector<std::string>& metric_ids) const;
+
   // The attribute's parent, its parent's parent, ... (nearest first).
   std::vector<const Attribute*> Ancestors(const Attribute& attribute) const;
 
