@@ -40,6 +40,7 @@ Api::Api(service::Services& services, ApiOptions options)
   RegisterReportRoutes(endpoints);
   RegisterCubeRoutes(endpoints);
   RegisterDatasetRoutes(endpoints);
+  RegisterInstanceRoutes(endpoints);
 }
 
 http::Response Api::Handle(const http::Request& request) const {

@@ -83,7 +83,10 @@ http::Response Login(RequestContext& context) {
 http::Response Logout(RequestContext& context) {
   auto token = context.Header("X-MSTR-AuthToken");
   if (!token) token = context.Header("X-SVC-AuthToken");
-  context.services().sessions.Logout(token ? Trim(*token) : std::string_view());
+  service::Services& services = context.services();
+  const std::string session_id =
+      services.sessions.Logout(token ? Trim(*token) : std::string_view());
+  services.instances.RemoveSession(session_id);
   return RequestContext::NoContent();
 }
 

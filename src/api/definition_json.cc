@@ -32,6 +32,15 @@ FormTypeNames NamesOf(model::DataType type) {
   return {"UTF8Char", "Char", "text", "Text"};
 }
 
+Json TemplateMetricsJson(const service::DatasetDefinition& definition) {
+  return {{"name", "Metrics"},
+          {"id", kTemplateMetricsId},
+          {"type", "templateMetrics"},
+          {"elements", MetricsJsonV2(definition)}};
+}
+
+}  // namespace
+
 Json FormJsonV1(const service::FormDefinition& form) {
   FormTypeNames names = NamesOf(form.type);
   return {{"id", form.id},
@@ -48,15 +57,6 @@ Json FormJsonV2(const service::FormDefinition& form) {
           {"baseFormCategory", form.category},
           {"baseFormType", names.v2_base_type}};
 }
-
-Json TemplateMetricsJson(const service::DatasetDefinition& definition) {
-  return {{"name", "Metrics"},
-          {"id", kTemplateMetricsId},
-          {"type", "templateMetrics"},
-          {"elements", MetricsJsonV2(definition)}};
-}
-
-}  // namespace
 
 Json AttributeJsonV1(const service::AttributeDefinition& attribute) {
   Json forms = Json::array();

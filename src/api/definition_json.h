@@ -17,6 +17,8 @@
 
 namespace tessera::api {
 
+Json FormJsonV1(const service::FormDefinition& form);
+Json FormJsonV2(const service::FormDefinition& form);
 Json AttributeJsonV1(const service::AttributeDefinition& attribute);
 Json AttributeJsonV2(const service::AttributeDefinition& attribute);
 Json MetricJsonV1(const service::MetricDefinition& metric);

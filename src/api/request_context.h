@@ -6,6 +6,8 @@
 // `fields` rule is applied, so every endpoint that declares the rule gets it the same way.
 #pragma once
 
+#include <chrono>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +25,7 @@ namespace tessera::api {
 struct ApiOptions {
   std::string context_path;  // "" or "/Something", without a trailing slash
   std::string version = "11.6.0200.0001";
+  std::chrono::milliseconds async_instance_after{1000};  // spec 02 §3.8
 };
 
 class RequestContext {

@@ -94,6 +94,19 @@ const std::vector<Binding>& Bindings() {
          }
          c.reported_version = v;
        }},
+      {{"instances.async_after_ms", "TESSERA_INSTANCE_ASYNC_AFTER_MS", "--instance-async-after-ms",
+        "milliseconds an instance creation with 'Prefer: respond-async' waits for its result "
+        "before answering 202 (default 1000)"},
+       [](Config& c, const std::string& v) {
+         c.instance_async_after_ms = static_cast<int>(ParseBounded(v, 0, 3600000));
+       }},
+      {{"instances.result_budget_mb", "TESSERA_INSTANCE_RESULT_BUDGET_MB",
+        "--instance-result-budget-mb",
+        "memory for the results of report and cube instances in MiB; beyond it the least "
+        "recently used are dropped and recomputed when read again (default 1024)"},
+       [](Config& c, const std::string& v) {
+         c.instance_result_budget_mb = ParseBounded(v, 1, int64_t{1} << 24);
+       }},
       {{"demo.on_first_start", "TESSERA_DEMO_ON_FIRST_START", "--demo-on-first-start",
         "generate the demo warehouse and load the Tutorial project when the storage service "
         "has no project yet: true or false (default true)"},

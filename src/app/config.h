@@ -31,6 +31,8 @@ struct Config {
   int idle_timeout_seconds = 120;
   int session_idle_timeout_seconds = 1800;
   std::string reported_version = "11.6.0200.0001";
+  int instance_async_after_ms = 1000;  // Prefer: respond-async answers 202 after this long
+  int64_t instance_result_budget_mb = 1024;
   std::string log_level = "info";
   bool access_log = true;
   bool demo_on_first_start = true;

@@ -111,20 +111,25 @@ void Node::Start() {
   session_options.idle_timeout_seconds = config_.session_idle_timeout_seconds;
   service::CubeServiceOptions cube_options;
   cube_options.data_dir = std::filesystem::absolute(config_.data_dir);
-  parts_->services = std::make_unique<service::Services>(*parts_->store, session_options,
-                                                         *parts_->warehouses, cube_options);
+  service::InstanceStoreOptions instance_options;
+  instance_options.result_budget_bytes = static_cast<size_t>(config_.instance_result_budget_mb)
+                                         << 20;
+  parts_->services = std::make_unique<service::Services>(
+      *parts_->store, session_options, *parts_->warehouses, cube_options, instance_options);
   EnsureBootstrapped();
   if (config_.demo_on_first_start && bootstrapped_) LoadDemoOnFirstStart();
 
   api::ApiOptions api_options;
   api_options.context_path = config_.context_path;
   api_options.version = config_.reported_version;
+  api_options.async_instance_after = std::chrono::milliseconds(config_.instance_async_after_ms);
   parts_->api = std::make_unique<api::Api>(*parts_->services, api_options);
 
   int compute_threads = config_.compute_threads > 0
                             ? config_.compute_threads
                             : static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
   parts_->compute = std::make_unique<ThreadPool>(compute_threads);
+  parts_->services->dataset_instances.set_pool(parts_->compute.get());
 
   http::ServerOptions server_options;
   server_options.host = config_.host();

@@ -206,6 +206,7 @@ size_t ResultSet::MemoryBytes() const {
   for (const auto& column : codes) bytes += column.capacity() * sizeof(uint32_t);
   for (const auto& column : values) bytes += column.capacity() * sizeof(double);
   for (const auto& column : present) bytes += column.capacity();
+  if (owns_dataset && dataset) bytes += dataset->MemoryBytes();
   return bytes;
 }
 

@@ -111,12 +111,14 @@ struct ResultSet {
   std::vector<std::vector<double>> values;    // per returned metric
   std::vector<std::vector<uint8_t>> present;  // per returned metric: 0 = null
   size_t row_count = 0;
+  // The dataset exists for this result alone (a report's rows), so its memory is the result's.
+  bool owns_dataset = false;
 
   std::optional<double> Value(size_t metric, size_t row) const {
     if (!present[metric][row]) return std::nullopt;
     return values[metric][row];
   }
-  size_t MemoryBytes() const;
+  size_t MemoryBytes() const;  // with the dataset's when it owns it
 };
 
 // The `keep` vector of a kCodes filter for a predicate on one form of an attribute, evaluated

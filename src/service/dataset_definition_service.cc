@@ -7,6 +7,7 @@
 #include "core/ids.h"
 #include "core/strings.h"
 #include "engine/cube_executor.h"
+#include "engine/cube_publisher.h"
 #include "engine/element_id.h"
 #include "engine/lookup_elements.h"
 #include "engine/qualification.h"
@@ -129,8 +130,8 @@ struct Resolved {
   std::optional<std::string> source_cube_id;
 };
 
-Resolved Resolve(storage::MetadataStore& store, const std::string& project_id,
-                 const model::ObjectRecord& record) {
+Resolved ResolveRecord(storage::MetadataStore& store, const std::string& project_id,
+                       const model::ObjectRecord& record) {
   Resolved resolved{LoadSemanticModel(store, project_id), {}, std::nullopt};
   const model::SemanticModel& model = resolved.model;
   if (IsCube(record)) {
@@ -165,9 +166,10 @@ AttributeElement ElementOf(const std::string& attribute_id,
 }
 
 std::shared_ptr<const engine::Dataset> PublishedDataset(CubeService& cubes,
-                                                        const Resolved& resolved,
+                                                        const model::SemanticModel& model,
+                                                        const std::string& cube_id,
                                                         const std::string& project_id) {
-  const model::Cube& cube = resolved.model.cube(*resolved.source_cube_id);
+  const model::Cube& cube = model.cube(cube_id);
   auto dataset = cubes.Get(project_id, cube.id);
   if (!dataset) {
     throw Error(ErrorCode::kEngine,
@@ -232,7 +234,7 @@ DatasetDefinition DatasetDefinitionService::Get(const Principal& principal,
                                                 const std::string& project_id,
                                                 const std::string& id, DatasetFilter filter) {
   model::ObjectRecord record = LoadRecord(objects_, principal, project_id, id, filter);
-  return Resolve(store_, project_id, record).definition;
+  return ResolveRecord(store_, project_id, record).definition;
 }
 
 ElementPage DatasetDefinitionService::Elements(const Principal& principal,
@@ -244,15 +246,55 @@ ElementPage DatasetDefinitionService::Elements(const Principal& principal,
     throw Error(ErrorCode::kInvalidInput, "offset must be 0 or more and limit -1 or more");
   }
   model::ObjectRecord record = LoadRecord(objects_, principal, project_id, id, filter);
-  Resolved resolved = Resolve(store_, project_id, record);
+  Resolved resolved = ResolveRecord(store_, project_id, record);
   RequireAttribute(resolved.definition, attribute);
   const model::Attribute& model_attribute = resolved.model.attribute(attribute);
   if (resolved.source_cube_id) {
-    auto dataset = PublishedDataset(cubes_, resolved, project_id);
+    auto dataset = PublishedDataset(cubes_, resolved.model, *resolved.source_cube_id, project_id);
     return CubeElements(*dataset, model_attribute, page);
   }
   engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
   return WarehouseElements(warehouse, resolved.model, model_attribute, page);
+}
+
+ResolvedDataset DatasetDefinitionService::Resolve(const Principal& principal,
+                                                  const std::string& project_id,
+                                                  const std::string& id, DatasetFilter filter) {
+  model::ObjectRecord record = LoadRecord(objects_, principal, project_id, id, filter);
+  Resolved resolved = ResolveRecord(store_, project_id, record);
+  ResolvedDataset dataset;
+  dataset.definition = std::move(resolved.definition);
+  dataset.source_cube_id = std::move(resolved.source_cube_id);
+  if (!IsCube(record)) {
+    const model::Report& report = resolved.model.report(record.id);
+    dataset.base = {report.id, report.name, report.attribute_ids, report.metric_ids,
+                    report.filter_id};
+    if (dataset.source_cube_id && report.filter_id) {
+      dataset.report_filter = resolved.model.filter(*report.filter_id).qualification;
+    }
+  }
+  dataset.model = std::make_shared<const model::SemanticModel>(std::move(resolved.model));
+  return dataset;
+}
+
+std::shared_ptr<const engine::Dataset> DatasetDefinitionService::BaseData(
+    const std::string& project_id, const ResolvedDataset& resolved) {
+  if (resolved.source_cube_id) {
+    return PublishedDataset(cubes_, *resolved.model, *resolved.source_cube_id, project_id);
+  }
+  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
+  return engine::PublishCubeDataset(warehouse, *resolved.model, resolved.base);
+}
+
+std::string DatasetDefinitionService::SqlOf(const std::string& project_id,
+                                            const ResolvedDataset& resolved) {
+  const model::Cube& cube =
+      resolved.source_cube_id ? resolved.model->cube(*resolved.source_cube_id) : resolved.base;
+  engine::CubeLayout layout = engine::LayoutOfCube(*resolved.model, cube);
+  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
+  engine::GeneratedSql sql =
+      engine::GenerateReportSql(*resolved.model, layout.query, warehouse.dialect());
+  return engine::DisplaySql(sql.statement);
 }
 
 }  // namespace tessera::service

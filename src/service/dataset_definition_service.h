@@ -25,7 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "core/json.h"
+#include "engine/dataset.h"
 #include "model/semantic.h"
+#include "model/semantic_model.h"
 #include "service/cube_service.h"
 #include "service/object_service.h"
 #include "service/principal.h"
@@ -75,6 +78,15 @@ struct ElementPage {
   int64_t total = 0;
 };
 
+// A report or cube with everything its instances compute from (spec 02 §3).
+struct ResolvedDataset {
+  std::shared_ptr<const model::SemanticModel> model;
+  DatasetDefinition definition;
+  std::optional<std::string> source_cube_id;  // a cube, or the cube a report reads
+  Json report_filter;  // a cube report's own filter, applied to the cube's rows; null = none
+  model::Cube base;    // a warehouse report as a cube: its template objects and its filter
+};
+
 class DatasetDefinitionService {
  public:
   DatasetDefinitionService(storage::MetadataStore& store, ObjectService& objects,
@@ -82,6 +94,21 @@ class DatasetDefinitionService {
 
   DatasetDefinition Get(const Principal& principal, const std::string& project_id,
                         const std::string& id, DatasetFilter filter);
+
+  // Like Get(), with the model and the sources of the data.
+  ResolvedDataset Resolve(const Principal& principal, const std::string& project_id,
+                          const std::string& id, DatasetFilter filter);
+
+  // The rows instances of `resolved` read: the dataset of its cube (Error(kEngine) when never
+  // published, as Elements()), or, for a warehouse report, its template objects at their own
+  // level queried from the warehouse now (the report filter in the SQL). A Dataset built for a
+  // report is owned by the caller alone.
+  std::shared_ptr<const engine::Dataset> BaseData(const std::string& project_id,
+                                                  const ResolvedDataset& resolved);
+
+  // The SQL the rows of `resolved` come from, for people to read (sqlView): its cube's publish
+  // query, or the warehouse report's query.
+  std::string SqlOf(const std::string& project_id, const ResolvedDataset& resolved);
 
   // `page.limit` -1 = every element from `page.offset` on.
   ElementPage Elements(const Principal& principal, const std::string& project_id,

@@ -75,6 +75,23 @@ void InstanceStore::RemoveSession(std::string_view session_id) {
   }
 }
 
+void InstanceStore::Remove(Instance& instance) {
+  std::lock_guard lock(mutex_);
+  auto found = instances_.find(instance.id());
+  if (found == instances_.end() || found->second.get() != &instance) return;
+  Forget(instance);
+  instances_.erase(found);
+}
+
+void InstanceStore::Drop(Instance& instance, std::string_view key) {
+  std::lock_guard lock(mutex_);
+  auto found = instance.slots_.find(key);
+  if (found == instance.slots_.end() || !found->second->result) return;
+  cached_bytes_ -= found->second->bytes;
+  found->second->result.reset();
+  found->second->bytes = 0;
+}
+
 size_t InstanceStore::InstanceCount() const {
   std::lock_guard lock(mutex_);
   return instances_.size();

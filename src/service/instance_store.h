@@ -21,8 +21,9 @@
 //     was removed meanwhile: the result is returned, not kept). Then, while the
 //     cached results of all instances exceed `result_budget_bytes`, the results of the least
 //     recently used instances are dropped -- never the result just returned.
-//   - RemoveSession() drops every instance of a session (logout). Expired instances are removed
-//     by the sweep each Create() runs.
+//   - RemoveSession() drops every instance of a session (logout); Remove() one instance; Drop()
+//     the cached result of one key, which the next Result() computes again. Expired instances are
+//     removed by the sweep each Create() runs.
 //   - Thread-safe; an Instance may be used by many requests at once.
 #pragma once
 
@@ -95,6 +96,10 @@ class InstanceStore {
   ResultPtr Result(Instance& instance, std::string_view key,
                    const std::function<ResultPtr()>& compute);
   void RemoveSession(std::string_view session_id);
+  // Forgets one instance (its computation failed) / the cached result of one key (its
+  // definition changed).
+  void Remove(Instance& instance);
+  void Drop(Instance& instance, std::string_view key);
 
   size_t InstanceCount() const;
   size_t CachedResultBytes() const;

@@ -6,7 +6,9 @@
 
 #include "service/cube_service.h"
 #include "service/dataset_definition_service.h"
+#include "service/dataset_instance_service.h"
 #include "service/directory_service.h"
+#include "service/instance_store.h"
 #include "service/object_service.h"
 #include "service/project_service.h"
 #include "service/search_service.h"
@@ -17,7 +19,8 @@ namespace tessera::service {
 
 struct Services {
   Services(storage::MetadataStore& metadata_store, SessionOptions session_options,
-           WarehouseRegistry& warehouses, CubeServiceOptions cube_options)
+           WarehouseRegistry& warehouses, CubeServiceOptions cube_options,
+           InstanceStoreOptions instance_options = {})
       : store(metadata_store),
         directory(metadata_store),
         sessions(metadata_store, directory, session_options),
@@ -25,7 +28,9 @@ struct Services {
         objects(metadata_store),
         search(metadata_store),
         cubes(metadata_store, warehouses, std::move(cube_options)),
-        definitions(metadata_store, objects, warehouses, cubes) {}
+        definitions(metadata_store, objects, warehouses, cubes),
+        instances(instance_options),
+        dataset_instances(definitions, instances, nullptr) {}
 
   storage::MetadataStore& store;
   DirectoryService directory;
@@ -35,6 +40,8 @@ struct Services {
   SearchService search;
   CubeService cubes;
   DatasetDefinitionService definitions;
+  InstanceStore instances;
+  DatasetInstanceService dataset_instances;  // computes on the compute pool once set_pool()
 };
 
 }  // namespace tessera::service

@@ -142,7 +142,7 @@ std::shared_ptr<const Session> SessionService::Authenticate(std::string_view tok
   return session;
 }
 
-void SessionService::Logout(std::string_view token) {
+std::string SessionService::Logout(std::string_view token) {
   auto session = Authenticate(token);
   {
     std::lock_guard lock(mutex_);
@@ -152,6 +152,7 @@ void SessionService::Logout(std::string_view token) {
     tx.DeleteSession(session->token_hash);
     tx.DeleteSearchesOfSession(session->session_id);
   });
+  return session->session_id;
 }
 
 int SessionService::PurgeExpired() {

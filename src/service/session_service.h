@@ -67,7 +67,8 @@ class SessionService {
   // empty, unknown, logged out or idle for longer than the timeout.
   std::shared_ptr<const Session> Authenticate(std::string_view token);
 
-  void Logout(std::string_view token);  // throws kSessionInvalid like Authenticate
+  // Returns the id of the session ended; throws kSessionInvalid like Authenticate.
+  std::string Logout(std::string_view token);
 
   // Deletes expired sessions from the storage service; returns how many.
   int PurgeExpired();

@@ -1,0 +1,57 @@
+// api/grid_result.h
+//
+// The bodies of report and cube instances (spec 02 §4): one page of an instance's frozen result
+// written straight to JSON text (core/json_writer.h), in the v1 hierarchical or the v2 normalised
+// grid format.
+//
+//   v1  {"id","name","status","instanceId","result":{"definition":{"attributes","metrics",
+//       "thresholds","sorting"},"data":{"paging","root"}}}: the page's rows as a tree of
+//       attribute elements; a node whose children continue on another page is isPartial; with
+//       no attributes root.metrics holds the single row.
+//   v2  {"name","id","instanceId","status","definition":{"grid":{...}},"data":{"currentPageBy",
+//       "paging","headers","metricValues"}}: rows[j].elements lists the distinct elements of
+//       attribute j used by this page, in order of first appearance, and headers.rows indexes
+//       them; metricValues.raw / formatted / extras, each omitted when excluded.
+// Paging (spec 02 §5): the page is [offset, offset + limit) cut to the result (limit -1: to the
+// end), `current` its row count, `prev` / `next` the neighbouring pages' offsets or null.
+// Metric min / max are over the whole result; formatted values use each metric's number format
+// ("" for null); form values are text (engine::CellText).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "engine/cube_query.h"
+#include "service/instance_request.h"
+
+namespace tessera::api {
+
+struct GridHeader {
+  std::string id;
+  std::string name;
+  std::string instance_id;
+  int status = 1;
+};
+
+struct GridPage {
+  size_t offset = 0;
+  int64_t limit = 1000;  // -1 = every row from offset
+};
+
+struct MetricValueParts {
+  bool raw = true;
+  bool formatted = true;
+  bool extras = true;
+};
+
+// Whether a top-level key of a v1 body is kept (the general `fields` rule).
+using KeepKey = std::function<bool(std::string_view key)>;
+
+std::string WriteGridV1(const GridHeader& header, const service::InstanceGrid& grid,
+                        const engine::ResultSet& result, const GridPage& page, const KeepKey& keep);
+std::string WriteGridV2(const GridHeader& header, const service::InstanceGrid& grid,
+                        const engine::ResultSet& result, const GridPage& page,
+                        const MetricValueParts& parts);
+
+}  // namespace tessera::api

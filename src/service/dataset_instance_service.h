@@ -1,0 +1,116 @@
+// service/dataset_instance_service.h
+//
+// Report and cube instances (spec 02 §3, §5; ARCHITECTURE §7): an instance is created from a
+// request (service/instance_request.h), computes its grid once on the engine, and serves pages
+// of that frozen result until it expires.
+//
+// Evaluation (spec 02 §3.3): the rows of the report or cube (a cube's published dataset; a
+// warehouse report's template objects at their own level, queried when the result is computed)
+// -> the view filter on those rows (and, for a report reading a cube, the report's filter) ->
+// aggregation to the grid's attributes -> metric limits -> sort. No attributes gives one total
+// row (none when no row passes); no attributes and no metrics give no rows.
+//
+// Contract:
+//   - Create() checks the caller's rights and the request against the definition before any data
+//     is read; every bad request is Error(kInvalidInput) and creates nothing. With `async_after`,
+//     the result is computed on the compute pool and Create() waits at most that long: a result
+//     not ready by then leaves `result` null (the caller answers 202 and clients poll); without
+//     it (or without a pool) the result is computed before Create() returns. A computation that
+//     fails removes the instance and throws its error to the synchronous caller; an asynchronous
+//     failure is kept and thrown by every later Open().
+//   - Open() finds the caller's instance of that object (Error(kNotFound) with spec 02 §5's
+//     message otherwise) and returns its result, recomputing it when the memory budget dropped
+//     it; `wait` false returns a null result while an asynchronous computation still runs.
+//   - Resort() gives the instance a new sorting (spec 02 §3.6 errors leave it unchanged) and
+//     returns the re-sorted result.
+//   - Thread-safe; many Open() calls on one instance may run at once.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "core/thread_pool.h"
+#include "service/dataset_definition_service.h"
+#include "service/instance_request.h"
+#include "service/instance_store.h"
+
+namespace tessera::service {
+
+struct InstanceCaller {
+  const Principal& principal;
+  std::string session_id;
+  std::string project_id;
+};
+
+// What an instance keeps: its request, the grid it shows and where its rows come from.
+class DatasetInstance : public InstanceDefinition {
+ public:
+  DatasetInstance(std::string project_id, ResolvedDataset source, InstanceRequest request,
+                  InstanceGrid grid);
+
+  const std::string& project_id() const { return project_id_; }
+  const ResolvedDataset& source() const { return source_; }
+  const InstanceRequest& request() const { return request_; }
+  std::shared_ptr<const InstanceGrid> grid() const;
+  void set_grid(InstanceGrid grid) const;
+
+  // The asynchronous computation, when there is one.
+  bool IsRunning() const;
+  void RethrowFailure() const;  // the error of a failed asynchronous computation, if any
+  void MarkRunning() const;
+  void MarkDone(std::exception_ptr failure) const;
+  bool WaitUntilDone(std::chrono::milliseconds timeout) const;
+
+ private:
+  const std::string project_id_;
+  const ResolvedDataset source_;
+  const InstanceRequest request_;
+  mutable std::mutex mutex_;
+  mutable std::condition_variable done_;
+  mutable std::shared_ptr<const InstanceGrid> grid_;
+  mutable bool running_ = false;
+  mutable std::exception_ptr failure_;
+};
+
+struct InstanceHandle {
+  std::shared_ptr<Instance> instance;
+  const DatasetInstance* definition = nullptr;  // lives as long as `instance`
+  std::shared_ptr<const InstanceGrid> grid;
+  ResultPtr result;  // null while an asynchronous computation runs
+};
+
+class DatasetInstanceService {
+ public:
+  DatasetInstanceService(DatasetDefinitionService& definitions, InstanceStore& store,
+                         ThreadPool* pool);
+
+  InstanceHandle Create(const InstanceCaller& caller, const std::string& object_id,
+                        DatasetFilter kind, InstanceRequest request,
+                        std::optional<std::chrono::milliseconds> async_after = std::nullopt);
+  InstanceHandle Open(const InstanceCaller& caller, const std::string& object_id,
+                      const std::string& instance_id, bool wait = true);
+  // The caller's instance, without its result (checks that cost nothing).
+  const DatasetInstance& Check(const InstanceCaller& caller, const std::string& object_id,
+                               const std::string& instance_id,
+                               std::shared_ptr<Instance>* keep_alive);
+  InstanceHandle Resort(const InstanceCaller& caller, const std::string& object_id,
+                        const std::string& instance_id, const Json& sorting);
+
+  void set_pool(ThreadPool* pool) { pool_ = pool; }
+
+ private:
+  ResultPtr Compute(const DatasetInstance& definition);
+  ResultPtr ResultOf(Instance& instance, const DatasetInstance& definition);
+  InstanceHandle Handle(std::shared_ptr<Instance> instance, ResultPtr result) const;
+
+  DatasetDefinitionService& definitions_;
+  InstanceStore& store_;
+  ThreadPool* pool_;
+};
+
+}  // namespace tessera::service
