@@ -2,6 +2,7 @@
 // written, entries it emits once per table are merged, and every malformed part is refused with
 // ERR006 naming it.
 #include "engine/push_model.h"
+#include "engine/push_samples.h"
 
 #include <gtest/gtest.h>
 
@@ -23,27 +24,7 @@ const char* kStoreSales = R"({
     {"name": "store_id", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Stores", "columnName": "store_id"}]}]},
     {"name": "city", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Stores", "columnName": "city"}]}]}]})";
 
-// What the Python client emits for two data frames sharing the column "store_id", made an
-// attribute in both (to_attribute), and sharing the metric column "units".
-const char* kTwoTables = R"({
-  "name": "Sales and stores", "description": "two tables", "folderId": "",
-  "tables": [
-    {"name": "Sales", "columnHeaders": [{"name": "store_id", "dataType": "BIGINTEGER"},
-                                        {"name": "day", "dataType": "DATE"},
-                                        {"name": "revenue", "dataType": "DOUBLE"},
-                                        {"name": "units", "dataType": "BIGINTEGER"}]},
-    {"name": "Stores", "columnHeaders": [{"name": "store_id", "dataType": "BIGINTEGER"},
-                                         {"name": "region", "dataType": "STRING"},
-                                         {"name": "units", "dataType": "DOUBLE"}]}],
-  "metrics": [
-    {"name": "revenue", "expressions": [{"tableName": "Sales", "columnName": "revenue"}]},
-    {"name": "units", "expressions": [{"tableName": "Sales", "columnName": "units"}]},
-    {"name": "units", "expressions": [{"tableName": "Stores", "columnName": "units"}]}],
-  "attributes": [
-    {"name": "store_id", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Sales", "columnName": "store_id"}]}]},
-    {"name": "day", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Sales", "columnName": "day"}]}]},
-    {"name": "store_id", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Stores", "columnName": "store_id"}]}]},
-    {"name": "region", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Stores", "columnName": "region"}]}]}]})";
+const char* const kTwoTables = tessera::testing::kSalesAndStoresModel;
 
 Json Body(const char* text) { return Json::parse(text); }
 

@@ -3,6 +3,7 @@
 // table lacks filled through a shared attribute. Expected values are computed here from the input
 // rows.
 #include "engine/pushed_dataset.h"
+#include "engine/push_samples.h"
 
 #include <gtest/gtest.h>
 
@@ -179,25 +180,7 @@ TEST(PushedDataset, NamesFormsByCategoryWithTheIdFirst) {
 // Several tables
 
 // Sales and Stores share store_id; units is a metric of both.
-const char* kSalesAndStores = R"({
-  "name": "Sales and stores",
-  "tables": [
-    {"name": "Sales", "columnHeaders": [{"name": "store_id", "dataType": "BIGINTEGER"},
-                                        {"name": "day", "dataType": "DATE"},
-                                        {"name": "revenue", "dataType": "DOUBLE"},
-                                        {"name": "units", "dataType": "BIGINTEGER"}]},
-    {"name": "Stores", "columnHeaders": [{"name": "store_id", "dataType": "BIGINTEGER"},
-                                         {"name": "region", "dataType": "STRING"},
-                                         {"name": "units", "dataType": "DOUBLE"}]}],
-  "metrics": [
-    {"name": "revenue", "expressions": [{"tableName": "Sales", "columnName": "revenue"}]},
-    {"name": "units", "expressions": [{"tableName": "Sales", "columnName": "units"}]},
-    {"name": "units", "expressions": [{"tableName": "Stores", "columnName": "units"}]}],
-  "attributes": [
-    {"name": "store_id", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Sales", "columnName": "store_id"}]}]},
-    {"name": "day", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Sales", "columnName": "day"}]}]},
-    {"name": "store_id", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Stores", "columnName": "store_id"}]}]},
-    {"name": "region", "attributeForms": [{"category": "ID", "expressions": [{"tableName": "Stores", "columnName": "region"}]}]}]})";
+const char* const kSalesAndStores = tessera::testing::kSalesAndStoresModel;
 
 struct SalesAndStores {
   PushedRows sales;   // store_id, day, revenue, units
