@@ -41,6 +41,7 @@ Api::Api(service::Services& services, ApiOptions options)
   RegisterCubeRoutes(endpoints);
   RegisterDatasetRoutes(endpoints);
   RegisterInstanceRoutes(endpoints);
+  RegisterPushRoutes(endpoints);
 }
 
 http::Response Api::Handle(const http::Request& request) const {

@@ -1,4 +1,4 @@
-// Dataset definitions (spec 02 §6.3). Pushed datasets (spec 02 §8) will join this family.
+// Dataset definitions (spec 02 §6.3), of reports, cubes and pushed datasets (spec 02 §8).
 #include "api/definition_json.h"
 #include "api/routes.h"
 #include "core/error.h"
@@ -45,12 +45,31 @@ DatasetSelection ParseSelection(const http::QueryParams& query) {
   return selection;
 }
 
+Json TablesJson(const service::DatasetDefinition& dataset) {
+  Json tables = Json::array();
+  for (const auto& table : dataset.tables) {
+    tables.push_back({{"id", table.id}, {"name", table.name}});
+  }
+  return tables;
+}
+
+Json ColumnsJson(const service::DatasetDefinition& dataset) {
+  Json columns = Json::array();
+  for (const auto& table : dataset.tables) {
+    for (const auto& column : table.columns) {
+      columns.push_back(
+          {{"tableName", table.name}, {"columnName", column.name}, {"dataType", column.data_type}});
+    }
+  }
+  return columns;
+}
+
 // Model cubes and reports have no tables of their own: only pushed datasets do.
 Json AvailableObjects(const service::DatasetDefinition& dataset,
                       const DatasetSelection& selection) {
   Json objects = Json::object();
-  if (selection.tables) objects["tables"] = Json::array();
-  if (selection.columns) objects["columns"] = Json::array();
+  if (selection.tables) objects["tables"] = TablesJson(dataset);
+  if (selection.columns) objects["columns"] = ColumnsJson(dataset);
   if (selection.attributes) objects["attributes"] = AttributesJsonV2(dataset);
   if (selection.metrics) objects["metrics"] = MetricsJsonV2(dataset);
   return objects;

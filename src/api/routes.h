@@ -19,5 +19,6 @@ void RegisterReportRoutes(Endpoints& endpoints);    // spec 02 §2.2-2.3, §2.6
 void RegisterCubeRoutes(Endpoints& endpoints);      // spec 02 §2.3-2.6
 void RegisterDatasetRoutes(Endpoints& endpoints);   // spec 02 §6.3
 void RegisterInstanceRoutes(Endpoints& endpoints);  // spec 02 §3-§6.2
+void RegisterPushRoutes(Endpoints& endpoints);      // spec 02 §8
 
 }  // namespace tessera::api

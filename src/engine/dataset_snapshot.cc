@@ -1,9 +1,5 @@
 #include "engine/dataset_snapshot.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -13,297 +9,21 @@
 #include <vector>
 
 #include "core/error.h"
-#include "core/ids.h"
+#include "engine/checked_file.h"
 
 namespace tessera::engine {
 namespace {
 
-constexpr char kMagic[8] = {'T', 'S', 'N', 'A', 'P', 'S', 'H', 'T'};
-constexpr size_t kBufferBytes = size_t{1} << 20;
+constexpr char kMagic[kMagicBytes] = {'T', 'S', 'N', 'A', 'P', 'S', 'H', 'T'};
+constexpr char kDescription[] = "the cube snapshot";
 constexpr uint8_t kDoublesBuffer = 0;
 constexpr uint8_t kValidityBuffer = 1;
-enum CellTag : uint8_t { kNullCell = 0, kIntegerCell = 1, kRealCell = 2, kTextCell = 3 };
 
 size_t ValidityWords(size_t rows) { return (rows + 63) / 64; }
 
-// A 64-bit checksum of a byte stream, fed in pieces of any size: it detects torn and corrupted
-// files, not tampering. Eight bytes at a time, so it keeps up with the disk.
-class StreamChecksum {
- public:
-  void Update(const void* data, size_t size) {
-    const auto* bytes = static_cast<const uint8_t*>(data);
-    total_ += size;
-    while (pending_size_ > 0 && size > 0) {
-      pending_[pending_size_++] = *bytes++;
-      --size;
-      if (pending_size_ == 8) {
-        Mix(Load(pending_));
-        pending_size_ = 0;
-      }
-    }
-    if (pending_size_ > 0) return;  // every byte went to the partial word
-    for (; size >= 8; bytes += 8, size -= 8) Mix(Load(bytes));
-    if (size > 0) std::memcpy(pending_, bytes, size);  // `bytes` may be null when empty
-    pending_size_ = size;
-  }
-
-  uint64_t Finish() const {
-    uint64_t state = state_;
-    if (pending_size_ > 0) {
-      uint8_t last[8] = {};
-      std::memcpy(last, pending_, pending_size_);
-      state = Mixed(state, Load(last));
-    }
-    state = Mixed(state, total_);
-    state ^= state >> 33;
-    state *= 0xFF51AFD7ED558CCDull;
-    state ^= state >> 33;
-    return state;
-  }
-
- private:
-  static uint64_t Load(const uint8_t* bytes) {
-    uint64_t word;
-    std::memcpy(&word, bytes, 8);
-    return word;
-  }
-  static uint64_t Mixed(uint64_t state, uint64_t word) {
-    state = (state ^ word) * 0x9E3779B97F4A7C15ull;
-    return state ^ (state >> 29);
-  }
-  void Mix(uint64_t word) { state_ = Mixed(state_, word); }
-
-  uint64_t state_ = 0x243F6A8885A308D3ull;
-  uint64_t total_ = 0;
-  uint8_t pending_[8] = {};
-  size_t pending_size_ = 0;
-};
-
-std::string ErrnoText() { return std::strerror(errno); }
-
-// Closes the descriptor it holds, also when a constructor throws after opening it.
-class UniqueFd {
- public:
-  UniqueFd() = default;
-  explicit UniqueFd(int fd) : fd_(fd) {}
-  ~UniqueFd() { Close(); }
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-
-  int get() const { return fd_; }
-  bool is_open() const { return fd_ >= 0; }
-  int Close() {
-    if (fd_ < 0) return 0;
-    const int result = ::close(fd_);
-    fd_ = -1;
-    return result;
-  }
-
- private:
-  int fd_ = -1;
-};
-
-// Buffered, checksummed output to a new file; Commit() makes it durable.
-class SnapshotOutput {
- public:
-  explicit SnapshotOutput(std::filesystem::path path)
-      : path_(std::move(path)),
-        fd_(::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) {
-    if (!fd_.is_open()) Fail("cannot create");
-    buffer_.reserve(kBufferBytes);
-  }
-
-  void Bytes(const void* data, size_t size) {
-    checksum_.Update(data, size);
-    Append(data, size);
-  }
-  template <typename T>
-  void Value(T value) {
-    Bytes(&value, sizeof value);
-  }
-  void U8(uint8_t value) { Value(value); }
-  void U32(uint32_t value) { Value(value); }
-  void I32(int32_t value) { Value(value); }
-  void U64(uint64_t value) { Value(value); }
-  void String(std::string_view text) {
-    U32(static_cast<uint32_t>(text.size()));
-    Bytes(text.data(), text.size());
-  }
-
-  // Writes the checksum, flushes and fsyncs.
-  void Commit() {
-    const uint64_t checksum = checksum_.Finish();
-    Append(&checksum, sizeof checksum);
-    Flush();
-    if (::fsync(fd_.get()) != 0) Fail("cannot sync");
-    if (fd_.Close() != 0) Fail("cannot close");
-  }
-
- private:
-  void Append(const void* data, size_t size) {
-    const auto* bytes = static_cast<const char*>(data);
-    while (size > 0) {
-      if (buffer_.size() == kBufferBytes) Flush();
-      const size_t take = std::min(size, kBufferBytes - buffer_.size());
-      buffer_.insert(buffer_.end(), bytes, bytes + take);
-      bytes += take;
-      size -= take;
-    }
-  }
-
-  void Flush() {
-    size_t written = 0;
-    while (written < buffer_.size()) {
-      ssize_t n = ::write(fd_.get(), buffer_.data() + written, buffer_.size() - written);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) Fail("cannot write");
-      written += static_cast<size_t>(n);
-    }
-    buffer_.clear();
-  }
-
-  [[noreturn]] void Fail(const char* what) const {
-    throw Error(ErrorCode::kInternal,
-                std::string(what) + " the cube snapshot " + path_.string() + ": " + ErrnoText());
-  }
-
-  std::filesystem::path path_;
-  UniqueFd fd_;
-  std::vector<char> buffer_;
-  StreamChecksum checksum_;
-};
-
-// Buffered, checksummed input that never reads past the body (the file minus its checksum).
-class SnapshotInput {
- public:
-  explicit SnapshotInput(std::filesystem::path path)
-      : path_(std::move(path)), fd_(::open(path_.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (!fd_.is_open()) {
-      const bool missing = errno == ENOENT;
-      throw Error(missing ? ErrorCode::kNotFound : ErrorCode::kInternal,
-                  "cannot open the cube snapshot " + path_.string() + ": " + ErrnoText());
-    }
-    struct stat status {};
-    if (::fstat(fd_.get(), &status) != 0) Fail("cannot read");
-    if (status.st_size < static_cast<off_t>(sizeof(kMagic) + sizeof(uint64_t))) {
-      Corrupt("the file is truncated");
-    }
-    body_left_ = static_cast<uint64_t>(status.st_size) - sizeof(uint64_t);
-    buffer_bytes_ = std::min<uint64_t>(kBufferBytes, status.st_size);
-  }
-
-  uint64_t remaining() const { return body_left_; }
-
-  void Bytes(void* data, size_t size) {
-    if (size > body_left_) Corrupt("the file is truncated");
-    body_left_ -= size;
-    Take(data, size);
-    checksum_.Update(data, size);
-  }
-  template <typename T>
-  T Value() {
-    T value;
-    Bytes(&value, sizeof value);
-    return value;
-  }
-  uint8_t U8() { return Value<uint8_t>(); }
-  uint32_t U32() { return Value<uint32_t>(); }
-  int32_t I32() { return Value<int32_t>(); }
-  uint64_t U64() { return Value<uint64_t>(); }
-  std::string String() {
-    const uint32_t size = U32();
-    CheckAvailable(size, 1, "a string");
-    std::string text(size, '\0');
-    Bytes(text.data(), size);
-    return text;
-  }
-
-  // Refuses a count of `count` items of at least `item_bytes` each that the file cannot hold,
-  // before anything is allocated for them.
-  void CheckAvailable(uint64_t count, uint64_t item_bytes, const std::string& what) const {
-    if (item_bytes > 0 && count > body_left_ / item_bytes) {
-      Corrupt(what + " is larger than the rest of the file");
-    }
-  }
-
-  // Checks that the body is fully read and matches the stored checksum.
-  void Finish() {
-    if (body_left_ != 0) Corrupt("unexpected bytes after the last metric");
-    uint64_t stored = 0;
-    Take(&stored, sizeof stored);
-    if (stored != checksum_.Finish()) Corrupt("the checksum does not match");
-  }
-
-  [[noreturn]] void Corrupt(const std::string& what) const {
-    throw Error(ErrorCode::kInternal,
-                "the cube snapshot " + path_.string() + " is corrupt or truncated: " + what);
-  }
-
- private:
-  void Take(void* data, size_t size) {
-    auto* out = static_cast<char*>(data);
-    while (size > 0) {
-      if (position_ == buffer_.size()) {
-        if (size >= buffer_bytes_) {  // large arrays go straight to their column
-          const size_t n = ReadSome(out, size);
-          out += n;
-          size -= n;
-          continue;
-        }
-        buffer_.resize(buffer_bytes_);
-        buffer_.resize(ReadSome(buffer_.data(), buffer_bytes_));
-        position_ = 0;
-      }
-      const size_t take = std::min(size, buffer_.size() - position_);
-      std::memcpy(out, buffer_.data() + position_, take);
-      position_ += take;
-      out += take;
-      size -= take;
-    }
-  }
-
-  size_t ReadSome(char* out, size_t size) {
-    for (;;) {
-      ssize_t n = ::read(fd_.get(), out, size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) Fail("cannot read");
-      if (n == 0) Corrupt("the file is truncated");  // shrank while being read
-      return static_cast<size_t>(n);
-    }
-  }
-
-  [[noreturn]] void Fail(const char* what) const {
-    throw Error(ErrorCode::kInternal,
-                std::string(what) + " the cube snapshot " + path_.string() + ": " + ErrnoText());
-  }
-
-  std::filesystem::path path_;
-  UniqueFd fd_;
-  uint64_t body_left_ = 0;
-  size_t buffer_bytes_ = kBufferBytes;
-  std::vector<char> buffer_;
-  size_t position_ = 0;
-  StreamChecksum checksum_;
-};
-
 // Writing
 
-void WriteCell(SnapshotOutput& out, const Cell& cell) {
-  if (const auto* integer = std::get_if<int64_t>(&cell)) {
-    out.U8(kIntegerCell);
-    out.Value(*integer);
-  } else if (const auto* real = std::get_if<double>(&cell)) {
-    out.U8(kRealCell);
-    out.Value(*real);
-  } else if (const auto* text = std::get_if<std::string>(&cell)) {
-    out.U8(kTextCell);
-    out.String(*text);
-  } else {
-    out.U8(kNullCell);
-  }
-}
-
-void WriteAttribute(SnapshotOutput& out, const AttributeColumn& attribute) {
+void WriteAttribute(CheckedOutput& out, const AttributeColumn& attribute) {
   out.String(attribute.id);
   out.String(attribute.name);
   out.U8(attribute.hidden ? 1 : 0);
@@ -358,7 +78,7 @@ void CheckWritable(const Dataset& dataset) {
   }
 }
 
-void WriteBody(SnapshotOutput& out, const Dataset& dataset) {
+void WriteBody(CheckedOutput& out, const Dataset& dataset) {
   out.Bytes(kMagic, sizeof kMagic);
   out.U32(kSnapshotFormatVersion);
   out.String(SnapshotPlatform());
@@ -405,32 +125,10 @@ void WriteBody(SnapshotOutput& out, const Dataset& dataset) {
   }
 }
 
-void SyncDirectory(const std::filesystem::path& directory) {
-  int fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;  // the rename is done; durability of the entry is best effort here
-  ::fsync(fd);
-  ::close(fd);
-}
-
 // Reading
 
-Cell ReadCell(SnapshotInput& in) {
-  switch (in.U8()) {
-    case kNullCell:
-      return std::monostate{};
-    case kIntegerCell:
-      return in.Value<int64_t>();
-    case kRealCell:
-      return in.Value<double>();
-    case kTextCell:
-      return in.String();
-    default:
-      in.Corrupt("unknown cell type");
-  }
-}
-
 // Ranks must order the elements by the form's values, ties by code (engine/dictionary.h).
-void CheckRanks(SnapshotInput& in, const FormValues& form, const std::string& attribute) {
+void CheckRanks(CheckedInput& in, const FormValues& form, const std::string& attribute) {
   const size_t size = form.values.size();
   std::vector<uint32_t> code_at(size, std::numeric_limits<uint32_t>::max());
   for (uint32_t code = 0; code < size; ++code) {
@@ -448,7 +146,7 @@ void CheckRanks(SnapshotInput& in, const FormValues& form, const std::string& at
   }
 }
 
-Dictionary ReadDictionary(SnapshotInput& in, const std::string& attribute) {
+Dictionary ReadDictionary(CheckedInput& in, const std::string& attribute) {
   const uint32_t form_count = in.U32();
   if (form_count == 0) in.Corrupt("attribute '" + attribute + "' has no forms");
   in.CheckAvailable(form_count, 5, "the forms of attribute '" + attribute + "'");
@@ -482,7 +180,7 @@ Dictionary ReadDictionary(SnapshotInput& in, const std::string& attribute) {
   return Dictionary(std::move(forms));
 }
 
-CodeColumn ReadCodes(SnapshotInput& in, uint64_t rows, size_t dictionary_size,
+CodeColumn ReadCodes(CheckedInput& in, uint64_t rows, size_t dictionary_size,
                      const std::string& attribute) {
   const uint8_t width = in.U8();
   if (width != 1 && width != 2 && width != 4) {
@@ -502,7 +200,7 @@ CodeColumn ReadCodes(SnapshotInput& in, uint64_t rows, size_t dictionary_size,
   return codes;
 }
 
-AttributeColumn ReadAttribute(SnapshotInput& in, uint64_t rows) {
+AttributeColumn ReadAttribute(CheckedInput& in, uint64_t rows) {
   AttributeColumn attribute;
   attribute.id = in.String();
   attribute.name = in.String();
@@ -520,7 +218,7 @@ struct Buffer {
   std::shared_ptr<const std::vector<uint64_t>> words;
 };
 
-Buffer ReadBuffer(SnapshotInput& in, uint64_t rows) {
+Buffer ReadBuffer(CheckedInput& in, uint64_t rows) {
   Buffer buffer;
   buffer.kind = in.U8();
   const uint64_t length = in.U64();
@@ -542,7 +240,7 @@ Buffer ReadBuffer(SnapshotInput& in, uint64_t rows) {
   return buffer;
 }
 
-const Buffer* BufferAt(SnapshotInput& in, const std::vector<Buffer>& buffers, int32_t index,
+const Buffer* BufferAt(CheckedInput& in, const std::vector<Buffer>& buffers, int32_t index,
                        uint8_t kind, const std::string& metric) {
   if (index == -1) return nullptr;
   if (index < 0 || static_cast<size_t>(index) >= buffers.size() || buffers[index].kind != kind) {
@@ -551,7 +249,7 @@ const Buffer* BufferAt(SnapshotInput& in, const std::vector<Buffer>& buffers, in
   return &buffers[index];
 }
 
-MetricColumn ReadMetric(SnapshotInput& in, const std::vector<Buffer>& buffers,
+MetricColumn ReadMetric(CheckedInput& in, const std::vector<Buffer>& buffers,
                         size_t attribute_count) {
   MetricColumn metric;
   metric.id = in.String();
@@ -582,7 +280,7 @@ MetricColumn ReadMetric(SnapshotInput& in, const std::vector<Buffer>& buffers,
   return metric;
 }
 
-std::shared_ptr<const Dataset> ReadBody(SnapshotInput& in) {
+std::shared_ptr<const Dataset> ReadBody(CheckedInput& in) {
   char magic[sizeof kMagic];
   in.Bytes(magic, sizeof magic);
   if (std::memcmp(magic, kMagic, sizeof kMagic) != 0) in.Corrupt("not a Tessera cube snapshot");
@@ -633,28 +331,11 @@ std::string SnapshotPlatform() {
 void WriteDatasetSnapshot(const Dataset& dataset, const std::filesystem::path& path) {
   static_assert(std::numeric_limits<double>::is_iec559);
   CheckWritable(dataset);
-  std::filesystem::path temporary = path;
-  temporary += ".tmp-" + NewTicketId();
-  try {
-    SnapshotOutput out(temporary);
-    WriteBody(out, dataset);
-    out.Commit();
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-      throw Error(ErrorCode::kInternal,
-                  "cannot replace the cube snapshot " + path.string() + ": " + error.message());
-    }
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw;
-  }
-  SyncDirectory(path.parent_path());
+  WriteFileAtomically(path, kDescription, [&](CheckedOutput& out) { WriteBody(out, dataset); });
 }
 
 std::shared_ptr<const Dataset> ReadDatasetSnapshot(const std::filesystem::path& path) {
-  SnapshotInput in(path);
+  CheckedInput in(path, kDescription);
   return ReadBody(in);
 }
 

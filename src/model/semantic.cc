@@ -392,4 +392,9 @@ std::vector<std::string> UsedObjectIds(const ObjectRecord& record) {
   return ids;
 }
 
+bool IsPushedDataset(const ObjectRecord& record) {
+  return record.type == kTypeReportDefinition && record.subtype == kSubtypeSuperCube &&
+         record.definition.is_object() && record.definition.contains("pushModel");
+}
+
 }  // namespace tessera::model

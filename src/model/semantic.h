@@ -133,4 +133,9 @@ Cube ParseCube(const ObjectRecord& record);
 // dependency.
 std::vector<std::string> UsedObjectIds(const ObjectRecord& record);
 
+// A dataset of the push API (spec 02 §8): a super cube (779) whose definition holds its push model
+// under "pushModel" rather than references to the semantic layer. It is no part of the project's
+// semantic model (SemanticModel ignores it); its own model is derived from the push model.
+bool IsPushedDataset(const ObjectRecord& record);
+
 }  // namespace tessera::model

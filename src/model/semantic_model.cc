@@ -64,9 +64,13 @@ std::string_view ExpectedWithArticle(Expected expected) {
 class Catalog {
  public:
   explicit Catalog(const std::vector<ObjectRecord>& objects) {
-    for (const ObjectRecord& record : objects) Index(record);
-    for (const ObjectRecord& record : objects) Parse(record);
-    for (const ObjectRecord& record : objects) Check(record);
+    std::vector<const ObjectRecord*> semantic;
+    for (const ObjectRecord& record : objects) {
+      if (!IsPushedDataset(record)) semantic.push_back(&record);
+    }
+    for (const ObjectRecord* record : semantic) Index(*record);
+    for (const ObjectRecord* record : semantic) Parse(*record);
+    for (const ObjectRecord* record : semantic) Check(*record);
   }
 
   std::map<std::string, Table> tables;

@@ -7,7 +7,10 @@
 #include "core/time.h"
 #include "engine/cube_publisher.h"
 #include "engine/dataset_snapshot.h"
+#include "engine/pushed_dataset.h"
+#include "engine/pushed_rows_file.h"
 #include "model/object_types.h"
+#include "model/semantic.h"
 #include "service/project_model.h"
 
 namespace tessera::service {
@@ -104,6 +107,12 @@ CubeService::~CubeService() {
   for (auto& worker : workers) worker.join();
 }
 
+std::filesystem::path CubeService::PushedRowsPath(const std::string& project_id,
+                                                  const std::string& cube_id) const {
+  const CubeKey key = KeyOf(project_id, cube_id);
+  return options_.data_dir / "cubes" / key.project_id / (key.cube_id + ".rows");
+}
+
 std::filesystem::path CubeService::SnapshotPath(const std::string& project_id,
                                                 const std::string& cube_id) const {
   return options_.data_dir / RelativeSnapshotFile(KeyOf(project_id, cube_id));
@@ -128,17 +137,32 @@ void CubeService::Publish(const std::string& project_id, const std::string& cube
     throw Error(ErrorCode::kNotFound,
                 "Cube '" + key.cube_id + "' not found in project '" + key.project_id + "'");
   }
+  StartPublish(key.project_id, key.cube_id, {});
+}
+
+bool CubeService::PublishWith(const std::string& project_id, const std::string& cube_id,
+                              CustomPublish job) {
+  const CubeKey key = KeyOf(project_id, cube_id);
+  return StartPublish(key.project_id, key.cube_id, std::move(job));
+}
+
+bool CubeService::StartPublish(const std::string& project_id, const std::string& cube_id,
+                               CustomPublish job) {
+  const CubeKey key{project_id, cube_id};
   std::lock_guard lock(mutex_);
   Entry& entry = EntryFor(key.text());
-  if (entry.is_publishing) return;                   // joins the running publish
+  if (entry.is_publishing) return false;             // a plain Publish joins the running one
   if (entry.worker.joinable()) entry.worker.join();  // ended: it only had to exit
   entry.is_publishing = true;
   try {
-    entry.worker = std::thread([this, key] { RunPublish(key.project_id, key.cube_id); });
+    entry.worker = std::thread([this, key, job = std::move(job)]() mutable {
+      RunPublish(key.project_id, key.cube_id, std::move(job));
+    });
   } catch (...) {
     entry.is_publishing = false;
     throw;
   }
+  return true;
 }
 
 void CubeService::WaitForPublish(const std::string& project_id, const std::string& cube_id) {
@@ -150,16 +174,27 @@ void CubeService::WaitForPublish(const std::string& project_id, const std::strin
   publish_ended_.wait(lock, [&] { return !entry.is_publishing; });
 }
 
-std::shared_ptr<const engine::Dataset> CubeService::BuildAndSnapshot(const std::string& project_id,
-                                                                     const std::string& cube_id) {
+std::shared_ptr<const engine::Dataset> CubeService::BuildFromSource(const std::string& project_id,
+                                                                    const std::string& cube_id) {
+  std::optional<model::ObjectRecord> object;
+  store_.Read(
+      [&](storage::MetadataTransaction& tx) { object = tx.FindObject(project_id, cube_id); });
+  if (object && model::IsPushedDataset(*object)) {
+    engine::PushModel push = engine::PushModelFromJson(object->definition.at("pushModel"));
+    return engine::BuildPushedDataset(
+        cube_id, push, engine::ReadPushedRows(push, PushedRowsPath(project_id, cube_id)));
+  }
   model::SemanticModel model = LoadSemanticModel(store_, project_id);
   const model::Cube& cube = model.cube(cube_id);
   engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
   engine::QueryOptions query;
   query.timeout = options_.query_timeout;
   query.cancel = &is_stopping_;
-  auto dataset = engine::PublishCubeDataset(warehouse, model, cube, query);
+  return engine::PublishCubeDataset(warehouse, model, cube, query);
+}
 
+void CubeService::WriteSnapshot(const std::string& project_id, const std::string& cube_id,
+                                const engine::Dataset& dataset) {
   const std::filesystem::path path = SnapshotPath(project_id, cube_id);
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
@@ -167,11 +202,10 @@ std::shared_ptr<const engine::Dataset> CubeService::BuildAndSnapshot(const std::
     throw Error(ErrorCode::kInternal, "cannot create the cube snapshot directory " +
                                           path.parent_path().string() + ": " + error.message());
   }
-  engine::WriteDatasetSnapshot(*dataset, path);
-  return dataset;
+  engine::WriteDatasetSnapshot(dataset, path);
 }
 
-void CubeService::RunPublish(std::string project_id, std::string cube_id) {
+void CubeService::RunPublish(std::string project_id, std::string cube_id, CustomPublish job) {
   const CubeKey key{project_id, cube_id};
   const auto started = std::chrono::steady_clock::now();
   std::optional<storage::CubeSnapshotRecord> record;
@@ -188,8 +222,11 @@ void CubeService::RunPublish(std::string project_id, std::string cube_id) {
     record->state = kPublishing;
     record->updated = Now();
     PutRecord(*record);
-    dataset = BuildAndSnapshot(project_id, cube_id);
+    dataset = job.build ? job.build() : BuildFromSource(project_id, cube_id);
+    WriteSnapshot(project_id, cube_id, *dataset);
+    if (job.commit) job.commit();
   } catch (...) {
+    dataset.reset();
     error = MessageOf(std::current_exception());
     spdlog::warn("publishing cube {} of project {} failed: {}", cube_id, project_id, error);
   }
@@ -223,17 +260,21 @@ void CubeService::RunPublish(std::string project_id, std::string cube_id) {
 
   CubeStatus status;
   if (record) status = StatusOf(*record);
-  std::lock_guard lock(mutex_);
-  Entry& entry = EntryFor(key.text());
-  if (!record) {  // the storage service could not be read: only this node's knowledge is left
-    status = entry.last_status.value_or(CubeStatus{});
-    status.state = CubeState::kFailed;
-    status.error_message = error;
-    status.last_publish_duration_ms = duration_ms;
+  {
+    std::lock_guard lock(mutex_);
+    Entry& entry = EntryFor(key.text());
+    if (!record) {  // the storage service could not be read: only this node's knowledge is left
+      status = entry.last_status.value_or(CubeStatus{});
+      status.state = CubeState::kFailed;
+      status.error_message = error;
+      status.last_publish_duration_ms = duration_ms;
+    }
+    if (dataset) Install(entry, std::move(dataset));
+    entry.last_status = status;
   }
-  if (dataset) Install(entry, std::move(dataset));
-  entry.last_status = status;
-  entry.is_publishing = false;
+  if (job.finished) job.finished(error);  // unlocked: it may take its owner's locks
+  std::lock_guard lock(mutex_);
+  EntryFor(key.text()).is_publishing = false;
   publish_ended_.notify_all();
 }
 

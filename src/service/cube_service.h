@@ -24,6 +24,13 @@
 //     (jobs with leases will resolve this, ARCHITECTURE §1).
 //   - A node serves the dataset it published or loaded; it does not notice a newer publish by
 //     another node until it publishes itself or restarts.
+//   - A pushed dataset (spec 02 §8, model::IsPushedDataset) is a cube whose rows come from its
+//     upload sessions, kept in the file PushedRowsPath() beside its snapshot: Publish() rebuilds it
+//     from those rows. PublishWith() runs a publish whose dataset the caller builds (a push
+//     publish): it refuses to start while another publish of the cube runs, and once the dataset
+//     is built and its snapshot written, runs `commit` (which may throw, failing the publish)
+//     before serving it; `finished` hears the outcome ("" or the error) after the status is
+//     recorded.
 //   - The destructor cancels running publishes (their warehouse queries) and waits for them.
 //   - Thread-safe.
 #pragma once
@@ -33,6 +40,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -65,6 +73,13 @@ struct CubeStatus {
   bool is_loaded = false;                // held in this node's memory
 };
 
+// A publish whose dataset the caller builds (a push publish).
+struct CustomPublish {
+  std::function<std::shared_ptr<const engine::Dataset>()> build;
+  std::function<void()> commit;                            // optional
+  std::function<void(const std::string& error)> finished;  // optional; "" on success
+};
+
 struct CubeServiceOptions {
   std::filesystem::path data_dir;  // snapshots go under data_dir/cubes/
   std::chrono::milliseconds query_timeout{std::chrono::minutes(30)};
@@ -82,6 +97,8 @@ class CubeService {
   void Refresh(const std::string& project_id, const std::string& cube_id) {
     Publish(project_id, cube_id);
   }
+  // False, and nothing started, while a publish of the cube runs.
+  bool PublishWith(const std::string& project_id, const std::string& cube_id, CustomPublish job);
   // Blocks until no publish of the cube runs on this node (tests, command line).
   void WaitForPublish(const std::string& project_id, const std::string& cube_id);
 
@@ -95,6 +112,9 @@ class CubeService {
   // Where the cube's snapshot lives on this node.
   std::filesystem::path SnapshotPath(const std::string& project_id,
                                      const std::string& cube_id) const;
+  // Where a pushed dataset's table rows live on this node (engine/pushed_rows_file.h).
+  std::filesystem::path PushedRowsPath(const std::string& project_id,
+                                       const std::string& cube_id) const;
 
  private:
   struct Entry {
@@ -108,9 +128,12 @@ class CubeService {
   };
 
   Entry& EntryFor(const std::string& key);  // with mutex_ held
-  void RunPublish(std::string project_id, std::string cube_id);
-  std::shared_ptr<const engine::Dataset> BuildAndSnapshot(const std::string& project_id,
-                                                          const std::string& cube_id);
+  bool StartPublish(const std::string& project_id, const std::string& cube_id, CustomPublish job);
+  void RunPublish(std::string project_id, std::string cube_id, CustomPublish job);
+  std::shared_ptr<const engine::Dataset> BuildFromSource(const std::string& project_id,
+                                                         const std::string& cube_id);
+  void WriteSnapshot(const std::string& project_id, const std::string& cube_id,
+                     const engine::Dataset& dataset);
   void Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset);  // mutex_ held
   std::optional<storage::CubeSnapshotRecord> FindRecord(const std::string& project_id,
                                                         const std::string& cube_id);

@@ -10,6 +10,8 @@
 #include "engine/cube_publisher.h"
 #include "engine/element_id.h"
 #include "engine/lookup_elements.h"
+#include "engine/pushed_dataset.h"
+#include "engine/pushed_semantic_model.h"
 #include "engine/qualification.h"
 #include "model/object_types.h"
 #include "model/rights.h"
@@ -113,7 +115,7 @@ DatasetDefinition Define(const model::SemanticModel& model, const std::string& i
                          const std::string& name, DatasetKind kind,
                          const std::vector<std::string>& attribute_ids,
                          const std::vector<std::string>& metric_ids) {
-  DatasetDefinition definition{id, name, kind, {}, {}};
+  DatasetDefinition definition{id, name, kind, {}, {}, {}};
   for (const auto& attribute_id : attribute_ids) {
     definition.attributes.push_back(DefineAttribute(model, attribute_id));
   }
@@ -128,10 +130,28 @@ struct Resolved {
   model::SemanticModel model;
   DatasetDefinition definition;
   std::optional<std::string> source_cube_id;
+  bool is_pushed = false;
 };
+
+Resolved ResolvePushed(const model::ObjectRecord& record) {
+  const engine::PushModel push = engine::PushModelFromJson(record.definition.at("pushModel"));
+  Resolved resolved{engine::PushedSemanticModel(record.id, record.name, push), {}, record.id, true};
+  const model::Cube& cube = resolved.model.cube(record.id);
+  resolved.definition = Define(resolved.model, cube.id, cube.name, DatasetKind::kCube,
+                               cube.attribute_ids, cube.metric_ids);
+  for (const auto& table : push.tables) {
+    TableDefinition definition{engine::PushedTableId(record.id, table.name), table.name, {}};
+    for (const auto& column : table.columns) {
+      definition.columns.push_back({column.name, column.type_name});
+    }
+    resolved.definition.tables.push_back(std::move(definition));
+  }
+  return resolved;
+}
 
 Resolved ResolveRecord(storage::MetadataStore& store, const std::string& project_id,
                        const model::ObjectRecord& record) {
+  if (model::IsPushedDataset(record)) return ResolvePushed(record);
   Resolved resolved{LoadSemanticModel(store, project_id), {}, std::nullopt};
   const model::SemanticModel& model = resolved.model;
   if (IsCube(record)) {
@@ -265,6 +285,7 @@ ResolvedDataset DatasetDefinitionService::Resolve(const Principal& principal,
   ResolvedDataset dataset;
   dataset.definition = std::move(resolved.definition);
   dataset.source_cube_id = std::move(resolved.source_cube_id);
+  dataset.is_pushed = resolved.is_pushed;
   if (!IsCube(record)) {
     const model::Report& report = resolved.model.report(record.id);
     dataset.base = {report.id, report.name, report.attribute_ids, report.metric_ids,
@@ -288,6 +309,10 @@ std::shared_ptr<const engine::Dataset> DatasetDefinitionService::BaseData(
 
 std::string DatasetDefinitionService::SqlOf(const std::string& project_id,
                                             const ResolvedDataset& resolved) {
+  if (resolved.is_pushed) {
+    return "-- '" + resolved.definition.name +
+           "' is a pushed dataset: its rows were uploaded, not queried from a warehouse";
+  }
   const model::Cube& cube =
       resolved.source_cube_id ? resolved.model->cube(*resolved.source_cube_id) : resolved.base;
   engine::CubeLayout layout = engine::LayoutOfCube(*resolved.model, cube);

@@ -18,6 +18,9 @@
 //     Elements come in ID order; each has its "<attribute id>:<ID value>" id
 //     (engine/element_id.h) and its form values as text, one per form in form order (a null is
 //     ""); `total` counts them all, whatever the page.
+//   - A pushed dataset (spec 02 §8) is a cube whose model is its push model
+//     (engine/pushed_semantic_model.h); its definition also lists its tables. It has no warehouse
+//     query: SqlOf() says so.
 //   - Thread-safe: every call reads the storage service afresh.
 #pragma once
 
@@ -60,12 +63,25 @@ struct MetricDefinition {
   std::string name;
 };
 
+struct ColumnDefinition {
+  std::string name;
+  std::string data_type;  // as the push model names it: "INTEGER", "STRING", ...
+};
+
+// A table of a pushed dataset (spec 02 §6.3); modelled reports and cubes have none.
+struct TableDefinition {
+  std::string id;
+  std::string name;
+  std::vector<ColumnDefinition> columns;
+};
+
 struct DatasetDefinition {
   std::string id;
   std::string name;
   DatasetKind kind = DatasetKind::kReport;
   std::vector<AttributeDefinition> attributes;
   std::vector<MetricDefinition> metrics;
+  std::vector<TableDefinition> tables;
 };
 
 struct AttributeElement {
@@ -85,6 +101,7 @@ struct ResolvedDataset {
   std::optional<std::string> source_cube_id;  // a cube, or the cube a report reads
   Json report_filter;  // a cube report's own filter, applied to the cube's rows; null = none
   model::Cube base;    // a warehouse report as a cube: its template objects and its filter
+  bool is_pushed = false;
 };
 
 class DatasetDefinitionService {

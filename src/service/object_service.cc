@@ -161,6 +161,43 @@ ObjectView ObjectService::CreateFolder(const Principal& principal, const std::st
   return view;
 }
 
+SavedObject ObjectService::SaveInFolder(const Principal& principal, const std::string& project_id,
+                                        const std::string& folder_id, NewObject object) {
+  std::string name(Trim(object.name));
+  if (name.empty()) throw Error(ErrorCode::kInvalidInput, "name: must not be empty");
+  SavedObject saved;
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    model::ObjectRecord folder =
+        LoadVisible(tx, principal, project_id, folder_id, model::kTypeFolder);
+    for (auto& sibling : tx.ListChildren(project_id, folder_id)) {
+      if (sibling.type == object.type && sibling.subtype == object.subtype &&
+          EqualsIgnoreCase(sibling.name, name)) {
+        RequireRights(principal, sibling, model::kRightWrite);
+        sibling.description = object.description;
+        sibling.definition = object.definition;
+        saved = {SaveChanged(tx, principal, sibling), true};
+        return;
+      }
+    }
+    RequirePrivilege(principal, model::Privilege::kCreateApplicationObjects, project_id);
+    RequireRights(principal, folder, model::kRightWrite);
+    model::ObjectRecord record;
+    record.project_id = project_id;
+    record.id = NewObjectId();
+    record.type = object.type;
+    record.subtype = object.subtype;
+    record.name = name;
+    record.description = object.description;
+    record.folder_id = folder.id;
+    record.owner_id = principal.user_id;
+    record.created = Now();
+    record.acl = model::InheritedAcl(folder);
+    record.definition = object.definition;
+    saved = {SaveChanged(tx, principal, record), false};
+  });
+  return saved;
+}
+
 ObjectView ObjectService::Update(const Principal& principal, const std::string& project_id,
                                  const std::string& id, int type, const ObjectPatch& patch) {
   ObjectView view;

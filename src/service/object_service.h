@@ -49,6 +49,20 @@ std::vector<T> SlicePage(std::vector<T> items, const Page& page) {
                         std::make_move_iterator(items.begin() + end));
 }
 
+// An object to save in a folder: its id, owner, ACL and times are given on creation.
+struct NewObject {
+  int type = 0;
+  int subtype = 0;
+  std::string name;
+  std::string description;
+  Json definition = Json::object();
+};
+
+struct SavedObject {
+  ObjectView view;
+  bool replaced = false;  // an object of that name, type and subtype was there and was replaced
+};
+
 class ObjectService {
  public:
   explicit ObjectService(storage::MetadataStore& store);
@@ -70,6 +84,13 @@ class ObjectService {
   ObjectView CreateFolder(const Principal& principal, const std::string& project_id,
                           const std::string& parent_id, const std::string& name,
                           const std::string& description);
+
+  // Saves `object` in folder `folder_id`: a new object owned by the principal, inheriting the
+  // folder's ACL (requires Create application objects and write on the folder), or, when the
+  // folder already holds an object of the same type and subtype with that name (case-insensitive),
+  // that object with the new description and definition (requires write on it; its id stays).
+  SavedObject SaveInFolder(const Principal& principal, const std::string& project_id,
+                           const std::string& folder_id, NewObject object);
 
   // Requires write. A new version id and modification time on every change.
   ObjectView Update(const Principal& principal, const std::string& project_id,

@@ -11,6 +11,7 @@
 #include "service/instance_store.h"
 #include "service/object_service.h"
 #include "service/project_service.h"
+#include "service/push_service.h"
 #include "service/search_service.h"
 #include "service/session_service.h"
 #include "storage/metadata_store.h"
@@ -30,7 +31,8 @@ struct Services {
         cubes(metadata_store, warehouses, std::move(cube_options)),
         definitions(metadata_store, objects, warehouses, cubes),
         instances(instance_options),
-        dataset_instances(definitions, instances, nullptr) {}
+        dataset_instances(definitions, instances, nullptr),
+        push(metadata_store, objects, cubes) {}
 
   storage::MetadataStore& store;
   DirectoryService directory;
@@ -42,6 +44,7 @@ struct Services {
   DatasetDefinitionService definitions;
   InstanceStore instances;
   DatasetInstanceService dataset_instances;  // computes on the compute pool once set_pool()
+  PushService push;
 };
 
 }  // namespace tessera::service

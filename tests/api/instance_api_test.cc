@@ -6,6 +6,7 @@
 #include <set>
 
 #include "api/demo_api.h"
+#include "api/grid_rows.h"
 #include "core/strings.h"
 
 namespace tessera::testing {
@@ -13,35 +14,6 @@ namespace {
 
 constexpr const char* kExcludeValues =
     "fields=-data.metricValues.extras,-data.metricValues.formatted";
-
-// One grid row: the attributes' form values, then the metrics' raw values.
-struct GridRow {
-  std::vector<std::string> forms;
-  std::vector<std::optional<double>> metrics;
-};
-
-// The rows of a v2 body, read as the Python client reads them (spec 02 §7.5): per-page element
-// lists indexed by headers.rows.
-std::vector<GridRow> RowsOfV2(const Json& body) {
-  std::vector<GridRow> rows;
-  const Json& grid = body["definition"]["grid"];
-  const Json& headers = body["data"]["headers"]["rows"];
-  const Json& raw = body["data"]["metricValues"]["raw"];
-  for (size_t r = 0; r < headers.size(); ++r) {
-    GridRow row;
-    for (size_t j = 0; j < grid["rows"].size(); ++j) {
-      const Json& element = grid["rows"][j]["elements"][headers[r][j].get<size_t>()];
-      EXPECT_EQ(element["formValues"].size(), grid["rows"][j]["forms"].size());
-      for (const auto& value : element["formValues"]) row.forms.push_back(value);
-    }
-    for (const auto& value : raw[r]) {
-      row.metrics.push_back(value.is_null() ? std::nullopt
-                                            : std::optional<double>(value.get<double>()));
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 // SQL rows whose first `keys` columns are form values and the rest metric values.
 std::vector<GridRow> RowsOfSql(const Rows& rows, size_t keys) {

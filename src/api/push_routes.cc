@@ -1,0 +1,99 @@
+// The push API (spec 02 §8): dataset models, upload sessions with chunks, publish and its status,
+// and the single-request datasets with their table updates.
+#include "api/routes.h"
+#include "core/error.h"
+#include "service/push_service.h"
+
+namespace tessera::api {
+
+namespace {
+
+service::PushService& Push(RequestContext& context) { return context.services().push; }
+
+http::Response EmptyOk() {
+  http::Response response;
+  response.status = 200;
+  return response;
+}
+
+http::Response CreateModel(RequestContext& context) {
+  service::PushedDatasetRef dataset = Push(context).CreateModel(
+      context.principal(), context.RequiredProjectId(), context.BodyJson());
+  // Only id and name: the client copies the answer onto its object (spec 06 §9).
+  return context.Reply(200, {{"id", dataset.id}, {"name", dataset.name}});
+}
+
+http::Response OpenSession(RequestContext& context) {
+  std::string session_id =
+      Push(context).OpenSession(context.principal(), context.RequiredProjectId(),
+                                context.PathParam("datasetId"), context.BodyJson());
+  return context.Reply(200, {{"uploadSessionId", session_id}});
+}
+
+http::Response PutChunk(RequestContext& context) {
+  Push(context).PutChunk(context.principal(), context.RequiredProjectId(),
+                         context.PathParam("datasetId"), context.PathParam("sessionId"),
+                         context.BodyJson());
+  return EmptyOk();
+}
+
+http::Response Publish(RequestContext& context) {
+  Push(context).Publish(context.principal(), context.RequiredProjectId(),
+                        context.PathParam("datasetId"), context.PathParam("sessionId"));
+  return EmptyOk();
+}
+
+http::Response PublishStatus(RequestContext& context) {
+  service::PublishProgress progress =
+      Push(context).Progress(context.principal(), context.RequiredProjectId(),
+                             context.PathParam("datasetId"), context.PathParam("sessionId"));
+  return context.Reply(200, {{"uploadSessionId", progress.session_id},
+                             {"status", progress.status},
+                             {"message", progress.message}});
+}
+
+http::Response CloseSession(RequestContext& context) {
+  Push(context).CloseSession(context.principal(), context.RequiredProjectId(),
+                             context.PathParam("datasetId"), context.PathParam("sessionId"));
+  return EmptyOk();
+}
+
+http::Response CreateSingle(RequestContext& context) {
+  service::PushedDatasetRef dataset = Push(context).CreateSingle(
+      context.principal(), context.RequiredProjectId(), context.BodyJson());
+  Json tables = Json::array();
+  for (const auto& [id, name] : dataset.tables) tables.push_back({{"id", id}, {"name", name}});
+  return context.Reply(200,
+                       {{"datasetId", dataset.id}, {"name", dataset.name}, {"tables", tables}});
+}
+
+http::Response PatchTable(RequestContext& context) {
+  auto policy = context.Header("updatePolicy");
+  if (!policy) {
+    throw Error(ErrorCode::kMissingParameter,
+                "The updatePolicy header is required: Add, Update, Upsert or Replace");
+  }
+  Push(context).PatchTable(context.principal(), context.RequiredProjectId(),
+                           context.PathParam("datasetId"), context.PathParam("tableId"),
+                           std::string(*policy), context.BodyJson());
+  return RequestContext::NoContent();
+}
+
+}  // namespace
+
+void RegisterPushRoutes(Endpoints& endpoints) {
+  const EndpointSpec spec{Access::kSession, FieldsRule::kNone};
+  endpoints.Add("POST", "/api/datasets/models", spec, CreateModel);
+  endpoints.Add("POST", "/api/datasets", spec, CreateSingle);
+  endpoints.Add("PATCH", "/api/datasets/{datasetId}/tables/{tableId}", spec, PatchTable);
+  endpoints.Add("POST", "/api/datasets/{datasetId}/uploadSessions", spec, OpenSession);
+  endpoints.Add("PUT", "/api/datasets/{datasetId}/uploadSessions/{sessionId}", spec, PutChunk);
+  endpoints.Add("DELETE", "/api/datasets/{datasetId}/uploadSessions/{sessionId}", spec,
+                CloseSession);
+  endpoints.Add("POST", "/api/datasets/{datasetId}/uploadSessions/{sessionId}/publish", spec,
+                Publish);
+  endpoints.Add("GET", "/api/datasets/{datasetId}/uploadSessions/{sessionId}/publishStatus", spec,
+                PublishStatus);
+}
+
+}  // namespace tessera::api

@@ -1,0 +1,71 @@
+#include "engine/checked_file.h"
+
+#include "core/ids.h"
+
+namespace tessera::engine {
+namespace {
+
+enum CellTag : uint8_t { kNullCell = 0, kIntegerCell = 1, kRealCell = 2, kTextCell = 3 };
+
+}  // namespace
+
+void WriteCell(CheckedOutput& out, const Cell& cell) {
+  if (const auto* integer = std::get_if<int64_t>(&cell)) {
+    out.U8(kIntegerCell);
+    out.Value(*integer);
+  } else if (const auto* real = std::get_if<double>(&cell)) {
+    out.U8(kRealCell);
+    out.Value(*real);
+  } else if (const auto* text = std::get_if<std::string>(&cell)) {
+    out.U8(kTextCell);
+    out.String(*text);
+  } else {
+    out.U8(kNullCell);
+  }
+}
+
+Cell ReadCell(CheckedInput& in) {
+  switch (in.U8()) {
+    case kNullCell:
+      return std::monostate{};
+    case kIntegerCell:
+      return in.Value<int64_t>();
+    case kRealCell:
+      return in.Value<double>();
+    case kTextCell:
+      return in.String();
+    default:
+      in.Corrupt("unknown cell type");
+  }
+}
+
+void SyncDirectory(const std::filesystem::path& directory) {
+  int fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // the rename is done; durability of the entry is best effort here
+  ::fsync(fd);
+  ::close(fd);
+}
+
+void WriteFileAtomically(const std::filesystem::path& path, const std::string& description,
+                         const std::function<void(CheckedOutput&)>& write_body) {
+  std::filesystem::path temporary = path;
+  temporary += ".tmp-" + NewTicketId();
+  try {
+    CheckedOutput out(temporary, description);
+    write_body(out);
+    out.Commit();
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+      throw Error(ErrorCode::kInternal,
+                  "cannot replace " + description + " " + path.string() + ": " + error.message());
+    }
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+  SyncDirectory(path.parent_path());
+}
+
+}  // namespace tessera::engine

@@ -1,0 +1,131 @@
+// service/push_service.h
+//
+// The push API (spec 02 §8): datasets whose rows clients upload, published as cubes like any
+// other (service/cube_service.h).
+//
+//   CreateModel    POST /api/datasets/models: a super cube (779) holding the parsed model
+//                  (engine/push_model.h) under "pushModel", in the model's folder or the caller's
+//                  My Reports; a dataset of that name there is replaced (its id kept, its rows
+//                  dropped, its served data kept until the next publish).
+//   OpenSession    an upload session over some of the dataset's tables, each with its update
+//                  policy, column headers (default: all columns in table order) and orientation.
+//                  A new session supersedes the dataset's unpublished sessions.
+//   PutChunk       one base64 JSON chunk of a table, parsed and checked at once
+//                  (engine/pushed_table.h); `index` >= 1, a repeated index replaces its chunk.
+//   Publish        checks that each table's chunks are numbered 1..n without a gap, then merges
+//                  them, in index order, into the table's stored rows by its policy and publishes
+//                  the dataset on CubeService's thread. Atomic: the rows and the served data
+//                  change together or not at all; a failed publish leaves the previous data
+//                  served and the session open to publish again.
+//   Progress       0 before publish, 6 while publishing, 1 once published; a failed publish is
+//                  Error(kInternal) with its reason (spec 02 §8.3).
+//   CloseSession   forgets the session; a publish still running is cancelled (its data is not
+//                  served).
+//   CreateSingle   POST /api/datasets: model and rows of one table in one request, published
+//                  before it returns.
+//   PatchTable     PATCH of a table of a dataset made by CreateSingle: its rows merged by the
+//                  policy and the dataset republished before it returns. Datasets made by
+//                  CreateModel refuse it (Error(kNotSupported)).
+//
+// Errors: malformed ids and bodies, unknown tables and columns, bad base64 or cells, chunk gaps
+// are Error(kInvalidInput) (or kMissingField for a missing key) and change nothing; an unknown
+// dataset or session, or a session of another user, is Error(kNotFound); a cube that is not a
+// pushed dataset is Error(kNotSupported). Uploading needs write on the dataset.
+//
+// Sessions live in this node's memory (a client keeps talking to the node it opened the session
+// on) and are forgotten after `session_ttl` without use, unless publishing. Thread-safe.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/json.h"
+#include "engine/push_model.h"
+#include "engine/pushed_table.h"
+#include "service/cube_service.h"
+#include "service/object_service.h"
+#include "service/principal.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::service {
+
+struct PushServiceOptions {
+  std::chrono::milliseconds session_ttl{std::chrono::hours(1)};
+};
+
+struct PushedDatasetRef {
+  std::string id;
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> tables;  // id, name (CreateSingle only)
+};
+
+struct PublishProgress {
+  std::string session_id;
+  int status = 0;
+  std::string message;
+};
+
+class PushService {
+ public:
+  PushService(storage::MetadataStore& store, ObjectService& objects, CubeService& cubes,
+              PushServiceOptions options = {});
+  ~PushService();
+  PushService(const PushService&) = delete;
+  PushService& operator=(const PushService&) = delete;
+
+  PushedDatasetRef CreateModel(const Principal& principal, const std::string& project_id,
+                               const Json& body);
+  std::string OpenSession(const Principal& principal, const std::string& project_id,
+                          const std::string& dataset_id, const Json& body);
+  void PutChunk(const Principal& principal, const std::string& project_id,
+                const std::string& dataset_id, const std::string& session_id, const Json& body);
+  void Publish(const Principal& principal, const std::string& project_id,
+               const std::string& dataset_id, const std::string& session_id);
+  PublishProgress Progress(const Principal& principal, const std::string& project_id,
+                           const std::string& dataset_id, const std::string& session_id);
+  void CloseSession(const Principal& principal, const std::string& project_id,
+                    const std::string& dataset_id, const std::string& session_id);
+
+  PushedDatasetRef CreateSingle(const Principal& principal, const std::string& project_id,
+                                const Json& body);
+  void PatchTable(const Principal& principal, const std::string& project_id,
+                  const std::string& dataset_id, const std::string& table,
+                  const std::string& update_policy, const Json& body);
+
+ private:
+  struct Session;
+  struct TableLoad {
+    engine::UpdatePolicy policy = engine::UpdatePolicy::kReplace;
+    engine::PushedRows rows;
+  };
+  using Loads = std::map<std::string, TableLoad>;
+
+  std::shared_ptr<Session> FindSession(const Principal& principal, const std::string& project_id,
+                                       const std::string& dataset_id,
+                                       const std::string& session_id);
+  void ExpireSessions();  // with mutex_ held
+  void StartPublish(const std::string& project_id, const std::string& dataset_id,
+                    const engine::PushModel& model, Loads loads, std::shared_ptr<Session> session,
+                    std::function<void(const std::string&)> notify = {});
+  void PublishAndWait(const std::string& project_id, const std::string& dataset_id,
+                      const engine::PushModel& model, Loads loads);
+
+  storage::MetadataStore& store_;
+  ObjectService& objects_;
+  CubeService& cubes_;
+  PushServiceOptions options_;
+
+  std::mutex mutex_;
+  std::condition_variable publish_ended_;
+  int running_publishes_ = 0;
+  std::map<std::string, std::shared_ptr<Session>> sessions_;  // by session id
+};
+
+}  // namespace tessera::service
