@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Cube instance figures over HTTP on the demo project: the Sales Cube's publish time, the creation
+# latency of a few instance shapes (median of 7), the throughput of reading the cube's largest grid
+# in 100,000-row pages (rows/s and MB/s of JSON, as the Python client asks for them), and the
+# requests/s of creating a small instance at 16 connections (wrk). Prints figures; asserts nothing.
+#
+#   bench/cube_instances.sh [ROWS] [BINARY]      (default 10000000, build/release/tessera)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rows=${1:-10000000}
+binary=$(realpath "${2:-build/release/tessera}")
+duration=${DURATION:-10s}
+command -v wrk >/dev/null || { echo "wrk is required (apt-get install wrk)"; exit 2; }
+
+data=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+started=$(date +%s)
+"$binary" serve --listen "127.0.0.1:$port" --data-dir "$data" --access-log false --log-level warn \
+  --demo-on-first-start true --demo-rows "$rows" &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
+until curl -sf "http://127.0.0.1:$port/api/status" >/dev/null; do
+  kill -0 $server 2>/dev/null || { echo "the server stopped"; exit 1; }
+  sleep 0.5
+done
+echo "demo of $rows fact rows generated and served after $(( $(date +%s) - started )) s"
+
+python3 - "$port" "$duration" <<'PY'
+import json, statistics, subprocess, sys, time, urllib.request
+
+port, duration = sys.argv[1], sys.argv[2]
+base = f"http://127.0.0.1:{port}"
+
+def call(method, path, body=None, headers=None, form=None):
+    data = form.encode() if form else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(base + path, data=data, method=method)
+    for key, value in (headers or {}).items():
+        request.add_header(key, value)
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=3600) as response:
+        return response.status, dict(response.headers), response.read()
+
+_, headers, _ = call("POST", "/api/auth/login", form="username=administrator&password=&loginMode=1")
+auth = {"X-MSTR-AuthToken": headers["X-MSTR-AuthToken"]}
+projects = json.loads(call("GET", "/api/projects", headers=auth)[2])
+auth["X-MSTR-ProjectID"] = next(p["id"] for p in projects if p["name"] == "Tutorial")
+
+def search(name, type_):
+    status, _, body = call("GET", f"/api/searches/results?name={urllib.parse.quote(name)}"
+                           f"&type={type_}&pattern=2", headers=auth)
+    hits = json.loads(body)
+    hits = hits.get("result", hits) if isinstance(hits, dict) else hits
+    return next(h["id"] for h in hits if h["name"] == name)
+
+import urllib.parse
+cube = search("Sales Cube", 776)
+definition = json.loads(call("GET", f"/api/v2/cubes/{cube}", headers=auth)[2])
+objects = definition["definition"]["availableObjects"]
+attribute = {a["name"]: a["id"] for a in objects["attributes"]}
+metric = {m["name"]: m["id"] for m in objects["metrics"]}
+
+began = time.perf_counter()
+call("POST", f"/api/v2/cubes/{cube}", headers=auth)
+while True:
+    _, h, _ = call("HEAD", f"/api/cubes/{cube}", headers=auth)
+    if int(h["X-MSTR-CubeStatus"]) & 64 and not int(h["X-MSTR-CubeStatus"]) & 1:
+        break
+    time.sleep(0.05)
+print(f"Sales Cube publish: {time.perf_counter() - began:.1f} s")
+
+def requested(attributes, metrics):
+    return {"requestedObjects": {"attributes": [{"id": attribute[a]} for a in attributes],
+                                 "metrics": [{"id": metric[m]} for m in metrics]}}
+
+lean = "fields=-data.metricValues.extras,-data.metricValues.formatted"
+shapes = {
+    "grand total, 6 metrics": requested([], list(metric)),
+    "Region x Revenue": requested(["Region"], ["Revenue"]),
+    "Year x Category, 3 metrics": requested(["Year", "Category"], ["Revenue", "Cost", "Profit"]),
+    "Month x Country x Channel": requested(["Month", "Country", "Channel"], ["Revenue", "Units Sold"]),
+    "every attribute, every metric": requested(list(attribute), list(metric)),
+}
+print(f"\n{'instance':34} {'rows':>9} {'median ms':>10} {'min ms':>8}")
+for label, body in shapes.items():
+    times, total = [], 0
+    for _ in range(7):
+        began = time.perf_counter()
+        _, _, text = call("POST", f"/api/v2/cubes/{cube}/instances?offset=0&limit=1000&{lean}",
+                          body, auth)
+        times.append((time.perf_counter() - began) * 1000)
+        total = json.loads(text)["data"]["paging"]["total"]
+    print(f"{label:34} {total:9d} {statistics.median(times):10.1f} {min(times):8.1f}")
+
+_, _, text = call("POST", f"/api/v2/cubes/{cube}/instances?offset=0&limit=1&{lean}",
+                  shapes["every attribute, every metric"], auth)
+created = json.loads(text)
+instance, total = created["instanceId"], created["data"]["paging"]["total"]
+runs = []
+for _ in range(3):
+    fetched_rows, fetched_bytes, began = 0, 0, time.perf_counter()
+    for offset in range(0, total, 100000):
+        _, _, page = call("GET", f"/api/v2/cubes/{cube}/instances/{instance}"
+                          f"?offset={offset}&limit=100000&{lean}", headers=auth)
+        fetched_bytes += len(page)
+        fetched_rows += min(100000, total - offset)
+    runs.append((time.perf_counter() - began, fetched_rows, fetched_bytes))
+seconds, fetched_rows, fetched_bytes = sorted(runs)[1]
+print(f"\nfetch of {fetched_rows} rows in 100k-row pages (median of 3): {seconds:.2f} s, "
+      f"{fetched_rows / seconds:,.0f} rows/s, {fetched_bytes / seconds / 1e6:.1f} MB/s of JSON "
+      f"({fetched_bytes / fetched_rows:.0f} bytes/row)")
+
+small = json.dumps(shapes["Region x Revenue"])
+script = f"""
+wrk.method = "POST"
+wrk.body = '{small}'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-MSTR-AuthToken"] = "{auth['X-MSTR-AuthToken']}"
+wrk.headers["X-MSTR-ProjectID"] = "{auth['X-MSTR-ProjectID']}"
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %d %.1f %.3f %.3f %d\\n", summary.requests,
+    summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000,
+    latency:percentile(99) / 1000, summary.errors.status))
+end
+"""
+with open("/tmp/cube_instances.lua", "w") as f:
+    f.write(script)
+# Each creation makes an instance of the session; the per-session cap retires the oldest.
+out = subprocess.run(["wrk", "-t2", "-c16", f"-d{duration}", "-s", "/tmp/cube_instances.lua",
+                      f"{base}/api/v2/cubes/{cube}/instances?offset=0&limit=1000&{lean}"],
+                     capture_output=True, text=True).stdout
+result = next(l for l in out.splitlines() if l.startswith("RESULT")).split()
+print(f"\nsmall instance creation (Region x Revenue), 16 connections: {result[2]} requests/s, "
+      f"p50 {result[3]} ms, p99 {result[4]} ms, non-2xx {result[5]}")
+PY
