@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "engine/radix_sort.h"
 
 namespace tessera::engine {
 namespace {
@@ -178,6 +179,9 @@ struct Partial {
     std::vector<uint32_t> n;  // values seen (columns with nulls)
     std::vector<uint64_t> bits;
     std::vector<uint64_t> pairs;  // slot << 32 | code
+    // Compacting again only once the pairs have doubled keeps the sorting amortised when the
+    // distinct pairs alone exceed kPairsBeforeCompaction.
+    size_t compact_pairs_at = kPairsBeforeCompaction;
   };
   std::vector<Accumulator> accumulators;
 };
@@ -230,7 +234,7 @@ void AccumulateValues(const MetricColumn& column, Rows rows, const uint32_t* slo
 }
 
 void CompactPairs(std::vector<uint64_t>& pairs) {
-  std::sort(pairs.begin(), pairs.end());
+  RadixSort(pairs);
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
 }
 
@@ -249,7 +253,10 @@ void AccumulateDistinct(const MetricPlan& plan, Partial::Accumulator& accumulato
     for (size_t j = 0; j < n; ++j) {
       accumulator.pairs.push_back(uint64_t{slots[j]} << 32 | codes[rows[j]]);
     }
-    if (accumulator.pairs.size() > kPairsBeforeCompaction) CompactPairs(accumulator.pairs);
+    if (accumulator.pairs.size() > accumulator.compact_pairs_at) {
+      CompactPairs(accumulator.pairs);
+      accumulator.compact_pairs_at = std::max(kPairsBeforeCompaction, 2 * accumulator.pairs.size());
+    }
   });
 }
 
