@@ -86,9 +86,8 @@ TOML
   touch "$data_dir/complete"
 fi
 
-# 3. The flattened table `sales` (shared/bench/README.md): SQLite's copy, then its CSV for the
-# other peers, rows in order_line_id order. CROSS JOIN keeps SQLite's join order as written (the
-# fact table outermost), as bench/cube_queries.cc explains.
+# 3. The flattened table `sales` (bench/sales_flat.sql): SQLite's copy, then its CSV for the
+# other peers, rows in order_line_id order.
 peer_db=$work/sales-$rows.sqlite
 csv=$work/sales-$rows.csv
 if [[ ! -f $csv || $csv -ot $data_dir/complete ]]; then
@@ -100,22 +99,7 @@ CREATE TABLE sales (day TEXT, month TEXT, quarter TEXT, year INTEGER, region TEX
   city TEXT, category TEXT, subcategory TEXT, item TEXT, customer_segment TEXT, channel TEXT,
   units INTEGER, revenue REAL, cost REAL);
 INSERT INTO sales
-SELECT f.day_id, m.month_id, q.quarter_id, q.year_id, r.region_name, co.country_name,
-  ci.city_name, ca.category_name, sc.subcategory_name, i.item_name, cs.customer_segment_name,
-  ch.channel_name, f.units, f.revenue, f.cost
-FROM w.sales_fact f
-CROSS JOIN w.lu_day d ON d.day_id = f.day_id
-CROSS JOIN w.lu_month m ON m.month_id = d.month_id
-CROSS JOIN w.lu_quarter q ON q.quarter_id = m.quarter_id
-CROSS JOIN w.lu_city ci ON ci.city_id = f.city_id
-CROSS JOIN w.lu_country co ON co.country_id = ci.country_id
-CROSS JOIN w.lu_region r ON r.region_id = co.region_id
-CROSS JOIN w.lu_item i ON i.item_id = f.item_id
-CROSS JOIN w.lu_subcategory sc ON sc.subcategory_id = i.subcategory_id
-CROSS JOIN w.lu_category ca ON ca.category_id = sc.category_id
-CROSS JOIN w.lu_customer cu ON cu.customer_id = f.customer_id
-CROSS JOIN w.lu_customer_segment cs ON cs.customer_segment_id = cu.customer_segment_id
-CROSS JOIN w.lu_channel ch ON ch.channel_id = f.channel_id
+$(sed '/^--/d' bench/sales_flat.sql)
 ORDER BY f.order_line_id;
 SQL
   loaded=$(sqlite3 "$peer_db" 'SELECT count(*) FROM sales')

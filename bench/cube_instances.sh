@@ -12,18 +12,8 @@ binary=$(realpath "${2:-build/release/tessera}")
 duration=${DURATION:-10s}
 command -v wrk >/dev/null || { echo "wrk is required (apt-get install wrk)"; exit 2; }
 
-data=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-started=$(date +%s)
-"$binary" serve --listen "127.0.0.1:$port" --data-dir "$data" --access-log false --log-level warn \
-  --demo-on-first-start true --demo-rows "$rows" &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
-until curl -sf "http://127.0.0.1:$port/api/status" >/dev/null; do
-  kill -0 $server 2>/dev/null || { echo "the server stopped"; exit 1; }
-  sleep 0.5
-done
-echo "demo of $rows fact rows generated and served after $(( $(date +%s) - started )) s"
+source bench/demo_server.sh
+start_demo_server "$rows" "$binary"
 
 python3 - "$port" "$duration" <<'PY'
 import json, statistics, subprocess, sys, time, urllib.request

@@ -35,14 +35,14 @@ TEST_P(BundleObjectsApi, AReportHasItsTypeSubtypeAncestorsOwnerAndVersion) {
 TEST_P(BundleObjectsApi, FoldersListTheBundlesSchemaObjects) {
   auto attributes = client().Get("/api/folders/preDefined/26", AuthHeaders(token_, project_));
   ASSERT_EQ(attributes.status, 200);
-  EXPECT_EQ(attributes.headers.Get("X-MSTR-Total-Count"), "13");
+  EXPECT_EQ(attributes.headers.Get("X-MSTR-Total-Count"), "14");
   for (const auto& item : BodyOf(attributes)) EXPECT_EQ(item["type"], 12);
 }
 
 TEST_P(BundleObjectsApi, SearchTellsCubesReportsAndDashboardsApart) {
   auto cubes =
       BodyOf(client().Get("/api/searches/results?type=776", AuthHeaders(token_, project_)));
-  EXPECT_EQ(cubes["totalItems"], 2);
+  EXPECT_EQ(cubes["totalItems"], 3);
   auto reports =
       BodyOf(client().Get("/api/searches/results?type=768", AuthHeaders(token_, project_)));
   EXPECT_GE(reports["totalItems"].get<int>(), 5);

@@ -47,12 +47,12 @@ TEST(BundleRead, DemoBundleHoldsTheTutorialProject) {
   EXPECT_EQ(bundle.project_name, "Tutorial");
   EXPECT_EQ(bundle.warehouse, "demo");
   EXPECT_EQ(CountOf(bundle, 3840), 14);  // tables
-  EXPECT_EQ(CountOf(bundle, 3072), 13);  // attributes
+  EXPECT_EQ(CountOf(bundle, 3072), 14);  // attributes
   EXPECT_EQ(CountOf(bundle, 3328), 5);   // facts
-  EXPECT_EQ(CountOf(bundle, 1024), 9);   // metrics
+  EXPECT_EQ(CountOf(bundle, 1024), 16);  // metrics
   EXPECT_GE(CountOf(bundle, 256), 3);    // filters
   EXPECT_GE(CountOf(bundle, kSubtypeReportGrid), 5);
-  EXPECT_EQ(CountOf(bundle, kSubtypeOlapCube), 2);
+  EXPECT_EQ(CountOf(bundle, kSubtypeOlapCube), 3);
   EXPECT_EQ(CountOf(bundle, kSubtypeDashboard), 2);
 }
 
