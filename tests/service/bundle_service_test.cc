@@ -59,7 +59,7 @@ TEST_P(BundleImport, TheDemoBundleCreatesItsProjectWithDeterministicIds) {
   // The semantic layer the engine reads back is whole.
   auto semantic = service::LoadSemanticModel(*store_, summary.project_id);
   EXPECT_TRUE(semantic.FindByName(model::kTypeMetric, "Profit Margin"));
-  EXPECT_EQ(semantic.cubes().size(), 2u);
+  EXPECT_EQ(semantic.cubes().size(), 3u);
 }
 
 TEST_P(BundleImport, ReimportingAnUnchangedBundleKeepsEveryVersion) {
