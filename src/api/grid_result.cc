@@ -90,23 +90,6 @@ std::vector<AttributeReader> ReadersOf(const service::InstanceGrid& grid,
   return readers;
 }
 
-struct MinMax {
-  std::optional<double> min;
-  std::optional<double> max;
-};
-
-MinMax MinMaxOf(const engine::ResultSet& result, size_t metric) {
-  MinMax range;
-  const auto& values = result.values[metric];
-  const auto& present = result.present[metric];
-  for (size_t r = 0; r < result.row_count; ++r) {
-    if (!present[r]) continue;
-    if (!range.min || values[r] < *range.min) range.min = values[r];
-    if (!range.max || values[r] > *range.max) range.max = values[r];
-  }
-  return range;
-}
-
 void WriteOptional(JsonWriter& out, const std::optional<double>& value) {
   if (value) {
     out.Double(*value);
@@ -117,7 +100,7 @@ void WriteOptional(JsonWriter& out, const std::optional<double>& value) {
 
 void WriteMetricDefinition(JsonWriter& out, const service::GridMetric& metric,
                            const engine::ResultSet& result, size_t index, bool v2) {
-  const MinMax range = MinMaxOf(result, index);
+  const engine::ResultSet::Range& range = result.ranges[index];
   out.BeginObject();
   out.Key("name");
   out.String(metric.metric.name);

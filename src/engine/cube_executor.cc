@@ -286,10 +286,15 @@ ResultSet ExecuteCubeQuery(const std::shared_ptr<const Dataset>& dataset, const 
   for (const Values* metric : returned) {
     std::vector<double> column(rows.size(), 0);
     std::vector<uint8_t> present(rows.size(), 0);
+    ResultSet::Range range;
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& value = (*metric)[rows[i]];
-      if (value) column[i] = *value, present[i] = 1;
+      if (!value) continue;
+      column[i] = *value, present[i] = 1;
+      if (!range.min || *value < *range.min) range.min = *value;
+      if (!range.max || *value > *range.max) range.max = *value;
     }
+    result.ranges.push_back(range);
     result.values.push_back(std::move(column));
     result.present.push_back(std::move(present));
   }

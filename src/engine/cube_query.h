@@ -110,6 +110,13 @@ struct ResultSet {
   std::vector<MetricRequest> metrics;         // returned metrics
   std::vector<std::vector<double>> values;    // per returned metric
   std::vector<std::vector<uint8_t>> present;  // per returned metric: 0 = null
+  // Per returned metric: its smallest and largest value over every row (none when all are null),
+  // found once when the result is made, for the headers of every page.
+  struct Range {
+    std::optional<double> min;
+    std::optional<double> max;
+  };
+  std::vector<Range> ranges;
   size_t row_count = 0;
   // The dataset exists for this result alone (a report's rows), so its memory is the result's.
   bool owns_dataset = false;
