@@ -110,7 +110,10 @@ class MetricValues {
   std::vector<State> state_;
 };
 
-std::vector<uint8_t> RankKeep(const Values& values, CompareOp op, double amount) {
+// Rank leaves (engine/cube_query.h): the groups of rank <= the wanted count, found as those at
+// least as good as the wanted-th best value, which keeps ties.
+std::vector<uint8_t> RankKeep(const Values& values, CompareOp op,
+                              const std::vector<double>& numbers) {
   std::vector<double> present;
   for (const auto& value : values) {
     if (value) present.push_back(*value);
@@ -118,8 +121,11 @@ std::vector<uint8_t> RankKeep(const Values& values, CompareOp op, double amount)
   std::vector<uint8_t> keep(values.size(), 0);
   const bool top = op == CompareOp::kRankTop || op == CompareOp::kPercentTop;
   const bool percent = op == CompareOp::kPercentTop || op == CompareOp::kPercentBottom;
-  const double wanted = percent ? std::ceil(amount / 100.0 * present.size()) : std::floor(amount);
-  if (wanted < 1 || present.empty()) return keep;
+  // amount × N / 100 rather than amount / 100 × N: exact for whole percents, so 7% of 100 is 7.
+  double wanted = percent ? std::ceil(numbers[0] * static_cast<double>(present.size()) / 100.0)
+                          : std::floor(numbers[0]);
+  if (percent && numbers.size() > 1) wanted += numbers[1];
+  if (!(wanted >= 1) || present.empty()) return keep;
   const size_t n = std::min(present.size(), static_cast<size_t>(wanted));
   auto compare = [top](double a, double b) { return top ? a > b : a < b; };
   std::nth_element(present.begin(), present.begin() + (n - 1), present.end(), compare);
@@ -130,19 +136,27 @@ std::vector<uint8_t> RankKeep(const Values& values, CompareOp op, double amount)
   return keep;
 }
 
-std::vector<uint8_t> LimitKeep(const MetricLimit& limit, const std::vector<const Values*>& returned,
-                               size_t count) {
+// The metrics a limit's leaves index, and how messages name them.
+struct LimitScope {
+  const std::vector<const Values*>& metrics;
+  const char* limit_name;   // "a metric limit"
+  const char* metric_noun;  // "returned metrics"
+};
+
+std::vector<uint8_t> LimitKeep(const MetricLimit& limit, const LimitScope& scope, size_t count) {
   switch (limit.kind) {
     case RowFilter::Kind::kMetric: {
-      if (limit.metric < 0 || static_cast<size_t>(limit.metric) >= returned.size()) {
+      if (limit.metric < 0 || static_cast<size_t>(limit.metric) >= scope.metrics.size()) {
         throw Error(ErrorCode::kInvalidInput,
-                    "a metric limit names a metric the result does not have");
+                    std::string(scope.limit_name) + " names metric " +
+                        std::to_string(limit.metric) + ", but the query has " +
+                        std::to_string(scope.metrics.size()) + " " + scope.metric_noun);
       }
-      const Values& values = *returned[limit.metric];
+      const Values& values = *scope.metrics[limit.metric];
       if (limit.op >= CompareOp::kRankTop) {
         if (limit.numbers.empty())
           throw Error(ErrorCode::kInvalidInput, "a rank limit needs its amount");
-        return RankKeep(values, limit.op, limit.numbers[0]);
+        return RankKeep(values, limit.op, limit.numbers);
       }
       std::vector<uint8_t> keep(count);
       for (size_t g = 0; g < count; ++g)
@@ -152,7 +166,7 @@ std::vector<uint8_t> LimitKeep(const MetricLimit& limit, const std::vector<const
     case RowFilter::Kind::kNot: {
       if (limit.children.size() != 1)
         throw Error(ErrorCode::kInvalidInput, "Not takes one condition");
-      auto keep = LimitKeep(limit.children[0], returned, count);
+      auto keep = LimitKeep(limit.children[0], scope, count);
       for (auto& k : keep) k = !k;
       return keep;
     }
@@ -161,7 +175,7 @@ std::vector<uint8_t> LimitKeep(const MetricLimit& limit, const std::vector<const
       const bool is_and = limit.kind == RowFilter::Kind::kAnd;
       std::vector<uint8_t> keep(count, is_and ? 1 : 0);
       for (const auto& child : limit.children) {
-        const auto child_keep = LimitKeep(child, returned, count);
+        const auto child_keep = LimitKeep(child, scope, count);
         for (size_t g = 0; g < count; ++g)
           keep[g] = is_and ? (keep[g] & child_keep[g]) : (keep[g] | child_keep[g]);
       }
@@ -233,11 +247,26 @@ class RowOrder {
   const std::vector<const Values*>& returned_;
 };
 
+// Both limits see every aggregated group (ranks are among all of them), then are ANDed.
+std::vector<uint8_t> KeptGroups(const CubeQuery& query, size_t count,
+                                const std::vector<const Values*>& requested,
+                                const std::vector<const Values*>& returned) {
+  std::vector<uint8_t> keep(count, 1);
+  if (query.limit_filter) {
+    keep = LimitKeep(*query.limit_filter, {returned, "a metric limit", "returned metrics"}, count);
+  }
+  if (query.group_filter) {
+    const std::vector<uint8_t> group_keep =
+        LimitKeep(*query.group_filter, {requested, "a group filter", "metric requests"}, count);
+    for (size_t g = 0; g < count; ++g) keep[g] &= group_keep[g];
+  }
+  return keep;
+}
+
 std::vector<uint32_t> OrderedRows(const Dataset& dataset, const CubeQuery& query,
-                                  const Groups& groups,
+                                  const Groups& groups, const std::vector<const Values*>& requested,
                                   const std::vector<const Values*>& returned) {
-  std::vector<uint8_t> keep(groups.count, 1);
-  if (query.limit_filter) keep = LimitKeep(*query.limit_filter, returned, groups.count);
+  const std::vector<uint8_t> keep = KeptGroups(query, groups.count, requested, returned);
   std::vector<uint32_t> rows;
   for (uint32_t g = 0; g < groups.count; ++g) {
     if (keep[g]) rows.push_back(g);
@@ -270,13 +299,15 @@ ResultSet ExecuteCubeQuery(const std::shared_ptr<const Dataset>& dataset, const 
   ResultSet result;
   result.dataset = dataset;
   result.attributes = query.attributes;
+  std::vector<const Values*> requested;
   std::vector<const Values*> returned;
   for (size_t r = 0; r < query.metrics.size(); ++r) {
+    requested.push_back(&values[r]);
     if (query.metrics[r].hidden) continue;
     result.metrics.push_back(query.metrics[r]);
     returned.push_back(&values[r]);
   }
-  const std::vector<uint32_t> rows = OrderedRows(*dataset, query, groups, returned);
+  const std::vector<uint32_t> rows = OrderedRows(*dataset, query, groups, requested, returned);
   result.row_count = rows.size();
   for (const auto& codes : groups.codes) {
     std::vector<uint32_t> column(rows.size());
@@ -342,17 +373,23 @@ ElementList ListElements(const Dataset& dataset, int attribute, const RowFilter&
                 "no attribute " + std::to_string(attribute) + " in the dataset");
   }
   const Dictionary& dictionary = dataset.attribute(attribute).dictionary;
-  int form = search.form;
-  if (form < 0) form = std::max(dictionary.FormIndex("DESC"), 0);
-  if (static_cast<size_t>(form) >= dictionary.forms().size()) {
-    throw Error(ErrorCode::kInvalidInput, "the attribute has no form " + std::to_string(form));
+  std::vector<int> forms = search.forms;
+  if (forms.empty()) forms.push_back(std::max(dictionary.FormIndex("DESC"), 0));
+  for (const int form : forms) {
+    if (form < 0 || static_cast<size_t>(form) >= dictionary.forms().size()) {
+      throw Error(ErrorCode::kInvalidInput, "the attribute has no form " + std::to_string(form));
+    }
   }
   const std::vector<uint8_t> present = PresentCodes(dataset, attribute, filter, pool);
-  const std::vector<uint8_t> matches =
-      search.pattern.empty()
-          ? std::vector<uint8_t>(present.size(), 1)
-          : MaskOfText(dictionary, form, search.prefix ? TextOp::kBeginsWith : TextOp::kContains,
-                       search.pattern, false);
+  std::vector<uint8_t> matches(present.size(), search.pattern.empty() ? 1 : 0);
+  if (!search.pattern.empty()) {
+    const TextOp op = search.prefix ? TextOp::kBeginsWith : TextOp::kContains;
+    for (const int form : forms) {
+      const std::vector<uint8_t> form_matches =
+          MaskOfText(dictionary, form, op, search.pattern, false);
+      for (size_t code = 0; code < matches.size(); ++code) matches[code] |= form_matches[code];
+    }
+  }
   ElementList list;
   const size_t limit = search.limit.value_or(SIZE_MAX);
   for (uint32_t code = 0; code < present.size(); ++code) {

@@ -30,16 +30,19 @@ ResultSet ExecuteCubeQuery(const std::shared_ptr<const Dataset>& dataset, const 
                            ThreadPool* pool = nullptr);
 
 // Elements of `attribute` for selectors: those present in rows that pass `filter` (kAnd of none
-// = every element of the dictionary that occurs in a row), optionally restricted to those whose
-// `form` value matches `pattern` case-insensitively (`prefix`: begins with, else contains), in
-// code order (by ID), then cut to [offset, offset + limit). `total` counts all that match.
+// = every element of the dictionary that occurs in a row), optionally restricted to those with a
+// value of one of `forms` that matches `pattern` case-insensitively (`prefix`: begins with, else
+// contains), in code order (by ID), then cut to [offset, offset + limit). `total` counts all that
+// match. A form index the attribute does not have is Error(kInvalidInput).
 struct ElementList {
   std::vector<uint32_t> codes;
   size_t total = 0;
 };
 struct ElementSearch {
   std::string pattern;  // empty = no search
-  int form = -1;        // -1 = the attribute's DESC form if it has one, else its ID form
+  // Empty = the DESC form if the attribute has one, else its ID form; an element matches when
+  // any form matches.
+  std::vector<int> forms;
   bool prefix = false;
   size_t offset = 0;
   std::optional<size_t> limit;

@@ -1,7 +1,7 @@
 // engine/cube_query.h
 //
 // What the engine answers on a Dataset (spec 05 §4 steps 3-7): a CubeQuery names the attributes to
-// aggregate to, the metrics, a row filter evaluated before aggregation, a metric limit evaluated
+// aggregate to, the metrics, a row filter evaluated before aggregation, metric limits evaluated
 // after it, a sort and an optional top-N. Everything is by dataset index, already validated and
 // resolved by the caller (issues' HTTP layers translate spec 02/03 JSON into this).
 //
@@ -12,9 +12,23 @@
 //                      MaskOfForm evaluates once per element, not per row;
 //   kMetric            the rows whose own value of dataset metric `metric` satisfies `op` with
 //                      `numbers` (a null value satisfies only IsNull).
-// Metric limits (MetricLimit) are the same tree on the result's aggregated metrics (`metric` is a
-// result metric index), plus RankTop / RankBottom (the n best / worst rows by the metric, ties
-// kept) and PercentTop / PercentBottom (the best / worst n percent of rows, rounded up).
+// Metric limits (MetricLimit) are the same tree evaluated on the aggregated groups, plus rank
+// leaves. Two limits can apply, and a group is kept when both hold: `limit_filter`, whose leaves
+// name returned metrics (position among the requests that are not hidden), and `group_filter`,
+// whose leaves name requests (position in `metrics`, hidden ones included), so that groups can be
+// filtered on a metric the result does not show (dashboard metric-qualification selectors, spec
+// 03 §5.4 step 5: the caller adds the metric as a hidden request).
+//
+// Rank leaves: a group's rank by a metric is 1 + the number of groups with a strictly better
+// value (greater for Top, smaller for Bottom), so tied groups share the better rank; a group
+// whose value is null has no rank, and no rank leaf keeps it. RankTop n keeps the groups of rank
+// <= n (ties kept: possibly more than n groups). PercentTop p keeps those of rank <= ceil(p × N /
+// 100) + numbers[1], where N counts the groups with a value and numbers[1] (optional, default 0)
+// adjusts the count: -1 means "strictly above the p% position". Bottom likewise from the other
+// end. Every leaf, rank leaves included, is evaluated over all aggregated groups, independently of
+// the other conditions of either limit: Not(RankTop 3) is every other group (null ones too; And
+// it with IsNotNull to drop them), and And(RankTop 10, X > 5) is those of the ten best groups
+// overall whose X exceeds 5, not the ten best of the groups whose X exceeds 5.
 //
 // Metrics: a MetricRequest is a dataset metric (`column`) or a formula over other requests of the
 // same query (`formula`, references are request ids; requests a formula uses may be hidden, so
@@ -51,7 +65,7 @@ enum class CompareOp {
   kIsNotNull,
   kRankTop,  // metric limits only: numbers[0] = n
   kRankBottom,
-  kPercentTop,  // metric limits only: numbers[0] = percent
+  kPercentTop,  // metric limits only: numbers[0] = percent, numbers[1] = count adjustment (opt.)
   kPercentBottom,
 };
 
@@ -75,7 +89,7 @@ struct RowFilter {
   static RowFilter Combine(Kind kind, std::vector<RowFilter> children);
 };
 
-using MetricLimit = RowFilter;  // kAnd/kOr/kNot/kMetric over result metric indexes
+using MetricLimit = RowFilter;  // kAnd/kOr/kNot/kMetric over metric indexes (see above)
 
 struct MetricRequest {
   std::string id;
@@ -98,6 +112,9 @@ struct CubeQuery {
   std::vector<MetricRequest> metrics;  // result order (hidden ones are dropped from the result)
   RowFilter filter;                    // before aggregation
   std::optional<MetricLimit> limit_filter;  // after aggregation, on returned metric indexes
+  // After aggregation, on every metric request's index (hidden ones included); ANDed with
+  // limit_filter.
+  std::optional<MetricLimit> group_filter;
   std::vector<SortKey> sort;
   std::optional<size_t> top;  // keep the first `top` rows after sorting
 };

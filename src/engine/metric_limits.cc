@@ -1,7 +1,6 @@
 #include "engine/metric_limits.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "core/error.h"
 #include "core/ids.h"
@@ -12,43 +11,6 @@ namespace {
 
 [[noreturn]] void Invalid(const std::string& message) {
   throw Error(ErrorCode::kInvalidInput, message);
-}
-
-std::optional<double> ParseNumber(std::string_view text) {
-  double number = 0;
-  const auto result = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (result.ec != std::errc() || result.ptr != text.data() + text.size()) return std::nullopt;
-  return number;
-}
-
-std::string ConstantText(const Json& operand) {
-  const auto value = operand.find("value");
-  if (value == operand.end()) Invalid("Invalid constant value - a constant needs a value");
-  if (value->is_string()) return value->get<std::string>();
-  if (value->is_number()) return DumpJson(*value);
-  Invalid("Invalid constant value - " + DumpJson(*value));
-}
-
-double ConstantNumber(const Json& operand) {
-  if (OperandType(operand) != "constant") Invalid("Invalid constant value - " + DumpJson(operand));
-  const std::string data_type = operand.value("dataType", "");
-  if (data_type != "Real" && data_type != "BigDecimal" && data_type != "Int64") {
-    Invalid("Invalid constant data type for metric qualification - " + data_type);
-  }
-  const std::string text = ConstantText(operand);
-  const std::optional<double> number = ParseNumber(text);
-  if (!number) Invalid("Invalid constant value - " + text);
-  return *number;
-}
-
-// Percent.* amounts: "20%" is 20; "0.2" is 20; "35" is 35.
-double PercentAmount(const Json& operand) {
-  std::string text = OperandType(operand) == "constant" ? ConstantText(operand) : "";
-  const bool with_sign = !text.empty() && text.back() == '%';
-  if (with_sign) text.pop_back();
-  const std::optional<double> number = ParseNumber(text);
-  if (!number || *number < 0) Invalid("Invalid constant value - " + ConstantText(operand));
-  return with_sign || *number > 1 ? *number : *number * 100;
 }
 
 CompareOp ComparisonOf(const std::string& op) {
@@ -80,11 +42,7 @@ class LimitCompiler {
   LimitCompiler(std::string key, int metric) : key_(std::move(key)), metric_(metric) {}
 
   MetricLimit Compile(const Json& node) const {
-    if (!node.is_object()) Invalid("A qualification must be an object with an operator");
-    const auto name = node.find("operator");
-    if (name == node.end() || !name->is_string()) Invalid("A qualification needs an operator");
-    const std::optional<std::string> op = CanonicalOperator(name->get<std::string>());
-    if (!op) Invalid("Invalid operator - " + name->get<std::string>());
+    const std::optional<std::string> op = OperatorOf(node);
     const Json& operands = OperandsOf(node, *op);
     if (*op == "Not") {
       ExpectOperandCount(operands, 1, *op);
@@ -106,17 +64,14 @@ class LimitCompiler {
     CheckTarget(operands[0]);
     const CompareOp compare = ComparisonOf(op);
     ExpectOperandCount(operands, OperandCount(compare), op);
+    const bool percent = compare == CompareOp::kPercentTop || compare == CompareOp::kPercentBottom;
+    const bool rank = compare == CompareOp::kRankTop || compare == CompareOp::kRankBottom;
     std::vector<double> numbers;
     for (size_t i = 1; i < operands.size(); ++i) {
       if (OperandType(operands[i]) != "constant") UnsupportedCombination(operands, op);
-      const bool percent =
-          compare == CompareOp::kPercentTop || compare == CompareOp::kPercentBottom;
-      numbers.push_back(percent ? PercentAmount(operands[i]) : ConstantNumber(operands[i]));
-    }
-    const bool rank = compare == CompareOp::kRankTop || compare == CompareOp::kRankBottom;
-    if (rank &&
-        (numbers[0] < 0 || numbers[0] != static_cast<double>(static_cast<int64_t>(numbers[0])))) {
-      Invalid("Invalid constant value - a rank needs a whole number");
+      numbers.push_back(percent ? PercentAmount(operands[i])
+                        : rank  ? RankAmount(operands[i])
+                                : ConstantNumber(operands[i]));
     }
     return RowFilter::Metric(metric_, compare, std::move(numbers));
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <cmath>
 #include <utility>
 
 #include "core/error.h"
@@ -83,11 +85,7 @@ Level CheckLeaf(const model::SemanticModel& model, const std::string& op, const 
 }
 
 Level Check(const model::SemanticModel& model, const Json& node) {
-  if (!node.is_object()) Invalid("A qualification must be an object with an operator");
-  auto op_it = node.find("operator");
-  if (op_it == node.end() || !op_it->is_string()) Invalid("A qualification needs an operator");
-  auto op = CanonicalOperator(op_it->get<std::string>());
-  if (!op) Invalid("Invalid operator - " + op_it->get<std::string>());
+  const std::optional<std::string> op = OperatorOf(node);
   const Json& operands = OperandsOf(node, *op);
   if (*op == "And" || *op == "Or" || *op == "Not") {
     if (*op == "Not") ExpectOperandCount(operands, 1, *op);
@@ -108,6 +106,39 @@ Json Combine(std::vector<Json> parts) {
   if (parts.empty()) return nullptr;
   if (parts.size() == 1) return parts.front();
   return {{"operator", "And"}, {"operands", std::move(parts)}};
+}
+
+std::optional<double> ParseNumber(std::string_view text) {
+  double number = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size()) return std::nullopt;
+  if (!std::isfinite(number)) return std::nullopt;
+  return number;
+}
+
+std::string ValueText(const Json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number()) return DumpJson(value);
+  Invalid("Invalid constant value - " + DumpJson(value));
+}
+
+std::string ConstantText(const Json& operand) {
+  const auto value = operand.find("value");
+  if (value == operand.end()) Invalid("Invalid constant value - a constant needs a value");
+  return ValueText(*value);
+}
+
+double NumberOf(const std::string& text) {
+  const std::optional<double> number = ParseNumber(text);
+  if (!number) Invalid("Invalid constant value - " + text);
+  return *number;
+}
+
+void ExpectNumericDataType(const Json& operand) {
+  const std::string data_type = operand.value("dataType", "");
+  if (data_type != "Real" && data_type != "BigDecimal" && data_type != "Int64") {
+    Invalid("Invalid constant data type for metric qualification - " + data_type);
+  }
 }
 
 void CollectMetrics(const Json& node, std::vector<std::string>& out) {
@@ -155,6 +186,15 @@ void ExpectOperandCount(const Json& operands, size_t count, const std::string& o
 std::string OperandId(const Json& operand) {
   auto it = operand.find("id");
   return it != operand.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string OperatorOf(const Json& node) {
+  if (!node.is_object()) Invalid("A qualification must be an object with an operator");
+  const auto name = node.find("operator");
+  if (name == node.end() || !name->is_string()) Invalid("A qualification needs an operator");
+  const std::optional<std::string> op = CanonicalOperator(name->get<std::string>());
+  if (!op) Invalid("Invalid operator - " + name->get<std::string>());
+  return *op;
 }
 
 std::optional<std::string> CanonicalOperator(std::string_view name) {
@@ -238,6 +278,41 @@ const model::AttributeForm& ResolveForm(const model::SemanticModel& model, const
     }
   }
   Invalid("Invalid attribute form id - " + (form_id.empty() ? name : OperandId(form_ref)));
+}
+
+double ConstantNumber(const Json& operand) {
+  if (OperandType(operand) != "constant") Invalid("Invalid constant value - " + DumpJson(operand));
+  ExpectNumericDataType(operand);
+  return NumberOf(ConstantText(operand));
+}
+
+std::vector<double> ConstantNumbers(const Json& operand) {
+  if (OperandType(operand) != "constants") Invalid("Invalid constant value - " + DumpJson(operand));
+  ExpectNumericDataType(operand);
+  const auto values = operand.find("values");
+  if (values == operand.end() || !values->is_array()) {
+    Invalid("Invalid constant value - constants need an array of values");
+  }
+  std::vector<double> numbers;
+  for (const auto& value : *values) numbers.push_back(NumberOf(ValueText(value)));
+  return numbers;
+}
+
+double RankAmount(const Json& operand) {
+  const double number = ConstantNumber(operand);
+  if (number < 0 || number != std::floor(number)) {
+    Invalid("Invalid constant value - a rank needs a whole number");
+  }
+  return number;
+}
+
+double PercentAmount(const Json& operand) {
+  std::string text = OperandType(operand) == "constant" ? ConstantText(operand) : "";
+  const bool with_sign = !text.empty() && text.back() == '%';
+  if (with_sign) text.pop_back();
+  const std::optional<double> number = ParseNumber(text);
+  if (!number || *number < 0) Invalid("Invalid constant value - " + ConstantText(operand));
+  return with_sign || *number > 1 ? *number : *number * 100;
 }
 
 std::vector<std::string> MetricsInQualification(const Json& tree) {

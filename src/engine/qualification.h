@@ -25,6 +25,10 @@ namespace tessera::engine {
 // nullopt for an unknown operator.
 std::optional<std::string> CanonicalOperator(std::string_view name);
 
+// The canonical operator of a qualification node; Error(kInvalidInput) when the node is not an
+// object with a known operator.
+std::string OperatorOf(const Json& node);
+
 // The id of an attribute form as requests name it: the reference server's ids for ID and DESC,
 // a deterministic id for other form names.
 std::string FormId(std::string_view form_name);
@@ -41,6 +45,18 @@ std::string OperandId(const Json& operand);  // "" when absent
 const Json& OperandsOf(const Json& node, const std::string& op);
 void ExpectOperandCount(const Json& operands, size_t count, const std::string& op);
 [[noreturn]] void UnsupportedCombination(const Json& operands, const std::string& op);
+
+// Numeric constants of metric qualifications (metric limits, metric-qualification selectors),
+// Error(kInvalidInput) "Invalid constant value - X" or "Invalid constant data type for metric
+// qualification - T" otherwise. ConstantNumber: a {"type":"constant"} operand of dataType Real,
+// BigDecimal or Int64 whose value (a string or a JSON number) is a number. ConstantNumbers: the
+// same for each of the `values` of a {"type":"constants"} operand. RankAmount: a ConstantNumber
+// that is whole and not negative. PercentAmount: a Percent.* amount as a percentage, from "20%",
+// a fraction "0.2", or a value above 1 without `%` ("35" is 35).
+double ConstantNumber(const Json& operand);
+std::vector<double> ConstantNumbers(const Json& operand);
+double RankAmount(const Json& operand);
+double PercentAmount(const Json& operand);
 
 // Ids of every metric a tree qualifies on, in order of first appearance.
 std::vector<std::string> MetricsInQualification(const Json& tree);

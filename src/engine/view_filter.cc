@@ -322,13 +322,7 @@ RowFilter Leaf(const Dataset& dataset, const std::string& op, const Json& operan
 }
 
 RowFilter Compile(const Dataset& dataset, const Json& node) {
-  if (!node.is_object()) Invalid("A qualification must be an object with an operator");
-  const auto op_name = node.find("operator");
-  if (op_name == node.end() || !op_name->is_string()) {
-    Invalid("A qualification needs an operator");
-  }
-  const std::optional<std::string> op = CanonicalOperator(op_name->get<std::string>());
-  if (!op) Invalid("Invalid operator - " + op_name->get<std::string>());
+  const std::optional<std::string> op = OperatorOf(node);
   const Json& operands = OperandsOf(node, *op);
   if (*op == "Not") {
     ExpectOperandCount(operands, 1, *op);

@@ -386,6 +386,100 @@ TEST(CubeExecutor, MetricLimitsSortAndTopMatchTheReference) {
   }
 }
 
+// QueryOf with the rows count hidden (a dashboard selector's metric the visualization does not
+// show): request indexes stay kXSum..ratio, returned indexes skip kRows.
+CubeQuery QueryWithHiddenRows(const std::vector<int>& attributes) {
+  CubeQuery query = QueryOf(attributes, RowFilter::All());
+  query.metrics[kRows].hidden = true;
+  return query;
+}
+
+Answer WithoutRows(Answer answer) {
+  for (auto& group : answer) group.second.erase(group.second.begin() + kRows);
+  return answer;
+}
+
+// The n-th greatest of the groups' values of `metric` (nulls skipped): a rank-n threshold.
+double NthGreatest(const Answer& answer, int metric, size_t n) {
+  std::vector<double> values;
+  for (const auto& group : answer) {
+    if (group.second[metric]) values.push_back(*group.second[metric]);
+  }
+  std::sort(values.rbegin(), values.rend());
+  return n <= values.size() ? values[n - 1] : -INFINITY;
+}
+
+TEST(CubeExecutorGroupFilter, FiltersGroupsOnAHiddenMetricWithoutReturningIt) {
+  std::mt19937 random(29);
+  const auto rows = RandomRows(random, 20000, 0.1);
+  const auto dataset = BuildDataset(rows);
+  const std::vector<int> attributes = {1};
+  Answer expected = Reference(rows, attributes, nullptr);
+  std::vector<double> counts;
+  for (const auto& group : expected) counts.push_back(*group.second[kRows]);
+  std::sort(counts.begin(), counts.end());
+  const double median = counts[counts.size() / 2];
+  std::erase_if(expected, [&](const auto& group) { return !(*group.second[kRows] > median); });
+  ASSERT_GT(expected.size(), 0u);
+  ASSERT_LT(expected.size(), counts.size());
+
+  CubeQuery query = QueryWithHiddenRows(attributes);
+  query.group_filter = RowFilter::Metric(kRows, CompareOp::kGreater, {median});
+  const ResultSet result = ExecuteCubeQuery(dataset, query);
+
+  ASSERT_EQ(result.metrics.size(), static_cast<size_t>(kMetricCount));  // 7 requests, 1 hidden
+  for (const auto& metric : result.metrics) EXPECT_NE(metric.id, "rows");
+  ExpectSameAnswer(AnswerOf(result), WithoutRows(expected), "rows > " + std::to_string(median));
+}
+
+TEST(CubeExecutorGroupFilter, IsAndedWithTheLimitAndBothRankAmongAllGroups) {
+  std::mt19937 random(31);
+  const auto rows = RandomRows(random, 30000, 0.1);
+  const auto dataset = BuildDataset(rows);
+  const std::vector<int> attributes = {1};
+  Answer expected = Reference(rows, attributes, nullptr);
+  const double tenth_x = NthGreatest(expected, kXSum, 10);
+  const double fifth_rows = NthGreatest(expected, kRows, 5);
+
+  // Keep the 10 best X overall, less the 5 largest row counts overall. Returned index 4 is
+  // distinct_c (at most 300 here), request index 4 the hidden row count (mostly above 300).
+  CubeQuery query = QueryWithHiddenRows(attributes);
+  query.limit_filter = RowFilter::Combine(RowFilter::Kind::kAnd,
+                                          {RowFilter::Metric(kXSum, CompareOp::kRankTop, {10}),
+                                           RowFilter::Metric(4, CompareOp::kLessEqual, {300})});
+  query.group_filter = RowFilter::Combine(RowFilter::Kind::kNot,
+                                          {RowFilter::Metric(kRows, CompareOp::kRankTop, {5})});
+  std::erase_if(expected, [&](const auto& group) {
+    const auto& v = group.second;
+    const bool in_limit = v[kXSum] && *v[kXSum] >= tenth_x && *v[kDistinctC] <= 300;
+    const bool in_group_filter = !(*v[kRows] >= fifth_rows);
+    return !(in_limit && in_group_filter);
+  });
+  ASSERT_GT(expected.size(), 0u);
+  ASSERT_LT(expected.size(), 10u);
+  ExpectSameAnswer(AnswerOf(ExecuteCubeQuery(dataset, query)), WithoutRows(expected),
+                   "top 10 X, not top 5 rows");
+
+  // Indexes are checked in each limit's own space.
+  CubeQuery bad_limit = QueryWithHiddenRows(attributes);
+  bad_limit.limit_filter = RowFilter::Metric(kMetricCount, CompareOp::kIsNull, {});
+  CubeQuery good_group = QueryWithHiddenRows(attributes);
+  good_group.group_filter = RowFilter::Metric(kMetricCount, CompareOp::kIsNull, {});
+  CubeQuery bad_group = QueryWithHiddenRows(attributes);
+  bad_group.group_filter = RowFilter::Combine(
+      RowFilter::Kind::kOr, {RowFilter::Metric(kXSum, CompareOp::kIsNull, {}),
+                             RowFilter::Metric(kMetricCount + 1, CompareOp::kIsNull, {})});
+  for (const CubeQuery* query : {&bad_limit, &bad_group}) {
+    try {
+      ExecuteCubeQuery(dataset, *query);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidInput) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(ExecuteCubeQuery(dataset, good_group));
+}
+
 TEST(CubeExecutor, SortByTextFormUsesTheFormsOrder) {
   std::mt19937 random(3);
   const auto rows = RandomRows(random, 5000, 0);
@@ -575,6 +669,44 @@ TEST(CubeExecutorElements, SearchPagingAndCascadingFromOtherSelections) {
   std::set<int64_t> actual;
   for (uint32_t code : cascaded.codes) actual.insert(std::get<int64_t>(dictionary.Value(0, code)));
   EXPECT_EQ(actual, expected);
+}
+
+// Airports: the ID form is a code, the DESC form a nickname; "b" begins BOS and two nicknames.
+std::shared_ptr<const Dataset> AirportDataset() {
+  MetricSpec flights;
+  flights.id = flights.name = "flights";
+  DatasetBuilder builder(
+      {{"airport", "Airport", {{"ID", DataType::kText}, {"DESC", DataType::kText}}}}, {flights});
+  builder.AddRow({std::string("NYC"), std::string("Big Apple"), 1.0});
+  builder.AddRow({std::string("LAX"), std::string("Angels"), 1.0});
+  builder.AddRow({std::string("SFO"), std::string("Bay Area"), 1.0});
+  builder.AddRow({std::string("BOS"), std::string("Hub"), 1.0});
+  return std::make_shared<const Dataset>(builder.Finish());
+}
+
+std::set<std::string> FoundIds(const Dataset& dataset, const ElementSearch& search) {
+  std::set<std::string> ids;
+  for (uint32_t code : ListElements(dataset, 0, RowFilter::All(), search).codes) {
+    ids.insert(std::get<std::string>(dataset.attribute(0).dictionary.Value(0, code)));
+  }
+  return ids;
+}
+
+TEST(CubeExecutorElements, SearchMatchesAnElementWhenAnyOfItsFormsMatches) {
+  const auto dataset = AirportDataset();
+  ElementSearch search;
+  search.pattern = "b";
+  search.prefix = true;
+  EXPECT_EQ(FoundIds(*dataset, search), (std::set<std::string>{"NYC", "SFO"}));  // DESC
+  search.forms = {0};
+  EXPECT_EQ(FoundIds(*dataset, search), (std::set<std::string>{"BOS"}));
+  search.forms = {1};
+  EXPECT_EQ(FoundIds(*dataset, search), (std::set<std::string>{"NYC", "SFO"}));
+  search.forms = {0, 1};
+  EXPECT_EQ(FoundIds(*dataset, search), (std::set<std::string>{"BOS", "NYC", "SFO"}));
+  EXPECT_EQ(ListElements(*dataset, 0, RowFilter::All(), search).total, 3u);
+  search.forms = {1, 2};
+  EXPECT_THROW(ListElements(*dataset, 0, RowFilter::All(), search), Error);
 }
 
 TEST(CubeExecutorErrors, BadIndexesAndReferencesAreInvalidInput) {
