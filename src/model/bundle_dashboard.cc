@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/bundle_emit.h"
+#include "model/bundle_qualification.h"
 #include "model/bundle_selector.h"
 
 namespace tessera::model {
@@ -58,6 +59,10 @@ bool IsReferenceValue(const Json& value) {
   return true;
 }
 
+// A visualization's metric limit: a qualification on its aggregated rows (spec 03 §5.4 layer 5),
+// whose constants may be a value parameter of the dashboard.
+constexpr const char* kMetricLimitKey = "metricLimit";
+
 class DashboardReader {
  public:
   DashboardReader(const YamlFields& fields, const BundleIndex& index)
@@ -77,6 +82,7 @@ class DashboardReader {
  private:
   Json Value(const std::string& key, const YAML::Node& node) const {
     if (const auto placement = SelectorKey(key)) return Selectors(*placement, node);
+    if (key == kMetricLimitKey) return QualificationFromYaml(node, fields_, index_);
     const std::vector<BundleKind> kinds = ReferenceKinds(key);
     if (!kinds.empty() && IsReferenceValue(node)) return References(kinds, node);
     if (!node.IsMap() && !node.IsSequence()) return YamlToJson(node);
@@ -191,6 +197,7 @@ class DashboardReader {
 void EmitWithNames(YAML::Emitter& out, const std::string& key, const Json& value,
                    const BundleIndex& index) {
   if (SelectorKey(key) && value.is_object()) return EmitSelector(out, value, index);
+  if (key == kMetricLimitKey && value.is_object()) return EmitQualification(out, value, index);
   if (SelectorKey(key) && value.is_array()) {
     out << YAML::BeginSeq;
     for (const auto& selector : value) EmitSelector(out, selector, index);

@@ -13,10 +13,12 @@
 //
 // (the keys model::UsedObjectIds looks in; a mapping under them is kept as written). Selectors sit
 // under `chapters[].filters`, `pages[].selectors` and `visualizations[].selector`, in the form of
-// model/bundle_selector.h. Checked: `chapters` is a list of mappings, each with a `pages` list of
-// mappings; `visualizations`, where present, is a list; `parallelRendering`, where present, is true
-// or false; keys of chapters, pages, visualizations and selectors are unique in the dashboard; a
-// selector's targets are visualizations of its chapter.
+// model/bundle_selector.h. A visualization's `metricLimit` is a qualification on its aggregated
+// rows (model/bundle_qualification.h) whose constants may be {type: parameter, key} naming a value
+// parameter of the dashboard. Checked: `chapters` is a list of mappings, each with a `pages` list
+// of mappings; `visualizations`, where present, is a list; `parallelRendering`, where present, is
+// true or false; keys of chapters, pages, visualizations and selectors are unique in the dashboard;
+// a selector's targets are visualizations of its chapter.
 #pragma once
 
 #include <yaml-cpp/yaml.h>

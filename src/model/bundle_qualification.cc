@@ -116,12 +116,20 @@ class QualificationReader {
     if (type == "form") return FormOperand(node);
     if (type == "elements") return ElementsOperand(node, qualified_attribute);
     if (type == "constant" || type == "constants") return ConstantOperand(node, type);
+    if (type == "parameter") return ParameterOperand(node);
     if (!type.empty()) {
       fields_.Problem(node["type"], "'" + type +
                                         "' is not an operand type; expected one of attribute, "
-                                        "form, metric, elements, constant, constants");
+                                        "form, metric, elements, constant, constants, parameter");
     }
     return nullptr;
+  }
+
+  // A dashboard's value parameter, by selector key; the dashboard checks the key.
+  Json ParameterOperand(const YAML::Node& node) const {
+    const std::optional<std::string> key = fields_.String(node, "key", true);
+    if (!key) return nullptr;
+    return {{"type", "parameter"}, {"key", *key}};
   }
 
   // `{name | id}` of an object of `kind`.
@@ -251,6 +259,9 @@ void EmitLeaf(YAML::Emitter& out, const Json& leaf, const std::string& attribute
         << YAML::Value;
     EmitText(out, leaf.at("form").at("name").get<std::string>());
     out << YAML::EndMap;
+  } else if (type == "parameter") {
+    out << YAML::Key << "key" << YAML::Value;
+    EmitText(out, leaf.at("key").get<std::string>());
   } else if (type == "elements") {
     out << YAML::Key << "values" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (const auto& element : leaf.at("elements")) {

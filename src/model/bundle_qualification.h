@@ -11,6 +11,8 @@
 //                                                     "elements":[{"id":"<attribute id>:2024"}]}
 //   {type: constant, dataType, value}                the same, value as a string
 //   {type: constants, dataType, values: [...]}       the same, values as strings
+//   {type: parameter, key: W12}                      {"type":"parameter","key":"W12"}: a
+//                                                    dashboard's value parameter (dashboards only)
 //
 // Element values are ID-form values of the attribute that is the operator's first operand.
 // Operator names are those of spec 02 §3.4 without the symbolic aliases; operand counts are

@@ -45,6 +45,7 @@ class DashboardParser {
     if (dashboard.chapters.empty()) reader_.Fail("chapters", "a dashboard has a chapter at least");
     CheckDatasets(dashboard);
     CheckTargets(dashboard);
+    CheckParameters(dashboard);
     return dashboard;
   }
 
@@ -94,6 +95,10 @@ class DashboardParser {
     visualization.dataset_id = Id(node, "dataset", path);
     visualization.attribute_ids = IdsOrNone(node, "attributes", path);
     visualization.metric_ids = IdsOrNone(node, "metrics", path);
+    if (const Json* limit = DefinitionReader::Find(node, "metricLimit")) {
+      CheckObject(*limit, FieldPath(path, "metricLimit"));
+      visualization.metric_limit = *limit;
+    }
     if (const Json* selector = DefinitionReader::Find(node, "selector")) {
       visualization.as_filter =
           ParseSelector(*selector, SelectorPlace::kVisualization, FieldPath(path, "selector"));
@@ -154,6 +159,7 @@ class DashboardParser {
     });
     const bool answered = !selection.elements.empty() || !selection.objects.empty() ||
                           !selection.expression.is_null() || !selection.values.empty();
+    selection.all_selected = Bool(node, "allSelected", path, false);
     const std::optional<std::string> status = OptionalString(node, "selectionStatus", path);
     selection.status = answered ? SelectionStatus::kIncluded : SelectionStatus::kUnfiltered;
     if (status) {
@@ -221,6 +227,39 @@ class DashboardParser {
           }
         }
       }
+    }
+  }
+
+  // Every {"type": "parameter", "key"} of a visualization's metric limit names a value parameter
+  // of the visualization's chapter.
+  void CheckParameters(const Dashboard& dashboard) {
+    for (const auto& chapter : dashboard.chapters) {
+      for (const auto& page : chapter.pages) {
+        for (const auto& visualization : page.visualizations) {
+          CheckParameterOperands(dashboard, chapter, visualization.key, visualization.metric_limit);
+        }
+      }
+    }
+  }
+
+  void CheckParameterOperands(const Dashboard& dashboard, const Chapter& chapter,
+                              const std::string& visualization, const Json& node) {
+    if (node.is_array()) {
+      for (const auto& item : node) CheckParameterOperands(dashboard, chapter, visualization, item);
+      return;
+    }
+    if (!node.is_object()) return;
+    if (node.value("type", "") == "parameter") {
+      const std::string key = node.value("key", "");
+      const Selector* selector = dashboard.FindSelector(key);
+      if (!selector || selector->type != SelectorType::kValueParameter ||
+          selector->chapter_key != chapter.key) {
+        reader_.Fail("visualizations", "'" + visualization + "' uses parameter '" + key +
+                                           "', no value parameter of its chapter");
+      }
+    }
+    if (node.contains("operands")) {
+      CheckParameterOperands(dashboard, chapter, visualization, node["operands"]);
     }
   }
 

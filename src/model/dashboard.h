@@ -10,7 +10,8 @@
 // path ("dashboard 'Sales Overview': chapters[0].pages[1].visualizations[2].dataset: required").
 // Beyond the shape it checks what every reader relies on: keys unique across the dashboard,
 // selector targets that are visualizations of the selector's chapter, a visualization-as-filter
-// with at least one target, every visualization's dataset among the dashboard's datasets.
+// with at least one target, every visualization's dataset among the dashboard's datasets, and
+// parameter operands of a visualization's metric limit that name a value parameter of its chapter.
 //
 // A parameter-based selector keeps its base type and has a parameter id: the definition's
 // `parameterId` when present, else one derived from the dashboard id and the selector key, so it
@@ -47,6 +48,7 @@ std::string_view SelectionStatusName(SelectionStatus status);  // "included", ..
 // A selector's answer: which member is used depends on the selector type.
 struct Selection {
   SelectionStatus status = SelectionStatus::kUnfiltered;
+  bool all_selected = false;          // "(All)" chosen: no restriction
   std::vector<std::string> elements;  // element ids "<attribute id>:<ID form value>"
   Json expression;                    // a qualification tree (spec 02 §3.4), or null
   std::vector<std::string> objects;   // object replacement: object ids
@@ -90,6 +92,9 @@ struct Visualization {
   std::vector<std::string> attribute_ids;
   std::vector<std::string> metric_ids;
   std::optional<Selector> as_filter;  // when the visualization filters others
+  // A qualification on the aggregated rows (spec 03 §5.4 layer 5), or null; its constants may be
+  // {"type": "parameter", "key": <a value parameter selector of the chapter>}.
+  Json metric_limit;
 };
 
 struct Page {

@@ -135,6 +135,13 @@ TEST(Dashboard, TheRegionalPerformanceHasEveryParameterSelector) {
   // Chapter filters first, then each page's selectors and visualizations used as filters.
   EXPECT_THAT(Keys(dashboard.SelectorsOfChapter("K1")),
               ElementsAre("W10", "W11", "W12", "W13", "W1"));
+
+  // The value parameter drives the metric limit of W3.
+  const Json& limit = dashboard.FindVisualization("W3")->metric_limit;
+  EXPECT_EQ(limit["operator"], "GreaterEqual");
+  EXPECT_EQ(limit["operands"][0],
+            Json({{"type", "metric"}, {"id", TutorialId(4, "Profit Margin")}}));
+  EXPECT_EQ(limit["operands"][1], Json({{"type", "parameter"}, {"key", "W12"}}));
 }
 
 TEST(Dashboard, SelectorTypeNamesRoundTrip) {
@@ -198,6 +205,15 @@ TEST(Dashboard, BrokenDefinitionsAreRefusedNamingWhereTheyAreWrong) {
             TutorialId(3, "Profit by Region and Category");
       },
       "reads a dataset the dashboard does not list");
+  ExpectRefused(
+      [](Json& d) {
+        d["chapters"][0]["pages"][0]["visualizations"][0]["metricLimit"] = {
+            {"operator", "Greater"},
+            {"operands",
+             {{{"type", "metric"}, {"id", TutorialId(4, "Revenue")}},
+              {{"type", "parameter"}, {"key", "W10"}}}}};
+      },
+      "uses parameter 'W10', no value parameter of its chapter");
   ExpectRefused(
       [](Json& d) {
         d["chapters"][0]["filters"][0]["defaultDynamicSelection"] = {{"status", "first_elements"},
