@@ -5,6 +5,7 @@
 #pragma once
 
 #include "service/cube_service.h"
+#include "service/dashboard_service.h"
 #include "service/dataset_definition_service.h"
 #include "service/dataset_instance_service.h"
 #include "service/directory_service.h"
@@ -32,6 +33,7 @@ struct Services {
         definitions(metadata_store, objects, warehouses, cubes),
         instances(instance_options),
         dataset_instances(definitions, instances, nullptr),
+        dashboards(objects, definitions, instances),
         push(metadata_store, objects, cubes) {}
 
   storage::MetadataStore& store;
@@ -44,6 +46,7 @@ struct Services {
   DatasetDefinitionService definitions;
   InstanceStore instances;
   DatasetInstanceService dataset_instances;  // computes on the compute pool once set_pool()
+  DashboardService dashboards;               // renders on the compute pool once set_pool()
   PushService push;
 };
 
