@@ -16,48 +16,20 @@ source bench/demo_server.sh
 start_demo_server "$rows" "$binary"
 
 python3 - "$port" "$duration" <<'PY'
-import json, statistics, subprocess, sys, time, urllib.request
+import json, statistics, subprocess, sys, time, urllib.parse
+
+sys.path.insert(0, "bench")
+from demo_client import DemoClient
 
 port, duration = sys.argv[1], sys.argv[2]
-base = f"http://127.0.0.1:{port}"
-
-def call(method, path, body=None, headers=None, form=None):
-    data = form.encode() if form else (json.dumps(body).encode() if body is not None else None)
-    request = urllib.request.Request(base + path, data=data, method=method)
-    for key, value in (headers or {}).items():
-        request.add_header(key, value)
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=3600) as response:
-        return response.status, dict(response.headers), response.read()
-
-_, headers, _ = call("POST", "/api/auth/login", form="username=administrator&password=&loginMode=1")
-auth = {"X-MSTR-AuthToken": headers["X-MSTR-AuthToken"]}
-projects = json.loads(call("GET", "/api/projects", headers=auth)[2])
-auth["X-MSTR-ProjectID"] = next(p["id"] for p in projects if p["name"] == "Tutorial")
-
-def search(name, type_):
-    status, _, body = call("GET", f"/api/searches/results?name={urllib.parse.quote(name)}"
-                           f"&type={type_}&pattern=2", headers=auth)
-    hits = json.loads(body)
-    hits = hits.get("result", hits) if isinstance(hits, dict) else hits
-    return next(h["id"] for h in hits if h["name"] == name)
-
-import urllib.parse
+client = DemoClient(port)
+base, call, auth, search = client.base, client.call, client.auth, client.search
 cube = search("Sales Cube", 776)
 definition = json.loads(call("GET", f"/api/v2/cubes/{cube}", headers=auth)[2])
 objects = definition["definition"]["availableObjects"]
 attribute = {a["name"]: a["id"] for a in objects["attributes"]}
 metric = {m["name"]: m["id"] for m in objects["metrics"]}
-
-began = time.perf_counter()
-call("POST", f"/api/v2/cubes/{cube}", headers=auth)
-while True:
-    _, h, _ = call("HEAD", f"/api/cubes/{cube}", headers=auth)
-    if int(h["X-MSTR-CubeStatus"]) & 64 and not int(h["X-MSTR-CubeStatus"]) & 1:
-        break
-    time.sleep(0.05)
-print(f"Sales Cube publish: {time.perf_counter() - began:.1f} s")
+print(f"Sales Cube publish: {client.publish(cube):.1f} s")
 
 def requested(attributes, metrics):
     return {"requestedObjects": {"attributes": [{"id": attribute[a]} for a in attributes],

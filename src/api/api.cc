@@ -42,6 +42,7 @@ Api::Api(service::Services& services, ApiOptions options)
   RegisterDatasetRoutes(endpoints);
   RegisterInstanceRoutes(endpoints);
   RegisterPushRoutes(endpoints);
+  RegisterDashboardRoutes(endpoints);
 }
 
 http::Response Api::Handle(const http::Request& request) const {

@@ -407,16 +407,7 @@ void WriteRootV1(JsonWriter& out, const service::InstanceGrid& grid,
   out.EndObject();
 }
 
-}  // namespace
-
-std::string WriteGridV1(const GridHeader& header, const service::InstanceGrid& grid,
-                        const engine::ResultSet& result, const GridPage& page,
-                        const KeepKey& keep) {
-  const PageRange range = RangeOf(result, page);
-  const std::vector<AttributeReader> readers = ReadersOf(grid, result);
-  std::string text;
-  JsonWriter out(text);
-  out.BeginObject();
+void WriteHeaderV1(JsonWriter& out, const GridHeader& header, const KeepKey& keep) {
   if (keep("id")) {
     out.Key("id");
     out.String(header.id);
@@ -432,6 +423,37 @@ std::string WriteGridV1(const GridHeader& header, const service::InstanceGrid& g
   if (keep("instanceId")) {
     out.Key("instanceId");
     out.String(header.instance_id);
+  }
+}
+
+void WriteSummaries(JsonWriter& out, const VisualizationHeader& visualization) {
+  out.Key("viewFilterSummary");
+  out.String(visualization.view_filter_summary);
+  out.Key("elementFilterSummary");
+  out.String(visualization.element_filter_summary);
+  out.Key("metricLimitSummary");
+  out.String(visualization.metric_limit_summary);
+  out.Key("templateLimitSummary");
+  out.String("");
+}
+
+}  // namespace
+
+std::string WriteGridV1(const GridHeader& header, const service::InstanceGrid& grid,
+                        const engine::ResultSet& result, const GridPage& page,
+                        const KeepKey& keep) {
+  const PageRange range = RangeOf(result, page);
+  const std::vector<AttributeReader> readers = ReadersOf(grid, result);
+  std::string text;
+  JsonWriter out(text);
+  out.BeginObject();
+  if (header.visualization) {
+    out.Key("key");
+    out.String(header.visualization->key);
+    out.Key("name");
+    out.String(header.visualization->name);
+  } else {
+    WriteHeaderV1(out, header, keep);
   }
   if (keep("result")) {
     out.Key("result");
@@ -456,6 +478,7 @@ std::string WriteGridV1(const GridHeader& header, const service::InstanceGrid& g
     out.EndArray();
     out.Key("sorting");
     out.Raw(grid.sorting["rows"].dump());
+    if (header.visualization) WriteSummaries(out, *header.visualization);
     out.EndObject();
     out.Key("data");
     out.BeginObject();
@@ -486,14 +509,23 @@ std::string WriteGridV2(const GridHeader& header, const service::InstanceGrid& g
   text.reserve(64 * (range.end - range.begin) * (1 + readers.size() + grid.metrics.size()) + 4096);
   JsonWriter out(text);
   out.BeginObject();
-  out.Key("name");
-  out.String(header.name);
-  out.Key("id");
-  out.String(header.id);
-  out.Key("instanceId");
-  out.String(header.instance_id);
-  out.Key("status");
-  out.Int(header.status);
+  if (header.visualization) {
+    out.Key("key");
+    out.String(header.visualization->key);
+    out.Key("name");
+    out.String(header.visualization->name);
+    out.Key("visualizationType");
+    out.String(header.visualization->visualization_type);
+  } else {
+    out.Key("name");
+    out.String(header.name);
+    out.Key("id");
+    out.String(header.id);
+    out.Key("instanceId");
+    out.String(header.instance_id);
+    out.Key("status");
+    out.Int(header.status);
+  }
   WriteGridDefinitionV2(out, grid, result, readers, elements);
   out.Key("data");
   out.BeginObject();

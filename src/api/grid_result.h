@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "engine/cube_query.h"
@@ -27,11 +28,23 @@
 
 namespace tessera::api {
 
+// A dashboard visualization's body starts with its key, name and type instead (spec 03 §5), and
+// its v1 definition carries the summaries of the filters that reach it.
+struct VisualizationHeader {
+  std::string key;
+  std::string name;
+  std::string visualization_type;
+  std::string view_filter_summary;
+  std::string element_filter_summary;
+  std::string metric_limit_summary;
+};
+
 struct GridHeader {
   std::string id;
   std::string name;
   std::string instance_id;
   int status = 1;
+  std::optional<VisualizationHeader> visualization;
 };
 
 struct GridPage {

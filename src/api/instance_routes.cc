@@ -2,6 +2,7 @@
 // prompts and SQL view (spec 02 §3-§6.2).
 #include <chrono>
 
+#include "api/grid_params.h"
 #include "api/grid_result.h"
 #include "api/partial_response.h"
 #include "api/routes.h"
@@ -27,40 +28,9 @@ service::InstanceCaller CallerOf(RequestContext& context) {
   return {context.principal(), context.session().session_id, context.RequiredProjectId()};
 }
 
-// spec 02 §5: offset >= 0; limit >= 1, or -1 for every row; 1000 by default.
-GridPage PageOf(const RequestContext& context) {
-  GridPage page;
-  const int64_t offset = context.QueryInt("offset").value_or(0);
-  if (offset < 0) {
-    throw Error(ErrorCode::kInvalidInput,
-                "offset: must be 0 or more, got " + std::to_string(offset));
-  }
-  page.offset = static_cast<size_t>(offset);
-  page.limit = context.QueryInt("limit").value_or(1000);
-  if (page.limit == 0 || page.limit < -1) {
-    throw Error(ErrorCode::kInvalidInput,
-                "limit: must be 1 or more, or -1 for every row, got " + std::to_string(page.limit));
-  }
-  return page;
-}
-
-// spec 02 §6.2: exclusion rules; anything else is ignored.
-MetricValueParts PartsOf(const RequestContext& context) {
-  MetricValueParts parts;
-  for (const auto& value : context.request().query.GetList("fields")) {
-    for (const auto& rule : Split(value, ',')) {
-      const std::string_view trimmed = Trim(rule);
-      if (trimmed == "-data.metricValues.raw") parts.raw = false;
-      if (trimmed == "-data.metricValues.formatted") parts.formatted = false;
-      if (trimmed == "-data.metricValues.extras") parts.extras = false;
-    }
-  }
-  return parts;
-}
-
 GridHeader HeaderOf(const service::InstanceHandle& handle, int status) {
   const service::DatasetDefinition& source = handle.definition->source().definition;
-  return {source.id, source.name, handle.instance->id(), status};
+  return {source.id, source.name, handle.instance->id(), status, std::nullopt};
 }
 
 http::Response RunningResponse(const service::InstanceHandle& handle) {

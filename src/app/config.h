@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "service/visualization_render.h"
+
 namespace tessera::app {
 
 struct Config {
@@ -42,6 +44,8 @@ struct Config {
   // Warehouse connections by name ([warehouses.NAME] url = "..."); "demo" defaults to
   // sqlite:///<data_dir>/warehouse.db.
   std::map<std::string, std::string> warehouses;
+  // Tests only, never read from a file: hooks into the rendering of dashboard visualizations.
+  service::RenderHooks dashboard_render_hooks;
 
   std::string host() const;
   uint16_t port() const;

@@ -130,6 +130,8 @@ void Node::Start() {
                             : static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
   parts_->compute = std::make_unique<ThreadPool>(compute_threads);
   parts_->services->dataset_instances.set_pool(parts_->compute.get());
+  parts_->services->dashboards.set_pool(parts_->compute.get());
+  parts_->services->dashboards.set_hooks(config_.dashboard_render_hooks);
 
   http::ServerOptions server_options;
   server_options.host = config_.host();

@@ -15,48 +15,6 @@ namespace {
 constexpr const char* kExcludeValues =
     "fields=-data.metricValues.extras,-data.metricValues.formatted";
 
-// SQL rows whose first `keys` columns are form values and the rest metric values.
-std::vector<GridRow> RowsOfSql(const Rows& rows, size_t keys) {
-  std::vector<GridRow> grid;
-  for (const auto& row : rows) {
-    GridRow out;
-    for (size_t c = 0; c < row.size(); ++c) {
-      if (c < keys) {
-        out.forms.push_back(row[c]);
-      } else if (row[c] == "<null>") {
-        out.metrics.push_back(std::nullopt);
-      } else {
-        out.metrics.push_back(std::stod(row[c]));
-      }
-    }
-    grid.push_back(std::move(out));
-  }
-  return grid;
-}
-
-bool Near(const std::optional<double>& a, const std::optional<double>& b) {
-  if (!a || !b) return a.has_value() == b.has_value();
-  return std::abs(*a - *b) <= 1e-6 * std::max(1.0, std::abs(*b));
-}
-
-void ExpectSameRows(const std::vector<GridRow>& actual, const std::vector<GridRow>& expected) {
-  ASSERT_EQ(actual.size(), expected.size());
-  for (size_t r = 0; r < actual.size(); ++r) {
-    ASSERT_EQ(actual[r].forms, expected[r].forms) << "row " << r;
-    ASSERT_EQ(actual[r].metrics.size(), expected[r].metrics.size()) << "row " << r;
-    for (size_t m = 0; m < actual[r].metrics.size(); ++m) {
-      EXPECT_TRUE(Near(actual[r].metrics[m], expected[r].metrics[m]))
-          << "row " << r << " metric " << m << ": " << actual[r].metrics[m].value_or(std::nan(""))
-          << " vs " << expected[r].metrics[m].value_or(std::nan(""));
-    }
-  }
-}
-
-// The flat table's numbers as text the way the engine writes form values: integers plainly.
-std::string IntegerText(const std::string& cell) {
-  return std::to_string(static_cast<int64_t>(std::stod(cell)));
-}
-
 class InstanceApi : public DemoApi {
  protected:
   void Configure(app::Config& config) override {
