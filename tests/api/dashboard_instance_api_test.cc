@@ -400,6 +400,31 @@ TEST_P(DashboardInstanceApi, ThePythonClientsDashboardCalls) {
   EXPECT_EQ(GetJson("/api/documents/" + regional_ + "/cubes").size(), 1u);
 }
 
+class DashboardOnAnUnpublishedCubeApi : public DashboardApi {
+ protected:
+  DashboardOnAnUnpublishedCubeApi() { published_cubes_ = {"Item Sales Cube"}; }
+};
+
+// The Sales Cube was never published: its visualizations fail as cube instances do, the others
+// answer.
+TEST_P(DashboardOnAnUnpublishedCubeApi, OnlyItsVisualizationsFail) {
+  const Json definition = GetJson("/api/v2/dossiers/" + overview_ + "/definition");
+  EXPECT_EQ(definition["chapters"][0]["filters"][0]["key"], "W10");
+  const std::string mid = CreateInstance(overview_);
+  for (const char* key : {"W1", "W5"}) {
+    auto failed = GetViz(overview_, mid, key);
+    ExpectError(failed, 500, "ERR002");
+    EXPECT_EQ(BodyOf(failed)["iServerCode"], kCubeNotPublishedIServerCode) << key;
+  }
+  ExpectSameRows(VizRows(overview_, mid, "W8"),
+                 Expected("SELECT subcategory_id, subcategory_name, sum(revenue), sum(cost) FROM "
+                          "flat GROUP BY 1, 2 ORDER BY 1",
+                          2, {0}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, DashboardOnAnUnpublishedCubeApi,
+                         ::testing::ValuesIn(kAllStoreBackends), BackendParamName);
+
 INSTANTIATE_TEST_SUITE_P(Backends, DashboardInstanceApi, ::testing::ValuesIn(kAllStoreBackends),
                          BackendParamName);
 
