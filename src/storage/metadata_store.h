@@ -11,7 +11,8 @@
 //     Error(kStorageUnavailable, kStorageUnavailableMessage). The reason is logged, not shown.
 //   - The store recovers by itself: a broken connection is discarded and the next call connects
 //     again (at most one attempt per retry interval while the database stays down).
-//   - A database with no Tessera tables is initialised at the current schema version.
+//   - A database with no Tessera tables is initialised at the current schema version; one at an
+//     older version this binary knows how to upgrade is upgraded in place (storage/schema.h).
 //   - Write() runs its work in one transaction: committed when the work returns, rolled back when
 //     it throws (the exception propagates unchanged). Read() runs read-only work the same way.
 //   - Safe to use from many threads; each transaction holds one pooled connection.
@@ -29,7 +30,7 @@
 
 namespace tessera::storage {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 struct ObjectFilter {
   std::vector<int> types;     // empty = any; matches ObjectRecord::type
@@ -57,6 +58,9 @@ class MetadataTransaction {
                                                        const ObjectFilter& filter) = 0;
   virtual void PutObject(const model::ObjectRecord& object) = 0;
   virtual bool DeleteObject(const std::string& project_id, const std::string& id) = 0;
+  // Every object of a project without its definition or ACL, ordered by id: small enough to
+  // list a project of a million objects.
+  virtual std::vector<ObjectKey> ListObjectKeys(const std::string& project_id) = 0;
 
   // Dependencies: `object_id` uses each of `used_ids` (replaces the object's previous list).
   virtual void SetDependencies(const std::string& project_id, const std::string& object_id,
@@ -65,6 +69,10 @@ class MetadataTransaction {
                                             const std::string& object_id) = 0;
   virtual std::vector<std::string> ListUsedBy(const std::string& project_id,
                                               const std::string& object_id) = 0;
+  // The references of `object_ids` to ids no object of the project has, ordered by object id
+  // then used id.
+  virtual std::vector<DanglingUse> ListDanglingUses(const std::string& project_id,
+                                                    const std::vector<std::string>& object_ids) = 0;
 
   // Projects, ordered by name. PutProject also writes the project's object row. Throws
   // Error(kAlreadyExists) when another project has the same name.
@@ -93,6 +101,37 @@ class MetadataTransaction {
                                                              const std::string& cube_id) = 0;
   virtual std::vector<CubeSnapshotRecord> ListCubeSnapshots(const std::string& project_id) = 0;
   virtual bool DeleteCubeSnapshot(const std::string& project_id, const std::string& cube_id) = 0;
+
+  // Migration records, keyed by (role, migration id). `for_update` locks the row until the
+  // transaction ends, so a read-check-write sequence of concurrent requests is serialised.
+  // ListMigrations orders by creation, newest first, then by id and role.
+  virtual void PutMigration(const MigrationRow& row) = 0;
+  virtual std::optional<MigrationRow> FindMigration(const std::string& role,
+                                                    const std::string& migration_id,
+                                                    bool for_update = false) = 0;
+  virtual std::vector<MigrationRow> ListMigrations() = 0;
+  virtual std::vector<MigrationRow> ListMigrationsOfPackage(const std::string& package_id) = 0;
+  virtual bool DeleteMigration(const std::string& role, const std::string& migration_id) = 0;
+
+  // Jobs. ReplaceLease moves a job's lease only if it is still exactly `expected_owner` until
+  // `expected_expires` (compare and set): of several nodes taking over one abandoned job, one
+  // wins. ListJobs orders by creation.
+  virtual void PutJob(const JobRecord& job) = 0;
+  virtual std::optional<JobRecord> FindJob(const std::string& id, bool for_update = false) = 0;
+  virtual std::vector<JobRecord> ListJobs(const std::string& state) = 0;
+  virtual bool ReplaceLease(const std::string& id, const std::string& expected_owner,
+                            Timestamp expected_expires, const std::string& new_owner,
+                            Timestamp new_expires) = 0;
+
+  // Server settings changed through the API (e.g. the storage location), by key.
+  virtual std::optional<Json> FindSetting(const std::string& key) = 0;
+  virtual void PutSetting(const std::string& key, const Json& value) = 0;
+
+  // Shared file store metadata (spec 04 §3.4); ListSharedFiles orders by creation then id.
+  virtual void PutSharedFile(const SharedFileRecord& file) = 0;
+  virtual std::optional<SharedFileRecord> FindSharedFile(const std::string& id) = 0;
+  virtual std::vector<SharedFileRecord> ListSharedFiles() = 0;
+  virtual bool DeleteSharedFile(const std::string& id) = 0;
 };
 
 struct StoreOptions {

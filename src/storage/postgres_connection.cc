@@ -104,7 +104,9 @@ class PostgresConnection : public SqlConnection {
   void Begin(TransactionMode mode) override {
     switch (mode) {
       case TransactionMode::kRead:
-        Execute("BEGIN READ ONLY", {});
+        // One snapshot for the whole read, as SQLite gives: a reader walking a project in
+        // batches (package creation) sees no half of a concurrent import.
+        Execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", {});
         return;
       case TransactionMode::kWrite:
         Execute("BEGIN", {});

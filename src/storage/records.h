@@ -1,7 +1,8 @@
 // storage/records.h
 //
 // Rows of the storage service that are not metadata objects: projects' own columns, sessions,
-// stored searches and published cubes. Plain values; the services give them meaning.
+// stored searches, published cubes, migration records, jobs and shared files. Plain values; the
+// services give them meaning.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +59,63 @@ struct CubeSnapshotRecord {
   int64_t last_publish_duration_ms = 0;  // the latest publish that ended, ready or failed
   Timestamp created{};
   Timestamp updated{};
+};
+
+// One side's record of a migration (spec 04 §1): the public record as the API shows it, and the
+// server's own bookkeeping. A server keeps one row per (role, migration id): "source" rows are
+// created by package creation, "target" rows by an import request; a migration between projects
+// of one server has both (spec 04 §3.1). The columns beside the JSON are what lists and guards
+// filter on; the service keeps them equal to the record's values.
+struct MigrationRow {
+  std::string role;          // "source" or "target"
+  std::string migration_id;  // "<package id>:<import id>", upper case
+  std::string package_id;
+  std::string purpose;     // packageInfo.purpose
+  std::string project_id;  // the project the row's jobs work on; "" for configuration packages
+  std::string package_status;
+  std::string import_status;
+  Json record = Json::object();    // the public record (spec 04 §1.1)
+  Json internal = Json::object();  // never shown: file checksums, job ids, undo paths, ...
+  Timestamp created{};
+  Timestamp updated{};
+};
+
+// A long operation that survives its request (package creation, import, undo, validation). The
+// node running it holds a lease it renews; a job whose lease ran out belongs to a node that
+// stopped, and another node (or the same one restarted) may take it over.
+struct JobRecord {
+  std::string id;  // 32 upper-case hex
+  std::string kind;
+  std::string state;        // "queued", "running", "done" or "failed"
+  std::string lease_owner;  // the node id holding the lease; "" when none
+  Timestamp lease_expires{};
+  Json data = Json::object();
+  Timestamp created{};
+  Timestamp updated{};
+};
+
+// Metadata of a file uploaded to the shared file store (spec 04 §3.4).
+struct SharedFileRecord {
+  std::string id;
+  Json data = Json::object();
+  Timestamp created{};
+  Timestamp updated{};
+};
+
+// What a migration needs to know of an object without reading its definition.
+struct ObjectKey {
+  std::string id;
+  int type = 0;
+  int subtype = 0;
+  std::string folder_id;
+  std::string version;
+  Timestamp modified{};
+};
+
+// An object's reference to an id that no object of its project has.
+struct DanglingUse {
+  std::string object_id;
+  std::string used_id;
 };
 
 }  // namespace tessera::storage

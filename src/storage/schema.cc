@@ -9,6 +9,7 @@
 namespace tessera::storage {
 namespace {
 
+// Version 1.
 constexpr std::string_view kCreateStatements[] = {
     "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)",
 
@@ -57,24 +58,54 @@ constexpr std::string_view kCreateStatements[] = {
     " data_json TEXT NOT NULL, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state)",
 
-    "CREATE TABLE IF NOT EXISTS migrations ("
-    " id TEXT PRIMARY KEY, project_id TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL,"
-    " data_json TEXT NOT NULL, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL)",
-
     "CREATE TABLE IF NOT EXISTS cube_snapshots ("
     " id TEXT PRIMARY KEY, project_id TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL,"
     " data_json TEXT NOT NULL, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS cube_snapshots_by_project ON cube_snapshots (project_id)",
 };
 
-void CreateSchema(SqlConnection& connection) {
+// Version 2: what migrations keep (spec 04). Version 1 had an unused `migrations` table.
+constexpr std::string_view kVersion2Statements[] = {
+    "DROP TABLE IF EXISTS migrations",
+
+    "CREATE TABLE IF NOT EXISTS migration_records ("
+    " role TEXT NOT NULL, migration_id TEXT NOT NULL, package_id TEXT NOT NULL,"
+    " purpose TEXT NOT NULL, project_id TEXT NOT NULL,"
+    " package_status TEXT NOT NULL, import_status TEXT NOT NULL,"
+    " record_json TEXT NOT NULL, internal_json TEXT NOT NULL,"
+    " created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL,"
+    " PRIMARY KEY (role, migration_id))",
+    "CREATE INDEX IF NOT EXISTS migration_records_by_package ON migration_records (package_id)",
+
+    "CREATE TABLE IF NOT EXISTS settings ("
+    " name TEXT PRIMARY KEY, value_json TEXT NOT NULL, updated_ms BIGINT NOT NULL)",
+
+    "CREATE TABLE IF NOT EXISTS shared_files ("
+    " id TEXT PRIMARY KEY, data_json TEXT NOT NULL,"
+    " created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL)",
+};
+
+// The oldest version this binary upgrades; older ones are refused.
+constexpr int64_t kOldestUpgradableVersion = 1;
+
+int64_t ReadVersion(SqlConnection& connection) {
+  auto rows = connection.Query("SELECT MAX(version) FROM schema_version");
+  return rows.empty() ? 0 : AsInt(rows.front().front());
+}
+
+void ApplyUpgrades(SqlConnection& connection, int64_t from_version) {
+  if (from_version < 2) {
+    for (std::string_view statement : kVersion2Statements) connection.Execute(statement);
+  }
+}
+
+// Runs `change` in a schema-change transaction (concurrent initialisers and upgraders wait for
+// each other; the loser finds the work done).
+template <typename Change>
+void InSchemaTransaction(SqlConnection& connection, const Change& change) {
   connection.Begin(TransactionMode::kSchemaChange);
   try {
-    if (!connection.HasTable("schema_version")) {
-      for (std::string_view statement : kCreateStatements) connection.Execute(statement);
-      connection.Execute("INSERT INTO schema_version (version) VALUES (?)",
-                         {static_cast<int64_t>(kSchemaVersion)});
-    }
+    change();
     connection.Commit();
   } catch (...) {
     try {
@@ -85,9 +116,24 @@ void CreateSchema(SqlConnection& connection) {
   }
 }
 
-int64_t ReadVersion(SqlConnection& connection) {
-  auto rows = connection.Query("SELECT MAX(version) FROM schema_version");
-  return rows.empty() ? 0 : AsInt(rows.front().front());
+void CreateSchema(SqlConnection& connection) {
+  InSchemaTransaction(connection, [&] {
+    if (connection.HasTable("schema_version")) return;
+    for (std::string_view statement : kCreateStatements) connection.Execute(statement);
+    ApplyUpgrades(connection, 1);
+    connection.Execute("INSERT INTO schema_version (version) VALUES (?)",
+                       {static_cast<int64_t>(kSchemaVersion)});
+  });
+}
+
+void UpgradeSchema(SqlConnection& connection) {
+  InSchemaTransaction(connection, [&] {
+    int64_t version = ReadVersion(connection);
+    if (version >= kSchemaVersion || version < kOldestUpgradableVersion) return;
+    ApplyUpgrades(connection, version);
+    connection.Execute("UPDATE schema_version SET version = ?",
+                       {static_cast<int64_t>(kSchemaVersion)});
+  });
 }
 
 }  // namespace
@@ -95,6 +141,10 @@ int64_t ReadVersion(SqlConnection& connection) {
 void EnsureSchema(SqlConnection& connection) {
   if (!connection.HasTable("schema_version")) CreateSchema(connection);
   int64_t version = ReadVersion(connection);
+  if (version >= kOldestUpgradableVersion && version < kSchemaVersion) {
+    UpgradeSchema(connection);
+    version = ReadVersion(connection);
+  }
   if (version == kSchemaVersion) return;
   throw SqlError(SqlError::Kind::kSchemaMismatch,
                  fmt::format("storage schema version {} is {} than this binary's {}", version,

@@ -10,10 +10,11 @@
 namespace tessera::storage {
 
 // Brings a freshly opened connection's database to a usable state: a database without a
-// schema_version table is initialised at kSchemaVersion in one transaction (concurrent
-// initialisers are serialised, the loser finds the work done). Throws SqlError(kSchemaMismatch)
-// when the database holds another version, older or newer; SqlError of other kinds when the
-// database cannot be read or written.
+// schema_version table is initialised at kSchemaVersion in one transaction, and one at an older
+// version from 1 on is upgraded to kSchemaVersion in one transaction, keeping its data
+// (concurrent initialisers and upgraders are serialised, the loser finds the work done). Throws
+// SqlError(kSchemaMismatch) when the database holds a version this binary cannot use: newer, or
+// older than 1; SqlError of other kinds when the database cannot be read or written.
 void EnsureSchema(SqlConnection& connection);
 
 }  // namespace tessera::storage

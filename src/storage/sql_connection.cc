@@ -36,4 +36,12 @@ std::string AsText(const SqlValue& value) {
   throw SqlError(SqlError::Kind::kOther, "expected a text column, got a number");
 }
 
+Json AsJson(const SqlValue& value, std::string_view column) {
+  Json json = Json::parse(AsText(value), nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) {
+    throw SqlError(SqlError::Kind::kOther, std::string(column) + " holds invalid JSON");
+  }
+  return json;
+}
+
 }  // namespace tessera::storage

@@ -17,6 +17,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/json.h"
+
 namespace tessera::storage {
 
 using SqlValue = std::variant<std::monostate, int64_t, double, std::string>;
@@ -68,5 +70,7 @@ class SqlConnection {
 int64_t AsInt(const SqlValue& value);
 double AsDouble(const SqlValue& value);
 std::string AsText(const SqlValue& value);
+// A JSON text cell; throws SqlError(kOther) naming `column` when the text is not JSON.
+Json AsJson(const SqlValue& value, std::string_view column);
 
 }  // namespace tessera::storage

@@ -56,14 +56,6 @@ const std::string& UpsertObjectSql() {
   return sql;
 }
 
-Json ParseStoredJson(const std::string& text, std::string_view column) {
-  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) {
-    throw SqlError(SqlError::Kind::kOther, fmt::format("{} holds invalid JSON", column));
-  }
-  return value;
-}
-
 SqlParams ObjectParams(const ObjectRecord& object) {
   return {object.project_id,
           object.id,
@@ -103,8 +95,8 @@ ObjectRecord ObjectFromRow(const SqlRow& row, size_t first = 0) {
   object.modified = FromUnixMillis(AsInt(cell(12)));
   object.hidden = AsInt(cell(13)) != 0;
   object.certified = AsInt(cell(14)) != 0;
-  object.acl = model::AclFromJson(ParseStoredJson(AsText(cell(15)), "objects.acl_json"));
-  object.definition = ParseStoredJson(AsText(cell(16)), "objects.definition_json");
+  object.acl = model::AclFromJson(AsJson(cell(15), "objects.acl_json"));
+  object.definition = AsJson(cell(16), "objects.definition_json");
   return object;
 }
 
@@ -146,7 +138,7 @@ SearchRecord SearchFromRow(const SqlRow& row) {
   search.session_id = AsText(row.at(1));
   search.project_id = AsText(row.at(2));
   search.created = FromUnixMillis(AsInt(row.at(3)));
-  Json ids = ParseStoredJson(AsText(row.at(4)), "searches.object_ids_json");
+  Json ids = AsJson(row.at(4), "searches.object_ids_json");
   for (const auto& id : ids) search.object_ids.push_back(id.get<std::string>());
   return search;
 }
@@ -163,7 +155,7 @@ CubeSnapshotRecord CubeSnapshotFromRow(const SqlRow& row) {
   CubeSnapshotRecord snapshot;
   snapshot.project_id = AsText(row.at(0));
   snapshot.state = AsText(row.at(1));
-  Json data = ParseStoredJson(AsText(row.at(2)), "cube_snapshots.data_json");
+  Json data = AsJson(row.at(2), "cube_snapshots.data_json");
   snapshot.cube_id = data.value("cubeId", "");
   snapshot.error_message = data.value("errorMessage", "");
   snapshot.snapshot_file = data.value("snapshotFile", "");
@@ -277,6 +269,23 @@ bool SqlMetadataTransaction::DeleteObject(const std::string& project_id, const s
   return deleted > 0;
 }
 
+std::vector<ObjectKey> SqlMetadataTransaction::ListObjectKeys(const std::string& project_id) {
+  auto rows = db_.Query(
+      "SELECT id, type, subtype, folder_id, version, modified_ms FROM objects "
+      "WHERE project_id = ?",
+      {project_id});
+  std::vector<ObjectKey> keys;
+  keys.reserve(rows.size());
+  for (const auto& row : rows) {
+    keys.push_back(ObjectKey{AsText(row.at(0)), static_cast<int>(AsInt(row.at(1))),
+                             static_cast<int>(AsInt(row.at(2))), AsText(row.at(3)),
+                             AsText(row.at(4)), FromUnixMillis(AsInt(row.at(5)))});
+  }
+  std::sort(keys.begin(), keys.end(),
+            [](const ObjectKey& a, const ObjectKey& b) { return a.id < b.id; });
+  return keys;
+}
+
 // Dependencies
 
 void SqlMetadataTransaction::SetDependencies(const std::string& project_id,
@@ -304,6 +313,27 @@ std::vector<std::string> SqlMetadataTransaction::ListUsedBy(const std::string& p
   return TextColumn(
       db_.Query("SELECT object_id FROM dependencies WHERE project_id = ? AND used_id = ?",
                 {project_id, object_id}));
+}
+
+std::vector<DanglingUse> SqlMetadataTransaction::ListDanglingUses(
+    const std::string& project_id, const std::vector<std::string>& object_ids) {
+  std::vector<DanglingUse> dangling;
+  for (size_t start = 0; start < object_ids.size(); start += kMaxParamsPerStatement) {
+    size_t count = std::min(kMaxParamsPerStatement, object_ids.size() - start);
+    SqlParams params{project_id};
+    params.insert(params.end(), object_ids.begin() + start, object_ids.begin() + start + count);
+    auto rows = db_.Query(
+        fmt::format("SELECT d.object_id, d.used_id FROM dependencies d "
+                    "LEFT JOIN objects o ON o.project_id = d.project_id AND o.id = d.used_id "
+                    "WHERE d.project_id = ? AND d.object_id IN ({}) AND o.id IS NULL",
+                    Placeholders(count)),
+        params);
+    for (const auto& row : rows) dangling.push_back({AsText(row.at(0)), AsText(row.at(1))});
+  }
+  std::sort(dangling.begin(), dangling.end(), [](const DanglingUse& a, const DanglingUse& b) {
+    return std::tie(a.object_id, a.used_id) < std::tie(b.object_id, b.used_id);
+  });
+  return dangling;
 }
 
 // Projects

@@ -25,6 +25,7 @@ class SqlMetadataTransaction : public MetadataTransaction {
                                                const ObjectFilter& filter) override;
   void PutObject(const model::ObjectRecord& object) override;
   bool DeleteObject(const std::string& project_id, const std::string& id) override;
+  std::vector<ObjectKey> ListObjectKeys(const std::string& project_id) override;
 
   void SetDependencies(const std::string& project_id, const std::string& object_id,
                        const std::vector<std::string>& used_ids) override;
@@ -32,6 +33,8 @@ class SqlMetadataTransaction : public MetadataTransaction {
                                     const std::string& object_id) override;
   std::vector<std::string> ListUsedBy(const std::string& project_id,
                                       const std::string& object_id) override;
+  std::vector<DanglingUse> ListDanglingUses(const std::string& project_id,
+                                            const std::vector<std::string>& object_ids) override;
 
   std::vector<ProjectRecord> ListProjects() override;
   std::optional<ProjectRecord> FindProject(const std::string& id) override;
@@ -54,9 +57,37 @@ class SqlMetadataTransaction : public MetadataTransaction {
   std::vector<CubeSnapshotRecord> ListCubeSnapshots(const std::string& project_id) override;
   bool DeleteCubeSnapshot(const std::string& project_id, const std::string& cube_id) override;
 
+  void PutMigration(const MigrationRow& row) override;
+  std::optional<MigrationRow> FindMigration(const std::string& role,
+                                            const std::string& migration_id,
+                                            bool for_update) override;
+  std::vector<MigrationRow> ListMigrations() override;
+  std::vector<MigrationRow> ListMigrationsOfPackage(const std::string& package_id) override;
+  bool DeleteMigration(const std::string& role, const std::string& migration_id) override;
+
+  void PutJob(const JobRecord& job) override;
+  std::optional<JobRecord> FindJob(const std::string& id, bool for_update) override;
+  std::vector<JobRecord> ListJobs(const std::string& state) override;
+  bool ReplaceLease(const std::string& id, const std::string& expected_owner,
+                    Timestamp expected_expires, const std::string& new_owner,
+                    Timestamp new_expires) override;
+
+  std::optional<Json> FindSetting(const std::string& key) override;
+  void PutSetting(const std::string& key, const Json& value) override;
+
+  void PutSharedFile(const SharedFileRecord& file) override;
+  std::optional<SharedFileRecord> FindSharedFile(const std::string& id) override;
+  std::vector<SharedFileRecord> ListSharedFiles() override;
+  bool DeleteSharedFile(const std::string& id) override;
+
  private:
   std::vector<model::ObjectRecord> SelectObjects(const std::string& where, const SqlParams& params);
   std::vector<ProjectRecord> SelectProjects(const std::string& where, const SqlParams& params);
+  std::vector<MigrationRow> SelectMigrations(const std::string& where, const SqlParams& params);
+  std::vector<JobRecord> SelectJobs(const std::string& where, const SqlParams& params);
+  std::vector<SharedFileRecord> SelectSharedFiles(const std::string& where,
+                                                  const SqlParams& params);
+  std::string LockClause() const;  // " FOR UPDATE" where the backend has row locks
 
   SqlConnection& db_;
 };

@@ -42,8 +42,9 @@ TEST_P(StoreSchema, AnEmptyDatabaseIsInitialisedAtTheCurrentVersion) {
 TEST_P(StoreSchema, EveryTableOfTheSchemaExists) {
   OpenStore()->Write([](MetadataTransaction&) {});
 
-  for (const char* table : {"objects", "dependencies", "projects", "sessions", "searches",
-                            "instances", "jobs", "migrations", "cube_snapshots"}) {
+  for (const char* table :
+       {"objects", "dependencies", "projects", "sessions", "searches", "instances", "jobs",
+        "cube_snapshots", "migration_records", "settings", "shared_files"}) {
     EXPECT_EQ(database().QueryDirect(std::string("SELECT COUNT(*) FROM ") + table), "0") << table;
   }
 }
@@ -91,12 +92,40 @@ TEST_P(StoreSchema, ANewerSchemaMakesEveryCallUnavailable) {
   EXPECT_FALSE(store->IsAvailable());
 }
 
-TEST_P(StoreSchema, AnOlderSchemaMakesEveryCallUnavailable) {
-  InitialiseThenSetVersion(storage::kSchemaVersion - 1);
+TEST_P(StoreSchema, ASchemaOlderThanTheFirstVersionMakesEveryCallUnavailable) {
+  InitialiseThenSetVersion(0);
   auto store = OpenStore();
 
   ExpectUnavailable([&] { store->Read([](MetadataTransaction&) {}); });
   EXPECT_FALSE(store->IsAvailable());
+}
+
+// A database as the first release left it: no migration tables, an unused `migrations` table.
+TEST_P(StoreSchema, AVersionOneDatabaseIsUpgradedKeepingItsData) {
+  OpenStore()->Write(
+      [](MetadataTransaction& tx) { tx.PutObject(SampleObject(kProject, Id(1), 4, "Revenue")); });
+  for (const char* table : {"migration_records", "settings", "shared_files"}) {
+    database().ExecuteDirect(std::string("DROP TABLE ") + table);
+  }
+  database().ExecuteDirect(
+      "CREATE TABLE migrations (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, kind TEXT NOT "
+      "NULL, state TEXT NOT NULL, data_json TEXT NOT NULL, created_ms BIGINT NOT NULL, "
+      "updated_ms BIGINT NOT NULL)");
+  database().ExecuteDirect("UPDATE schema_version SET version = 1");
+
+  auto store = OpenStore();
+  std::optional<model::ObjectRecord> kept;
+  store->Write([&](MetadataTransaction& tx) {
+    kept = tx.FindObject(kProject, Id(1));
+    tx.PutSetting("probe", Json{{"ok", true}});
+  });
+
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->name, "Revenue");
+  EXPECT_EQ(database().QueryDirect("SELECT version FROM schema_version"),
+            std::to_string(storage::kSchemaVersion));
+  EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM settings"), "1");
+  EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM schema_version"), "1");
 }
 
 TEST_P(StoreSchema, TheStoreRecoversWhenTheSchemaVersionIsRestored) {

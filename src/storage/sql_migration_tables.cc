@@ -1,0 +1,227 @@
+// SqlMetadataTransaction's statements for the tables migrations use: migration records, jobs,
+// settings and shared files (storage/metadata_store.h states the contract).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string_view>
+#include <tuple>
+
+#include "storage/sql_metadata_transaction.h"
+
+namespace tessera::storage {
+namespace {
+
+constexpr std::string_view kMigrationColumns =
+    "role, migration_id, package_id, purpose, project_id, package_status, import_status, "
+    "record_json, internal_json, created_ms, updated_ms";
+
+MigrationRow MigrationFromRow(const SqlRow& row) {
+  MigrationRow migration;
+  migration.role = AsText(row.at(0));
+  migration.migration_id = AsText(row.at(1));
+  migration.package_id = AsText(row.at(2));
+  migration.purpose = AsText(row.at(3));
+  migration.project_id = AsText(row.at(4));
+  migration.package_status = AsText(row.at(5));
+  migration.import_status = AsText(row.at(6));
+  migration.record = AsJson(row.at(7), "migration_records.record_json");
+  migration.internal = AsJson(row.at(8), "migration_records.internal_json");
+  migration.created = FromUnixMillis(AsInt(row.at(9)));
+  migration.updated = FromUnixMillis(AsInt(row.at(10)));
+  return migration;
+}
+
+void SortNewestFirst(std::vector<MigrationRow>& rows) {
+  std::sort(rows.begin(), rows.end(), [](const MigrationRow& a, const MigrationRow& b) {
+    return std::tie(b.created, a.migration_id, a.role) <
+           std::tie(a.created, b.migration_id, b.role);
+  });
+}
+
+constexpr std::string_view kJobColumns =
+    "id, kind, state, lease_owner, lease_expires_ms, data_json, created_ms, updated_ms";
+
+JobRecord JobFromRow(const SqlRow& row) {
+  JobRecord job;
+  job.id = AsText(row.at(0));
+  job.kind = AsText(row.at(1));
+  job.state = AsText(row.at(2));
+  job.lease_owner = AsText(row.at(3));
+  job.lease_expires = FromUnixMillis(AsInt(row.at(4)));
+  job.data = AsJson(row.at(5), "jobs.data_json");
+  job.created = FromUnixMillis(AsInt(row.at(6)));
+  job.updated = FromUnixMillis(AsInt(row.at(7)));
+  return job;
+}
+
+constexpr std::string_view kSharedFileColumns = "id, data_json, created_ms, updated_ms";
+
+SharedFileRecord SharedFileFromRow(const SqlRow& row) {
+  return SharedFileRecord{AsText(row.at(0)), AsJson(row.at(1), "shared_files.data_json"),
+                          FromUnixMillis(AsInt(row.at(2))), FromUnixMillis(AsInt(row.at(3)))};
+}
+
+}  // namespace
+
+std::string SqlMetadataTransaction::LockClause() const {
+  // SQLite write transactions already hold the database's only write lock.
+  return db_.backend_name() == "postgresql" ? " FOR UPDATE" : "";
+}
+
+// Migration records
+
+std::vector<MigrationRow> SqlMetadataTransaction::SelectMigrations(const std::string& where,
+                                                                   const SqlParams& params) {
+  auto rows = db_.Query(
+      fmt::format("SELECT {} FROM migration_records WHERE {}", kMigrationColumns, where), params);
+  std::vector<MigrationRow> migrations;
+  migrations.reserve(rows.size());
+  for (const auto& row : rows) migrations.push_back(MigrationFromRow(row));
+  return migrations;
+}
+
+void SqlMetadataTransaction::PutMigration(const MigrationRow& row) {
+  db_.Execute(
+      fmt::format("INSERT INTO migration_records ({}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                  "ON CONFLICT (role, migration_id) DO UPDATE SET "
+                  "package_id = excluded.package_id, purpose = excluded.purpose, "
+                  "project_id = excluded.project_id, package_status = excluded.package_status, "
+                  "import_status = excluded.import_status, record_json = excluded.record_json, "
+                  "internal_json = excluded.internal_json, created_ms = excluded.created_ms, "
+                  "updated_ms = excluded.updated_ms",
+                  kMigrationColumns),
+      {row.role, row.migration_id, row.package_id, row.purpose, row.project_id, row.package_status,
+       row.import_status, DumpJson(row.record), DumpJson(row.internal), ToUnixMillis(row.created),
+       ToUnixMillis(row.updated)});
+}
+
+std::optional<MigrationRow> SqlMetadataTransaction::FindMigration(const std::string& role,
+                                                                  const std::string& migration_id,
+                                                                  bool for_update) {
+  auto rows = SelectMigrations("role = ? AND migration_id = ?" + (for_update ? LockClause() : ""),
+                               {role, migration_id});
+  if (rows.empty()) return std::nullopt;
+  return std::move(rows.front());
+}
+
+std::vector<MigrationRow> SqlMetadataTransaction::ListMigrations() {
+  auto rows = SelectMigrations("1 = 1", {});
+  SortNewestFirst(rows);
+  return rows;
+}
+
+std::vector<MigrationRow> SqlMetadataTransaction::ListMigrationsOfPackage(
+    const std::string& package_id) {
+  auto rows = SelectMigrations("package_id = ?", {package_id});
+  SortNewestFirst(rows);
+  return rows;
+}
+
+bool SqlMetadataTransaction::DeleteMigration(const std::string& role,
+                                             const std::string& migration_id) {
+  return db_.Execute("DELETE FROM migration_records WHERE role = ? AND migration_id = ?",
+                     {role, migration_id}) > 0;
+}
+
+// Jobs
+
+std::vector<JobRecord> SqlMetadataTransaction::SelectJobs(const std::string& where,
+                                                          const SqlParams& params) {
+  auto rows = db_.Query(fmt::format("SELECT {} FROM jobs WHERE {}", kJobColumns, where), params);
+  std::vector<JobRecord> jobs;
+  jobs.reserve(rows.size());
+  for (const auto& row : rows) jobs.push_back(JobFromRow(row));
+  return jobs;
+}
+
+void SqlMetadataTransaction::PutJob(const JobRecord& job) {
+  db_.Execute(
+      fmt::format("INSERT INTO jobs ({}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                  "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, state = excluded.state, "
+                  "lease_owner = excluded.lease_owner, "
+                  "lease_expires_ms = excluded.lease_expires_ms, data_json = excluded.data_json, "
+                  "created_ms = excluded.created_ms, updated_ms = excluded.updated_ms",
+                  kJobColumns),
+      {job.id, job.kind, job.state, job.lease_owner, ToUnixMillis(job.lease_expires),
+       DumpJson(job.data), ToUnixMillis(job.created), ToUnixMillis(job.updated)});
+}
+
+std::optional<JobRecord> SqlMetadataTransaction::FindJob(const std::string& id, bool for_update) {
+  auto jobs = SelectJobs("id = ?" + (for_update ? LockClause() : ""), {id});
+  if (jobs.empty()) return std::nullopt;
+  return std::move(jobs.front());
+}
+
+std::vector<JobRecord> SqlMetadataTransaction::ListJobs(const std::string& state) {
+  auto jobs = SelectJobs("state = ?", {state});
+  std::sort(jobs.begin(), jobs.end(), [](const JobRecord& a, const JobRecord& b) {
+    return std::tie(a.created, a.id) < std::tie(b.created, b.id);
+  });
+  return jobs;
+}
+
+bool SqlMetadataTransaction::ReplaceLease(const std::string& id, const std::string& expected_owner,
+                                          Timestamp expected_expires, const std::string& new_owner,
+                                          Timestamp new_expires) {
+  return db_.Execute(
+             "UPDATE jobs SET lease_owner = ?, lease_expires_ms = ? "
+             "WHERE id = ? AND lease_owner = ? AND lease_expires_ms = ?",
+             {new_owner, ToUnixMillis(new_expires), id, expected_owner,
+              ToUnixMillis(expected_expires)}) > 0;
+}
+
+// Settings
+
+std::optional<Json> SqlMetadataTransaction::FindSetting(const std::string& key) {
+  auto rows = db_.Query("SELECT value_json FROM settings WHERE name = ?", {key});
+  if (rows.empty()) return std::nullopt;
+  return AsJson(rows.front().at(0), "settings.value_json");
+}
+
+void SqlMetadataTransaction::PutSetting(const std::string& key, const Json& value) {
+  db_.Execute(
+      "INSERT INTO settings (name, value_json, updated_ms) VALUES (?, ?, ?) "
+      "ON CONFLICT (name) DO UPDATE SET value_json = excluded.value_json, "
+      "updated_ms = excluded.updated_ms",
+      {key, DumpJson(value), ToUnixMillis(Now())});
+}
+
+// Shared files
+
+std::vector<SharedFileRecord> SqlMetadataTransaction::SelectSharedFiles(const std::string& where,
+                                                                        const SqlParams& params) {
+  auto rows = db_.Query(
+      fmt::format("SELECT {} FROM shared_files WHERE {}", kSharedFileColumns, where), params);
+  std::vector<SharedFileRecord> files;
+  files.reserve(rows.size());
+  for (const auto& row : rows) files.push_back(SharedFileFromRow(row));
+  return files;
+}
+
+void SqlMetadataTransaction::PutSharedFile(const SharedFileRecord& file) {
+  db_.Execute(
+      "INSERT INTO shared_files (id, data_json, created_ms, updated_ms) VALUES (?, ?, ?, ?) "
+      "ON CONFLICT (id) DO UPDATE SET data_json = excluded.data_json, "
+      "created_ms = excluded.created_ms, updated_ms = excluded.updated_ms",
+      {file.id, DumpJson(file.data), ToUnixMillis(file.created), ToUnixMillis(file.updated)});
+}
+
+std::optional<SharedFileRecord> SqlMetadataTransaction::FindSharedFile(const std::string& id) {
+  auto files = SelectSharedFiles("id = ?", {id});
+  if (files.empty()) return std::nullopt;
+  return std::move(files.front());
+}
+
+std::vector<SharedFileRecord> SqlMetadataTransaction::ListSharedFiles() {
+  auto files = SelectSharedFiles("1 = 1", {});
+  std::sort(files.begin(), files.end(), [](const SharedFileRecord& a, const SharedFileRecord& b) {
+    return std::tie(a.created, a.id) < std::tie(b.created, b.id);
+  });
+  return files;
+}
+
+bool SqlMetadataTransaction::DeleteSharedFile(const std::string& id) {
+  return db_.Execute("DELETE FROM shared_files WHERE id = ?", {id}) > 0;
+}
+
+}  // namespace tessera::storage
