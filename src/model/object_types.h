@@ -7,14 +7,20 @@
 namespace tessera::model {
 
 inline constexpr int kTypeFilter = 1;
+inline constexpr int kTypeTemplate = 2;
 inline constexpr int kTypeReportDefinition = 3;
 inline constexpr int kTypeMetric = 4;
 inline constexpr int kTypeFolder = 8;
+inline constexpr int kTypePrompt = 10;
+inline constexpr int kTypeFunction = 11;
 inline constexpr int kTypeAttribute = 12;
 inline constexpr int kTypeFact = 13;
+inline constexpr int kTypeDimension = 14;  // dimensions and hierarchies
 inline constexpr int kTypeTable = 15;
+inline constexpr int kTypeColumn = 26;
 inline constexpr int kTypeProject = 32;
 inline constexpr int kTypeUser = 34;  // users and user groups
+inline constexpr int kTypeTransformation = 43;
 inline constexpr int kTypeSecurityRole = 44;
 inline constexpr int kTypeDocumentDefinition = 55;
 

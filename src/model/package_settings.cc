@@ -1,0 +1,443 @@
+#include "model/package_settings.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <utility>
+
+#include "core/error.h"
+#include "core/ids.h"
+#include "core/strings.h"
+#include "model/object_types.h"
+
+namespace tessera::model {
+
+namespace {
+
+// Field paths and failures ------------------------------------------------------------------
+
+std::string Member(std::string_view path, std::string_view key) {
+  return std::string(path) + "." + std::string(key);
+}
+
+std::string Element(std::string_view path, size_t index) {
+  return std::string(path) + "[" + std::to_string(index) + "]";
+}
+
+[[noreturn]] void Fail(std::string_view path, std::string_view what) {
+  throw Error(ErrorCode::kInvalidInput, std::string(path) + ": " + std::string(what));
+}
+
+[[noreturn]] void FailMissing(std::string_view path) {
+  throw Error(ErrorCode::kMissingField, std::string(path) + ": required field is missing");
+}
+
+// `object[key]`, or nullptr when absent or null (mstrio-py drops None values; null = absent).
+const Json* Find(const Json& object, std::string_view key) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+const Json& RequireObject(const Json& value, std::string_view path) {
+  if (!value.is_object()) Fail(path, "expected an object");
+  return value;
+}
+
+const std::string& RequireString(const Json& value, std::string_view path) {
+  if (!value.is_string()) Fail(path, "expected a string");
+  return value.get_ref<const std::string&>();
+}
+
+int RequireInt(const Json& value, std::string_view path) {
+  if (!value.is_number_integer()) Fail(path, "expected an integer");
+  return value.get<int>();
+}
+
+std::string RequireId(const Json& value, std::string_view path) {
+  std::optional<std::string> id = CanonicalObjectId(RequireString(value, path));
+  if (!id) {
+    Fail(path, "'" + value.get<std::string>() +
+                   "' is not an object id; expected 32 hexadecimal characters");
+  }
+  return *id;
+}
+
+ConflictRule RequireRule(const Json& value, std::string_view path) {
+  if (!value.is_string()) {
+    // ParseConflictRule lists the accepted names; reuse its message for a non-string too.
+    ParseConflictRule(value.dump(), path);
+  }
+  return ParseConflictRule(value.get_ref<const std::string&>(), path);
+}
+
+// Named enumerations -------------------------------------------------------------------------
+
+template <typename Enum, size_t N>
+struct NameTable {
+  std::array<std::pair<Enum, std::string_view>, N> entries;
+  std::string_view what;  // "an update schema option"
+
+  std::string_view NameOf(Enum value) const {
+    for (const auto& [entry, name] : entries) {
+      if (entry == value) return name;
+    }
+    return "";
+  }
+
+  std::string Accepted() const {
+    std::string names;
+    for (const auto& entry : entries) {
+      if (!names.empty()) names += ", ";
+      names += entry.second;
+    }
+    return names;
+  }
+
+  Enum Parse(const Json& value, std::string_view path) const {
+    if (value.is_string()) {
+      for (const auto& [entry, name] : entries) {
+        if (value.get_ref<const std::string&>() == name) return entry;
+      }
+    }
+    std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
+    Fail(path, "'" + shown + "' is not " + std::string(what) + "; expected one of " + Accepted());
+  }
+};
+
+constexpr NameTable<UpdateSchemaStep, 3> kUpdateSchemaNames{
+    {{{UpdateSchemaStep::kRecalTableKeysFactEntryLevel, "recal_table_keys_fact_entry_level"},
+      {UpdateSchemaStep::kRecalTableLogicalSize, "recal_table_logical_size"},
+      {UpdateSchemaStep::kUpdateSchemaLogicalInfo, "update_schema_logical_info"}}},
+    "an update schema option"};
+
+constexpr NameTable<AclOnReplacing, 3> kAclOnReplacingNames{
+    {{{AclOnReplacing::kUseExisting, "use_existing"},
+      {AclOnReplacing::kReplace, "replace"},
+      {AclOnReplacing::kKeepBoth, "keep_both"}}},
+    "an ACL option for replaced objects"};
+
+constexpr NameTable<AclOnNew, 2> kAclOnNewNames{
+    {{{AclOnNew::kKeepAclAsSourceObject, "keep_acl_as_source_object"},
+      {AclOnNew::kInheritAclAsDestFolder, "inherit_acl_as_dest_folder"}}},
+    "an ACL option for new objects"};
+
+// "existing" (the docs sample) is accepted as use_existing; the canonical name comes first.
+constexpr NameTable<TranslationAction, 5> kTranslationNames{
+    {{{TranslationAction::kNotMerged, "not_merged"},
+      {TranslationAction::kUseExisting, "use_existing"},
+      {TranslationAction::kReplace, "replace"},
+      {TranslationAction::kForceReplace, "force_replace"},
+      {TranslationAction::kUseExisting, "existing"}}},
+    "a translation action"};
+
+// A list that may also come as one bare value; null elements are skipped (mstrio-py sends
+// [None] when no value was chosen). Result: unique values in enumeration order.
+template <typename Enum, size_t N>
+std::vector<Enum> ParseEnumSet(const Json& value, std::string_view path,
+                               const NameTable<Enum, N>& names) {
+  std::vector<Enum> found;
+  auto add = [&](const Json& item, std::string_view item_path) {
+    if (item.is_null()) return;
+    Enum parsed = names.Parse(item, item_path);
+    if (std::find(found.begin(), found.end(), parsed) == found.end()) found.push_back(parsed);
+  };
+  if (value.is_array()) {
+    for (size_t i = 0; i < value.size(); ++i) add(value[i], Element(path, i));
+  } else if (value.is_string()) {
+    add(value, path);
+  } else {
+    Fail(path, "expected an array of strings; accepted values are " + names.Accepted());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// Merge lists ---------------------------------------------------------------------------------
+
+// Keeps the last entry for each key; the survivor takes the position of its last occurrence.
+template <typename Entry, typename SameKey>
+void AppendReplacing(std::vector<Entry>& list, Entry entry, SameKey same_key) {
+  std::erase_if(list, [&](const Entry& existing) { return same_key(existing, entry); });
+  list.push_back(std::move(entry));
+}
+
+const Json& RequireArray(const Json& value, std::string_view path, std::string_view shape) {
+  if (!value.is_array()) Fail(path, "expected an array of " + std::string(shape));
+  return value;
+}
+
+std::vector<IdAction> ParseIdActions(const Json& settings, std::string_view key,
+                                     std::string_view settings_path) {
+  std::vector<IdAction> actions;
+  const Json* list = Find(settings, key);
+  if (list == nullptr) return actions;
+  std::string path = Member(settings_path, key);
+  RequireArray(*list, path, "{id, action}");
+  for (size_t i = 0; i < list->size(); ++i) {
+    std::string item_path = Element(path, i);
+    const Json& item = RequireObject((*list)[i], item_path);
+    const Json* id = Find(item, "id");
+    const Json* action = Find(item, "action");
+    if (id == nullptr) FailMissing(Member(item_path, "id"));
+    if (action == nullptr) FailMissing(Member(item_path, "action"));
+    IdAction parsed{RequireId(*id, Member(item_path, "id")),
+                    RequireRule(*action, Member(item_path, "action"))};
+    // objectActions items may carry mstrio-py's `objectType`; it is not needed and ignored.
+    AppendReplacing(actions, std::move(parsed),
+                    [](const IdAction& a, const IdAction& b) { return a.id == b.id; });
+  }
+  return actions;
+}
+
+std::optional<int> ParseSubtype(const Json& item, int type, std::string_view item_path) {
+  const Json* subtype = Find(item, "subtype");
+  const Json* sub_type = Find(item, "subType");  // mstrio-py's dataclass spelling
+  if (subtype != nullptr && sub_type != nullptr && *subtype != *sub_type) {
+    Fail(Member(item_path, "subType"), "disagrees with subtype; send one of them");
+  }
+  if (subtype == nullptr) subtype = sub_type;
+  if (subtype == nullptr) return std::nullopt;
+  std::string path = Member(item_path, subtype == sub_type ? "subType" : "subtype");
+  int value = RequireInt(*subtype, path);
+  if (SubtypeToType(value) != type) {
+    Fail(path, std::to_string(value) + " is not a subtype of type " + std::to_string(type) +
+                   "; expected a value from " + std::to_string(type * 256) + " to " +
+                   std::to_string(type * 256 + 255));
+  }
+  return value;
+}
+
+std::vector<TypeAction> ParseTypeActions(const Json& settings, std::string_view settings_path) {
+  std::vector<TypeAction> actions;
+  const Json* list = Find(settings, "objectTypeActions");
+  if (list == nullptr) return actions;
+  std::string path = Member(settings_path, "objectTypeActions");
+  RequireArray(*list, path, "{type, subtype?, action}");
+  for (size_t i = 0; i < list->size(); ++i) {
+    std::string item_path = Element(path, i);
+    const Json& item = RequireObject((*list)[i], item_path);
+    const Json* type = Find(item, "type");
+    const Json* action = Find(item, "action");
+    if (type == nullptr) FailMissing(Member(item_path, "type"));
+    if (action == nullptr) FailMissing(Member(item_path, "action"));
+    TypeAction parsed;
+    parsed.type = RequireInt(*type, Member(item_path, "type"));
+    if (parsed.type <= 0 || parsed.type >= 256) {
+      Fail(Member(item_path, "type"), std::to_string(parsed.type) +
+                                          " is not an object type; expected a type code from "
+                                          "1 to 255 (put a subtype in subtype)");
+    }
+    parsed.subtype = ParseSubtype(item, parsed.type, item_path);
+    parsed.action = RequireRule(*action, Member(item_path, "action"));
+    AppendReplacing(actions, std::move(parsed), [](const TypeAction& a, const TypeAction& b) {
+      return a.type == b.type && a.subtype == b.subtype;
+    });
+  }
+  return actions;
+}
+
+// Scalar settings -----------------------------------------------------------------------------
+
+std::vector<UpdateSchemaStep> ParseUpdateSchema(const Json& settings, PackageKind kind,
+                                                std::string_view settings_path) {
+  const Json* value = Find(settings, "updateSchema");
+  if (value == nullptr) return {};
+  std::string path = Member(settings_path, "updateSchema");
+  std::vector<UpdateSchemaStep> steps = ParseEnumSet(*value, path, kUpdateSchemaNames);
+  if (!steps.empty() && kind != PackageKind::kProject) {
+    Fail(path, "a " + std::string(PackageKindName(kind)) +
+                   " package updates no schema; expected null or [] (updateSchema is for "
+                   "project packages only)");
+  }
+  return steps;
+}
+
+AclOnReplacing ParseAclOnReplacing(const Json& settings, PackageKind kind,
+                                   std::string_view settings_path) {
+  auto it = settings.find("aclOnReplacingObjects");
+  if (kind == PackageKind::kProjectSecurity) {
+    if (it != settings.end() && !it->is_null()) {
+      Fail(Member(settings_path, "aclOnReplacingObjects"),
+           "not supported for project_security packages; expected null");
+    }
+    return AclOnReplacing::kNone;
+  }
+  if (it == settings.end()) return AclOnReplacing::kUseExisting;
+  if (it->is_null()) return AclOnReplacing::kNone;
+  return kAclOnReplacingNames.Parse(*it, Member(settings_path, "aclOnReplacingObjects"));
+}
+
+std::vector<AclOnNew> ParseAclOnNew(const Json& settings, std::string_view settings_path) {
+  const Json* value = Find(settings, "aclOnNewObjects");
+  std::vector<AclOnNew> acl;
+  if (value != nullptr) {
+    acl = ParseEnumSet(*value, Member(settings_path, "aclOnNewObjects"), kAclOnNewNames);
+  }
+  if (acl.empty()) acl.push_back(AclOnNew::kKeepAclAsSourceObject);  // §1.5 default
+  return acl;
+}
+
+bool ParseValidateDependencies(const Json& settings, std::string_view settings_path) {
+  const Json* value = Find(settings, "validateDependencies");
+  if (value == nullptr) return true;
+  if (!value->is_boolean()) {
+    Fail(Member(settings_path, "validateDependencies"), "expected true or false");
+  }
+  return value->get<bool>();
+}
+
+// Content -------------------------------------------------------------------------------------
+
+ContentItem ParseContentItem(const Json& value, std::string_view item_path) {
+  const Json& item = RequireObject(value, item_path);
+  ContentItem parsed;
+  const Json* id = Find(item, "id");
+  if (id == nullptr) FailMissing(Member(item_path, "id"));
+  parsed.id = RequireId(*id, Member(item_path, "id"));
+  if (const Json* name = Find(item, "name")) {
+    parsed.name = RequireString(*name, Member(item_path, "name"));
+  }
+  if (const Json* type = Find(item, "type")) {
+    parsed.type = RequireInt(*type, Member(item_path, "type"));
+  }
+  const Json* action = Find(item, "action");
+  if (action == nullptr) FailMissing(Member(item_path, "action"));
+  parsed.action = RequireRule(*action, Member(item_path, "action"));
+  if (const Json* include = Find(item, "includeDependents")) {
+    if (!include->is_boolean()) {
+      Fail(Member(item_path, "includeDependents"), "expected true or false");
+    }
+    parsed.include_dependents = include->get<bool>();
+  }
+  return parsed;
+}
+
+void RefuseDuplicateIds(const std::vector<ContentItem>& items, std::string_view path) {
+  std::vector<std::string> duplicates;
+  for (size_t i = 0; i < items.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (items[j].id != items[i].id) continue;
+      if (std::find(duplicates.begin(), duplicates.end(), items[i].id) == duplicates.end()) {
+        duplicates.push_back(items[i].id);
+      }
+      break;
+    }
+  }
+  if (duplicates.empty()) return;
+  Fail(path,
+       "an object may be listed once; listed more than once: " + JoinStrings(duplicates, ", "));
+}
+
+Json IdActionsToJson(const std::vector<IdAction>& actions) {
+  Json out = Json::array();
+  for (const IdAction& entry : actions) {
+    out.push_back({{"id", entry.id}, {"action", ConflictRuleName(entry.action)}});
+  }
+  return out;
+}
+
+}  // namespace
+
+PackageSettings ParsePackageSettings(const Json& settings, PackageKind kind,
+                                     std::string_view field_path) {
+  PackageSettings parsed;
+  if (kind == PackageKind::kProjectSecurity) parsed.acl_on_replacing = AclOnReplacing::kNone;
+  if (settings.is_null()) return parsed;
+  RequireObject(settings, field_path);
+  if (const Json* action = Find(settings, "defaultAction")) {
+    parsed.default_action = RequireRule(*action, Member(field_path, "defaultAction"));
+  }
+  parsed.update_schema = ParseUpdateSchema(settings, kind, field_path);
+  parsed.acl_on_replacing = ParseAclOnReplacing(settings, kind, field_path);
+  parsed.acl_on_new = ParseAclOnNew(settings, field_path);
+  parsed.validate_dependencies = ParseValidateDependencies(settings, field_path);
+  parsed.folder_actions = ParseIdActions(settings, "folderActions", field_path);
+  parsed.object_actions = ParseIdActions(settings, "objectActions", field_path);
+  parsed.object_type_actions = ParseTypeActions(settings, field_path);
+  if (const Json* translation = Find(settings, "translationAction")) {
+    parsed.translation_action =
+        kTranslationNames.Parse(*translation, Member(field_path, "translationAction"));
+  }
+  return parsed;
+}
+
+std::vector<ContentItem> ParseContent(const Json& content, std::string_view field_path) {
+  std::vector<ContentItem> items;
+  if (content.is_null()) return items;
+  RequireArray(content, field_path, "content items {id, action, ...}");
+  for (size_t i = 0; i < content.size(); ++i) {
+    items.push_back(ParseContentItem(content[i], Element(field_path, i)));
+  }
+  RefuseDuplicateIds(items, field_path);
+  return items;
+}
+
+Json ToJson(const PackageSettings& settings) {
+  Json update_schema = Json::array();
+  for (UpdateSchemaStep step : settings.update_schema) {
+    update_schema.push_back(UpdateSchemaStepName(step));
+  }
+  Json acl_on_new = Json::array();
+  for (AclOnNew acl : settings.acl_on_new) acl_on_new.push_back(AclOnNewName(acl));
+  Json type_actions = Json::array();
+  for (const TypeAction& entry : settings.object_type_actions) {
+    Json item = {{"type", entry.type}};
+    if (entry.subtype) item["subtype"] = *entry.subtype;
+    item["action"] = ConflictRuleName(entry.action);
+    type_actions.push_back(std::move(item));
+  }
+  Json out;
+  out["defaultAction"] = ConflictRuleName(settings.default_action);
+  out["updateSchema"] = std::move(update_schema);
+  out["aclOnReplacingObjects"] = settings.acl_on_replacing == AclOnReplacing::kNone
+                                     ? Json(nullptr)
+                                     : Json(AclOnReplacingName(settings.acl_on_replacing));
+  out["aclOnNewObjects"] = std::move(acl_on_new);
+  out["validateDependencies"] = settings.validate_dependencies;
+  out["folderActions"] = IdActionsToJson(settings.folder_actions);
+  out["objectActions"] = IdActionsToJson(settings.object_actions);
+  out["objectTypeActions"] = std::move(type_actions);
+  out["translationAction"] = TranslationActionName(settings.translation_action);
+  return out;
+}
+
+Json ToJson(const ContentItem& item) {
+  Json out = {{"id", item.id}, {"name", item.name}};
+  if (item.type) out["type"] = *item.type;
+  out["action"] = ConflictRuleName(item.action);
+  out["includeDependents"] = item.include_dependents;
+  return out;
+}
+
+AclOnNew EffectiveAclOnNew(const PackageSettings& settings) {
+  bool inherits = std::find(settings.acl_on_new.begin(), settings.acl_on_new.end(),
+                            AclOnNew::kInheritAclAsDestFolder) != settings.acl_on_new.end();
+  return inherits ? AclOnNew::kInheritAclAsDestFolder : AclOnNew::kKeepAclAsSourceObject;
+}
+
+bool UsesKeepBoth(const PackageSettings& settings, const std::vector<ContentItem>& content) {
+  auto is_keep_both = [](const auto& entry) { return entry.action == ConflictRule::kKeepBoth; };
+  return settings.default_action == ConflictRule::kKeepBoth ||
+         std::any_of(content.begin(), content.end(), is_keep_both) ||
+         std::any_of(settings.folder_actions.begin(), settings.folder_actions.end(),
+                     is_keep_both) ||
+         std::any_of(settings.object_actions.begin(), settings.object_actions.end(),
+                     is_keep_both) ||
+         std::any_of(settings.object_type_actions.begin(), settings.object_type_actions.end(),
+                     is_keep_both);
+}
+
+std::string_view UpdateSchemaStepName(UpdateSchemaStep step) {
+  return kUpdateSchemaNames.NameOf(step);
+}
+
+std::string_view AclOnReplacingName(AclOnReplacing acl) { return kAclOnReplacingNames.NameOf(acl); }
+
+std::string_view AclOnNewName(AclOnNew acl) { return kAclOnNewNames.NameOf(acl); }
+
+std::string_view TranslationActionName(TranslationAction action) {
+  return kTranslationNames.NameOf(action);
+}
+
+}  // namespace tessera::model
