@@ -1,0 +1,339 @@
+// Persisted jobs: outcome stored with the effect, failures stored with their reason, one job at a
+// time per serial key, recovery of jobs a stopped or restarted node left behind -- on SQLite and
+// PostgreSQL, with several runners ("nodes") sharing one store.
+#include "service/job_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <thread>
+
+#include "support/store_backend_test.h"
+
+namespace tessera::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using service::JobContext;
+using service::JobKind;
+using service::JobRunner;
+using service::JobRunnerOptions;
+using storage::JobRecord;
+using storage::MetadataTransaction;
+
+constexpr char kKind[] = "test_job";
+
+JobRunnerOptions NodeOptions(const std::string& node_id,
+                             std::chrono::milliseconds lease = 30000ms) {
+  JobRunnerOptions options;
+  options.node_id = node_id;
+  options.workers = 2;
+  options.lease = lease;
+  return options;
+}
+
+// A one-shot signal between a test and a job.
+class Latch {
+ public:
+  void Open() {
+    std::lock_guard lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+  bool Wait(std::chrono::milliseconds timeout = 10000ms) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [&] { return open_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool open_ = false;
+};
+
+class JobRunnerTest : public StoreBackendTest {
+ protected:
+  void SetUp() override {
+    StoreBackendTest::SetUp();
+    if (IsSkipped()) return;
+    store_ = OpenStore();
+  }
+
+  // A kind whose failures are recorded as the setting "failure:<job id>".
+  JobKind KindRunning(std::function<void(JobContext&)> run) {
+    JobKind kind;
+    kind.run = std::move(run);
+    kind.fail = [this](MetadataTransaction& tx, const JobRecord& job, const std::string& reason) {
+      ++fail_calls_;
+      tx.PutSetting("failure:" + job.id, Json(reason));
+    };
+    return kind;
+  }
+
+  // Stores a job as its creator would, in a transaction of its own, and starts it.
+  JobRecord Submit(JobRunner& runner, const std::string& serial_key = "", bool start = true) {
+    JobRecord job = runner.NewJob(kKind, serial_key, Json::object());
+    store_->Write([&](MetadataTransaction& tx) { tx.PutJob(job); });
+    if (start) runner.Start(job);
+    return job;
+  }
+
+  std::string StateOf(const std::string& job_id) {
+    std::optional<JobRecord> job;
+    store_->Read([&](MetadataTransaction& tx) { job = tx.FindJob(job_id); });
+    return job ? job->state : "";
+  }
+
+  std::string WaitUntilEnded(const std::string& job_id) {
+    for (int i = 0; i < 500; ++i) {
+      std::string state = StateOf(job_id);
+      if (state != "running") return state;
+      std::this_thread::sleep_for(20ms);
+    }
+    return "still running";
+  }
+
+  std::optional<Json> Setting(const std::string& key) {
+    std::optional<Json> value;
+    store_->Read([&](MetadataTransaction& tx) { value = tx.FindSetting(key); });
+    return value;
+  }
+
+  std::unique_ptr<storage::MetadataStore> store_;
+  std::atomic<int> fail_calls_{0};
+};
+
+TEST_P(JobRunnerTest, AJobStoresItsEffectAndDoneTogether) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  runner.RegisterKind(kKind, KindRunning([&](JobContext& context) {
+                        store_->Write([&](MetadataTransaction& tx) {
+                          context.MarkDone(tx);
+                          tx.PutSetting("effect:" + context.job().id, Json(true));
+                        });
+                      }));
+
+  JobRecord job = Submit(runner);
+
+  EXPECT_EQ(WaitUntilEnded(job.id), "done");
+  EXPECT_TRUE(Setting("effect:" + job.id).has_value());
+  EXPECT_EQ(fail_calls_.load(), 0);
+}
+
+TEST_P(JobRunnerTest, AJobThatThrowsIsFailedWithItsReason) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  runner.RegisterKind(kKind, KindRunning([](JobContext&) {
+                        throw Error(ErrorCode::kInvalidInput, "Package file is corrupt");
+                      }));
+
+  JobRecord job = Submit(runner);
+
+  EXPECT_EQ(WaitUntilEnded(job.id), "failed");
+  EXPECT_EQ(Setting("failure:" + job.id), Json("Package file is corrupt"));
+}
+
+TEST_P(JobRunnerTest, AnEffectWhoseTransactionFailsLeavesNothingButTheFailure) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  runner.RegisterKind(kKind, KindRunning([&](JobContext& context) {
+                        store_->Write([&](MetadataTransaction& tx) {
+                          context.MarkDone(tx);
+                          tx.PutSetting("effect:" + context.job().id, Json(true));
+                          throw Error(ErrorCode::kInvalidInput, "used by 2 objects");
+                        });
+                      }));
+
+  JobRecord job = Submit(runner);
+
+  EXPECT_EQ(WaitUntilEnded(job.id), "failed");
+  EXPECT_FALSE(Setting("effect:" + job.id).has_value());
+  EXPECT_EQ(Setting("failure:" + job.id), Json("used by 2 objects"));
+}
+
+TEST_P(JobRunnerTest, AJobThatNeverStoresItsOutcomeIsFailed) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  runner.RegisterKind(kKind, KindRunning([](JobContext&) {}));
+
+  JobRecord job = Submit(runner);
+
+  EXPECT_EQ(WaitUntilEnded(job.id), "failed");
+  EXPECT_EQ(fail_calls_.load(), 1);
+}
+
+TEST_P(JobRunnerTest, JobsWithOneSerialKeyRunOneAtATimeInOrder) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  std::mutex mutex;
+  std::vector<std::string> order;
+  std::atomic<int> running{0};
+  std::atomic<int> most_running{0};
+  runner.RegisterKind(kKind, KindRunning([&](JobContext& context) {
+                        int now = ++running;
+                        most_running = std::max(most_running.load(), now);
+                        std::this_thread::sleep_for(50ms);
+                        {
+                          std::lock_guard lock(mutex);
+                          order.push_back(context.job().id);
+                        }
+                        --running;
+                        store_->Write([&](MetadataTransaction& tx) { context.MarkDone(tx); });
+                      }));
+
+  std::vector<std::string> submitted;
+  for (int i = 0; i < 3; ++i) submitted.push_back(Submit(runner, "project-1").id);
+  for (const auto& id : submitted) EXPECT_EQ(WaitUntilEnded(id), "done");
+
+  EXPECT_EQ(most_running.load(), 1);
+  EXPECT_EQ(order, submitted);
+}
+
+TEST_P(JobRunnerTest, JobsWithDifferentSerialKeysRunSideBySide) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  std::atomic<int> started{0};
+  Latch both_started;
+  std::atomic<bool> overlapped{true};
+  runner.RegisterKind(kKind, KindRunning([&](JobContext& context) {
+                        if (++started == 2) both_started.Open();
+                        if (!both_started.Wait(5000ms)) overlapped = false;
+                        store_->Write([&](MetadataTransaction& tx) { context.MarkDone(tx); });
+                      }));
+
+  JobRecord first = Submit(runner, "project-1");
+  JobRecord second = Submit(runner, "project-2");
+
+  EXPECT_EQ(WaitUntilEnded(first.id), "done");
+  EXPECT_EQ(WaitUntilEnded(second.id), "done");
+  EXPECT_TRUE(overlapped.load());
+}
+
+TEST_P(JobRunnerTest, ARestartedNodeFailsTheJobsItLeftRunning) {
+  JobRecord left_behind;
+  {
+    JobRunner before_crash(*store_, NodeOptions("node-a"));
+    left_behind = Submit(before_crash, "", /*start=*/false);  // stored, never run: a crash
+  }
+  JobRunner restarted(*store_, NodeOptions("node-a"));
+  restarted.RegisterKind(kKind, KindRunning([](JobContext&) {}));
+
+  EXPECT_EQ(restarted.Recover(), 1);
+  EXPECT_EQ(StateOf(left_behind.id), "failed");
+  auto reason = Setting("failure:" + left_behind.id);
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->get<std::string>().find("node-a restarted"), std::string::npos) << *reason;
+  EXPECT_EQ(restarted.Recover(), 0);
+}
+
+TEST_P(JobRunnerTest, AnotherNodesJobIsFailedOnlyOnceItsLeaseExpired) {
+  JobRunner stopped(*store_, NodeOptions("node-a", 300ms));
+  JobRecord job = Submit(stopped, "", /*start=*/false);
+  JobRunner survivor(*store_, NodeOptions("node-b"));
+  survivor.RegisterKind(kKind, KindRunning([](JobContext&) {}));
+
+  EXPECT_EQ(survivor.Recover(), 0);
+  EXPECT_EQ(StateOf(job.id), "running");
+  std::this_thread::sleep_for(400ms);
+
+  EXPECT_EQ(survivor.Recover(), 1);
+  EXPECT_EQ(StateOf(job.id), "failed");
+}
+
+TEST_P(JobRunnerTest, OfNodesRecoveringOneJobExactlyOneFailsIt) {
+  JobRunner stopped(*store_, NodeOptions("node-a", 100ms));
+  JobRecord job = Submit(stopped, "", /*start=*/false);
+  std::this_thread::sleep_for(200ms);
+  std::vector<std::unique_ptr<JobRunner>> nodes;
+  for (int i = 0; i < 3; ++i) {
+    nodes.push_back(std::make_unique<JobRunner>(*store_, NodeOptions("node-" + std::to_string(i))));
+    nodes.back()->RegisterKind(kKind, KindRunning([](JobContext&) {}));
+  }
+
+  std::atomic<int> failed{0};
+  std::vector<std::thread> threads;
+  for (auto& node : nodes) {
+    threads.emplace_back([&, runner = node.get()] {
+      try {
+        failed += runner->Recover();
+      } catch (const std::exception&) {
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+
+  EXPECT_EQ(failed.load(), 1);
+  EXPECT_EQ(fail_calls_.load(), 1);
+  EXPECT_EQ(StateOf(job.id), "failed");
+}
+
+TEST_P(JobRunnerTest, ALiveNodeRenewsItsLeaseSoOthersLeaveItsJobAlone) {
+  JobRunner owner(*store_, NodeOptions("node-a", 300ms));
+  Latch finish;
+  owner.RegisterKind(kKind, KindRunning([&](JobContext& context) {
+                       finish.Wait();
+                       store_->Write([&](MetadataTransaction& tx) { context.MarkDone(tx); });
+                     }));
+  JobRunner other(*store_, NodeOptions("node-b"));
+  other.RegisterKind(kKind, KindRunning([](JobContext&) {}));
+
+  JobRecord job = Submit(owner);
+  int failed_by_other = 0;
+  for (int i = 0; i < 10; ++i) {  // 1 s: more than three lease lengths
+    std::this_thread::sleep_for(100ms);
+    failed_by_other += other.Recover();
+  }
+  finish.Open();
+
+  EXPECT_EQ(failed_by_other, 0);
+  EXPECT_EQ(WaitUntilEnded(job.id), "done");
+}
+
+TEST_P(JobRunnerTest, TheWorkOfAJobTakenOverIsRolledBack) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  Latch taken_over;
+  runner.RegisterKind(kKind, KindRunning([&](JobContext& context) {
+                        taken_over.Wait();
+                        store_->Write([&](MetadataTransaction& tx) {
+                          context.MarkDone(tx);
+                          tx.PutSetting("effect:" + context.job().id, Json(true));
+                        });
+                      }));
+
+  JobRecord job = Submit(runner);
+  store_->Write([&](MetadataTransaction& tx) {  // as a node that found the lease expired would
+    auto stored = tx.FindJob(job.id, true);
+    stored->state = "failed";
+    tx.PutJob(*stored);
+  });
+  taken_over.Open();
+  while (runner.active_jobs() > 0) std::this_thread::sleep_for(10ms);
+
+  EXPECT_EQ(StateOf(job.id), "failed");
+  EXPECT_FALSE(Setting("effect:" + job.id).has_value());
+  EXPECT_EQ(fail_calls_.load(), 0);
+}
+
+TEST_P(JobRunnerTest, StoppingANodeFailsItsRunningAndQueuedJobs) {
+  auto runner = std::make_unique<JobRunner>(*store_, NodeOptions("node-a"));
+  Latch started;
+  runner->RegisterKind(kKind, KindRunning([&](JobContext& context) {
+                         started.Open();
+                         while (true) {
+                           context.ThrowIfCancelled();
+                           std::this_thread::sleep_for(10ms);
+                         }
+                       }));
+  JobRecord running = Submit(*runner, "project-1");
+  JobRecord queued = Submit(*runner, "project-1");
+  ASSERT_TRUE(started.Wait());
+
+  runner->Stop();
+
+  EXPECT_EQ(StateOf(running.id), "failed");
+  EXPECT_EQ(StateOf(queued.id), "failed");
+  auto reason = Setting("failure:" + running.id);
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->get<std::string>().find("interrupted"), std::string::npos) << *reason;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, JobRunnerTest, ::testing::ValuesIn(kAllStoreBackends),
+                         BackendParamName);
+
+}  // namespace
+}  // namespace tessera::testing
