@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config clang-format
   libboost-dev nlohmann-json3-dev libsqlite3-dev sqlite3
   libpq-dev postgresql
-  libargon2-dev libssl-dev libarchive-dev
+  libargon2-dev libssl-dev libarchive-dev zlib1g-dev
   libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   curl wrk python3

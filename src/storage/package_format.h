@@ -1,0 +1,81 @@
+// storage/package_format.h
+//
+// The layout of a package file (.mmp, docs/migrations.md "Package files"), shared by
+// PackageWriter and PackageReader, and the errors that report a package file that cannot be
+// used. A package is a ZIP archive (deflate) whose entries come in this order:
+//   1. manifest.json                        the PackageManifest (storage/package_manifest.h)
+//   2. objects/<sequence>-<id>.json         one object's JSON per entry; sequence 000001, 000002,
+//                                           ... (at least 6 digits), in import order
+//   3. checksums.tsv                        one line "<sha256 hex>  <entry name>" per entry above,
+//                                           in order, then the line "# objects <n>"
+// Nothing follows the trailer but the ZIP central directory.
+//
+// Errors (all Error(kInvalidInput), i.e. 400 ERR006 when they reach api/):
+//   - PackageNotAccessible: the file does not exist or cannot be opened (spec 04 §2.3 row 24).
+//   - PackageCorrupt: the file exists but is not an intact package: wrong size, truncated, bad
+//     CRC or SHA-256, entries out of order, manifest unreadable (row 25). Message
+//     "Package file is corrupt: <what is wrong>".
+//   - PackageTooLarge: the writer stopped because the file would exceed its byte limit (spec 04
+//     §8, row 40); carries how many objects were written before it stopped.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+
+namespace tessera::storage {
+
+inline constexpr std::string_view kManifestEntryName = "manifest.json";
+inline constexpr std::string_view kChecksumsEntryName = "checksums.tsv";
+inline constexpr std::string_view kObjectCountLinePrefix = "# objects ";
+
+// The reader refuses an entry whose JSON is larger than this (a package cannot make it allocate
+// more for one entry). Object definitions are kilobytes; the manifest's content list is the
+// largest entry.
+inline constexpr int64_t kMaxPackageEntryBytes = 64 << 20;
+
+// "objects/000042-<id>.json"; `sequence` counts from 1.
+std::string ObjectEntryName(int64_t sequence, std::string_view id);
+
+// The id of an object entry name whose sequence is `sequence`, or nullopt when `name` is not
+// exactly ObjectEntryName(sequence, id) for a valid id.
+std::optional<std::string> ObjectIdOfEntry(std::string_view name, int64_t sequence);
+
+// Ids usable in an entry name: 1 to 64 ASCII letters and digits (object ids are 32 hex).
+bool IsValidEntryId(std::string_view id);
+
+// One line of checksums.tsv, with its newline.
+std::string ChecksumLine(std::string_view sha256_hex, std::string_view entry_name);
+
+inline constexpr std::string_view kPackageNotAccessibleMessage =
+    "The shared file cannot be accessed. It may be deleted or the storage location cannot be "
+    "accessed.";
+inline constexpr std::string_view kPackageCorruptMessage = "Package file is corrupt";
+
+class PackageNotAccessible : public Error {
+ public:
+  PackageNotAccessible()
+      : Error(ErrorCode::kInvalidInput, std::string(kPackageNotAccessibleMessage)) {}
+};
+
+class PackageCorrupt : public Error {
+ public:
+  explicit PackageCorrupt(std::string_view detail)
+      : Error(ErrorCode::kInvalidInput,
+              std::string(kPackageCorruptMessage) + ": " + std::string(detail)) {}
+};
+
+class PackageTooLarge : public Error {
+ public:
+  PackageTooLarge(int64_t max_package_bytes, int64_t objects_written, int64_t object_count);
+
+  int64_t objects_written() const { return objects_written_; }
+
+ private:
+  int64_t objects_written_;
+};
+
+}  // namespace tessera::storage

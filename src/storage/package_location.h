@@ -1,0 +1,81 @@
+// storage/package_location.h
+//
+// The package storage location (ARCHITECTURE §4, spec 04 §3.1): a directory, typically a shared
+// mount, that every migrating environment sees under its own absolute root. Records carry paths
+// relative to the root, in exactly these shapes (ids are 32 upper-case hex):
+//   mstr/shared/migrations/packages/<yyyy-MM-dd>/<fileId>.mmp     packages (spec 04 §1.2)
+//   mstr/shared/migrations/undo/<packageId>/<importId>.mmp        undo packages
+//   mstr/shared/migrations/status/<packageId>/<importId>.json     status sync files
+//   mstr/shared/files/<fileId>.mmp                                uploaded packages (§3.4)
+//
+// Contract:
+//   - An empty root means the location is not configured: constructing a PackageLocation then
+//     throws Error(kServiceUnavailable, kLocationNotConfiguredMessage) (spec 04 §2.3 row 9). A
+//     relative root is taken relative to the current directory at construction.
+//   - Resolve() turns a client-given relative path into an absolute one only when it has one of
+//     the shapes above exactly -- so no "..", no absolute path, no backslash, no other file can be
+//     named -- and throws Error(kInvalidInput) otherwise. The *RelativePath() builders produce
+//     paths Resolve() accepts (they throw Error(kInvalidInput) for malformed ids).
+//   - Probe(), the file helpers and WriteFileAtomically() report any I/O failure as
+//     Error(kServiceUnavailable, kLocationUnavailableMessage) (row 38); the reason is logged.
+//   - WriteFileAtomically() writes a temporary file in the target's directory, fsyncs it, renames
+//     it over the target and fsyncs the directory: readers see the old content or the new, never
+//     a part, and a crash leaves at most a stray ".<name>.<random>.tmp".
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "core/time.h"
+
+namespace tessera::storage {
+
+inline constexpr std::string_view kLocationNotConfiguredMessage =
+    "The Storage Service is not configured properly, please contact your administrator to "
+    "configure Storage Service";
+inline constexpr std::string_view kLocationUnavailableMessage =
+    "Cannot create or modify the shared file. It may be temporarily unavailable for accessing the "
+    "storage location.";
+
+class PackageLocation {
+ public:
+  explicit PackageLocation(const std::filesystem::path& root);
+
+  const std::filesystem::path& root() const { return root_; }
+
+  std::filesystem::path Resolve(std::string_view relative_path) const;
+
+  // Writes, reads back and deletes a probe file under <root>/mstr/shared/ (creating the
+  // directories when missing).
+  void Probe() const;
+
+ private:
+  std::filesystem::path root_;
+};
+
+// The date is the UTC day of `created_at`.
+std::string PackageRelativePath(Timestamp created_at, std::string_view file_id);
+std::string UndoPackageRelativePath(std::string_view package_id, std::string_view import_id);
+std::string StatusFileRelativePath(std::string_view package_id, std::string_view import_id);
+std::string UploadedFileRelativePath(std::string_view file_id);
+
+void CreateParentDirectories(const std::filesystem::path& file);
+
+void WriteFileAtomically(const std::filesystem::path& file, std::string_view contents);
+
+// Fsyncs a directory so a rename or creation inside it survives a crash.
+void SyncDirectory(const std::filesystem::path& directory);
+
+// Removes `file`; a missing file is not an error. Returns whether a file was removed.
+bool RemoveFileIfExists(const std::filesystem::path& file);
+
+// Same, for clean-up paths that must not throw (destructors, error handling): failures are
+// logged only.
+void RemoveFileQuietly(const std::filesystem::path& file) noexcept;
+
+// Throws Error(kServiceUnavailable, kLocationUnavailableMessage) after logging `what` and the
+// system error `errno_value`.
+[[noreturn]] void ThrowLocationUnavailable(std::string_view what, int errno_value);
+
+}  // namespace tessera::storage

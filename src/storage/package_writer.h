@@ -1,0 +1,89 @@
+// storage/package_writer.h
+//
+// Writes one package file (storage/package_format.h) as a stream: a ZIP archive (libarchive,
+// deflate) whose bytes go straight to disk, so memory does not grow with the objects' sizes.
+// (libarchive keeps the ZIP central directory -- about 130 bytes per entry -- in memory until
+// Commit(); nothing else is kept per entry: the checksum lines wait in an unlinked side file.)
+//
+// Contract:
+//   - The file is written as ".<final name>.tmp" in the final file's directory (created when
+//     missing) and appears under its final name only when Commit() renames it, after an fsync;
+//     the directory is fsynced after the rename. Readers never see a partial package.
+//   - Calls come in this order: WriteManifest() once, AddObject() once per object (as many as the
+//     manifest's objectCount), Commit() once. Each entry's size is set in its header.
+//   - max_package_bytes bounds the whole file (entries, trailer, central directory), counted as
+//     bytes leave the compressor: once the file would exceed it, the call throws PackageTooLarge
+//     carrying the number of objects completely written.
+//   - Any exception from a call removes the temporary file and leaves the writer unusable: the
+//     byte limit (PackageTooLarge), an I/O failure (Error(kServiceUnavailable) with the storage
+//     location's message, see storage/package_location.h), a misuse (Error(kInternal)).
+//   - Commit() either returns with the package under its final name or throws with nothing left
+//     under either name. A writer destroyed without a successful Commit() removes its temporary
+//     file.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "storage/package_manifest.h"
+
+struct archive;  // libarchive's handle
+
+namespace tessera::storage {
+
+struct PackageFileInfo {
+  int64_t size_bytes = 0;
+  std::string sha256;  // of the whole file, lower-case hex
+};
+
+class PackageWriter {
+ public:
+  PackageWriter(std::filesystem::path final_path, int64_t max_package_bytes);
+  ~PackageWriter();
+  PackageWriter(const PackageWriter&) = delete;
+  PackageWriter& operator=(const PackageWriter&) = delete;
+
+  void WriteManifest(const PackageManifest& manifest);
+
+  // `id` names the entry (storage/package_format.h IsValidEntryId); `json` is its whole content.
+  void AddObject(std::string_view id, std::string_view json);
+
+  PackageFileInfo Commit();
+
+  int64_t objects_written() const { return objects_written_; }
+  const std::filesystem::path& temporary_path() const { return temporary_path_; }
+
+ private:
+  struct Output;  // the byte sink libarchive writes through: counts, hashes, buffers, limits
+  enum class State { kNeedsManifest, kWritingObjects, kCommitted, kFailed };
+
+  void RequireState(State expected, std::string_view call);
+  void WriteEntry(std::string_view name, std::string_view data);
+  void WriteTrailer();
+  void AppendChecksumLine(std::string_view line);
+  void FlushChecksums();
+  void Check(int64_t libarchive_result, std::string_view what);
+  [[noreturn]] void Fail(std::string_view what, int errno_value);
+  void Abandon() noexcept;
+
+  std::filesystem::path final_path_;
+  std::filesystem::path temporary_path_;
+  int64_t max_package_bytes_;
+  std::time_t entry_time_;
+  State state_ = State::kNeedsManifest;
+  int64_t objects_written_ = 0;
+  int64_t object_count_ = 0;  // announced by the manifest
+  std::unique_ptr<Output> output_;
+  bool temporary_exists_ = false;
+  bool entry_open_ = false;  // between archive_write_header() and archive_write_finish_entry()
+  archive* archive_ = nullptr;
+  int checksums_fd_ = -1;  // unlinked side file holding checksums.tsv until Commit()
+  int64_t checksums_bytes_ = 0;
+  std::string checksums_buffer_;
+};
+
+}  // namespace tessera::storage
