@@ -1,0 +1,562 @@
+#include "service/package_import.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "core/ids.h"
+#include "core/strings.h"
+#include "core/time.h"
+#include "model/action_resolver.h"
+#include "model/id_repointing.h"
+#include "model/object_types.h"
+#include "model/package_entry.h"
+#include "model/package_settings.h"
+#include "model/rights.h"
+#include "model/semantic.h"
+#include "model/translations.h"
+#include "service/undo_spool.h"
+#include "storage/package_reader.h"
+
+namespace tessera::service {
+namespace {
+
+using model::ObjectRecord;
+using model::Outcome;
+using model::PackageObject;
+
+constexpr size_t kBatchSize = 500;
+constexpr size_t kMaxListedInMessage = 5;
+
+bool IsPredefinedFolder(const ObjectRecord& record) {
+  return record.type == model::kTypeFolder && record.definition.contains("folderType");
+}
+
+// The package's settings and content as the manifest recorded them.
+struct PackageRules {
+  model::PackageKind kind;
+  model::PackagePurpose purpose;
+  model::PackageSettings settings;
+  std::vector<model::ContentItem> content;
+};
+
+PackageRules RulesOf(const storage::PackageManifest& manifest) {
+  PackageRules rules;
+  rules.kind = model::ParsePackageKind(manifest.type, "manifest.type");
+  rules.purpose = model::ParsePackagePurpose(manifest.purpose, "manifest.purpose");
+  rules.settings = model::ParsePackageSettings(manifest.settings, rules.kind, "manifest.settings");
+  rules.content = model::ParseContent(manifest.content, "manifest.content");
+  return rules;
+}
+
+// Reads a package's objects in batches, with the target's current records of their ids.
+class BatchReader {
+ public:
+  BatchReader(const std::filesystem::path& path, std::string scope)
+      : reader_(path), scope_(std::move(scope)) {}
+
+  const storage::PackageManifest& manifest() const { return reader_.manifest(); }
+
+  // The next batch (empty at the end); `targets` gets the target records found by id.
+  std::vector<PackageObject> Next(storage::MetadataTransaction& tx,
+                                  std::unordered_map<std::string, ObjectRecord>& targets) {
+    std::vector<PackageObject> batch;
+    storage::PackageEntry entry;
+    while (batch.size() < kBatchSize && reader_.Next(entry)) {
+      batch.push_back(model::EntryFromJson(ParseJson(entry.json), scope_));
+    }
+    targets.clear();
+    std::vector<std::string> ids;
+    for (const auto& object : batch) ids.push_back(object.record.id);
+    for (auto& record : tx.FindObjects(scope_, ids)) {
+      std::string id = record.id;
+      targets.emplace(std::move(id), std::move(record));
+    }
+    return batch;
+  }
+
+  int64_t objects_read() const { return reader_.objects_read(); }
+
+ private:
+  storage::PackageReader reader_;
+  std::string scope_;
+};
+
+// What the import knows of the target beyond one batch: folder parents, existing trustees and
+// the names taken in each folder.
+class TargetIndex {
+ public:
+  TargetIndex(storage::MetadataTransaction& tx, std::string scope)
+      : tx_(tx), scope_(std::move(scope)) {}
+
+  std::vector<std::string> FolderChain(const std::string& parent_id) {
+    std::vector<std::string> chain;
+    std::unordered_set<std::string> seen;
+    for (std::string next = parent_id; !next.empty() && seen.insert(next).second;) {
+      auto it = parents_.find(next);
+      if (it == parents_.end()) {
+        auto folder = tx_.FindObject(scope_, next);
+        it = parents_.emplace(next, folder ? std::optional(folder->folder_id) : std::nullopt).first;
+      }
+      if (!it->second) break;
+      chain.push_back(next);
+      next = *it->second;
+    }
+    return chain;
+  }
+
+  bool HasTrustee(const std::string& id) {
+    auto it = trustees_.find(id);
+    if (it == trustees_.end()) {
+      auto record = tx_.FindObject("", id);
+      it = trustees_.emplace(id, record && record->type == model::kTypeUser).first;
+    }
+    return it->second;
+  }
+
+  // `wanted`, or `wanted (n)` with the smallest n >= 1 that no other object of the type has in
+  // the folder.
+  std::string UniqueName(const std::string& folder_id, int type, const std::string& wanted,
+                         const std::string& id) {
+    auto& names = NamesIn(folder_id);
+    std::string name = wanted;
+    for (int n = 1;; ++n) {
+      auto it = names.find(NameKey(type, name));
+      if (it == names.end() || it->second == id) return name;
+      name = fmt::format("{} ({})", wanted, n);
+    }
+  }
+
+  void Place(const ObjectRecord& record) {
+    NamesIn(record.folder_id)[NameKey(record.type, record.name)] = record.id;
+    if (record.type == model::kTypeFolder) parents_[record.id] = record.folder_id;
+  }
+
+ private:
+  static std::string NameKey(int type, const std::string& name) {
+    return std::to_string(type) + '\x1f' + ToLower(name);
+  }
+
+  std::unordered_map<std::string, std::string>& NamesIn(const std::string& folder_id) {
+    auto it = names_.find(folder_id);
+    if (it != names_.end()) return it->second;
+    auto& names = names_[folder_id];
+    for (const auto& child : tx_.ListChildren(scope_, folder_id)) {
+      names[NameKey(child.type, child.name)] = child.id;
+    }
+    return names;
+  }
+
+  storage::MetadataTransaction& tx_;
+  std::string scope_;
+  std::unordered_map<std::string, std::optional<std::string>> parents_;
+  std::unordered_map<std::string, bool> trustees_;
+  std::unordered_map<std::string, std::unordered_map<std::string, std::string>> names_;
+};
+
+std::vector<model::AclEntry> KnownTrustees(const std::vector<model::AclEntry>& acl,
+                                           TargetIndex& target) {
+  std::vector<model::AclEntry> kept;
+  for (const auto& entry : acl) {
+    if (target.HasTrustee(entry.trustee_id)) kept.push_back(entry);
+  }
+  return kept;
+}
+
+// aclOnReplacingObjects keep_both: every entry of both sides; for a trustee on both sides the
+// granted rights add up and a denied right stays denied (spec 04 §4.5).
+std::vector<model::AclEntry> UnionAcl(std::vector<model::AclEntry> target,
+                                      const std::vector<model::AclEntry>& source) {
+  for (const auto& entry : source) {
+    auto same = std::find_if(target.begin(), target.end(), [&](const model::AclEntry& existing) {
+      return existing.trustee_id == entry.trustee_id && existing.denied == entry.denied &&
+             existing.inheritable == entry.inheritable;
+    });
+    if (same == target.end()) {
+      target.push_back(entry);
+    } else {
+      same->rights |= entry.rights;
+    }
+  }
+  return target;
+}
+
+class ImportRun {
+ public:
+  ImportRun(storage::MetadataTransaction& tx, const PackageImportOptions& options,
+            PackageRules rules, int64_t object_count)
+      : tx_(tx),
+        options_(options),
+        rules_(std::move(rules)),
+        scope_(rules_.kind == model::PackageKind::kProject ? options.target_project_id : ""),
+        resolver_(rules_.settings, rules_.content, rules_.purpose),
+        target_(tx, scope_) {
+    summary_.objects = object_count;
+  }
+
+  void Plan() {
+    BatchReader reader(options_.package_path, scope_);
+    std::unordered_map<std::string, ObjectRecord> targets;
+    for (auto batch = reader.Next(tx_, targets); !batch.empty();
+         batch = reader.Next(tx_, targets)) {
+      Checkpoint(20, 40, reader.objects_read());
+      for (const auto& object : batch) PlanObject(object, targets);
+    }
+  }
+
+  void Apply() {
+    if (options_.undo_path) undo_.emplace(*options_.undo_path);
+    BatchReader reader(options_.package_path, scope_);
+    std::unordered_map<std::string, ObjectRecord> targets;
+    for (auto batch = reader.Next(tx_, targets); !batch.empty();
+         batch = reader.Next(tx_, targets)) {
+      Checkpoint(40, 90, reader.objects_read());
+      for (auto& object : batch) ApplyObject(object, targets);
+    }
+    ApplyDeletes();
+    SaveChangedFolders();
+    CheckDependencies();
+  }
+
+  PackageImportSummary Finish() {
+    if (undo_) {
+      storage::PackageManifest manifest = options_.undo_manifest;
+      manifest.kind = storage::PackageFileKind::kUndo;
+      summary_.undo_file = undo_->WritePackage(manifest);
+    }
+    return summary_;
+  }
+
+  void DiscardUndo() {
+    if (undo_) undo_->Discard();
+  }
+
+ private:
+  struct Planned {
+    Outcome outcome = Outcome::kKeep;
+  };
+
+  void Checkpoint(int from_percent, int to_percent, int64_t objects_read) {
+    if (options_.check_cancelled) options_.check_cancelled();
+    if (!options_.on_progress || summary_.objects == 0) {
+      if (options_.on_progress) options_.on_progress(from_percent);
+      return;
+    }
+    options_.on_progress(from_percent + static_cast<int>((to_percent - from_percent) *
+                                                         objects_read / summary_.objects));
+  }
+
+  model::ConflictRule RuleOf(const PackageObject& object) {
+    if (object.implicit_folder || IsPredefinedFolder(object.record)) {
+      return model::ConflictRule::kUseExisting;
+    }
+    return resolver_.Resolve(
+        {object.record.id, object.record.type, object.record.subtype, model::AncestorIds(object)});
+  }
+
+  void PlanObject(const PackageObject& object,
+                  const std::unordered_map<std::string, ObjectRecord>& targets) {
+    auto found = targets.find(object.record.id);
+    const ObjectRecord* target = found == targets.end() ? nullptr : &found->second;
+    std::vector<std::string> target_chain;
+    if (target) target_chain = target_.FolderChain(target->folder_id);
+    model::ConflictClass conflict =
+        model::Classify(target, target_chain, object.record, model::AncestorIds(object));
+    bool source_is_newer = target && model::IsSourceNewer(object.record.modified, target->modified);
+    Outcome outcome = model::Decide(RuleOf(object), conflict, source_is_newer);
+    plans_[object.record.id] = {outcome};
+    ++summary_.outcomes[outcome];
+    if (outcome == Outcome::kCopyAsNew) {
+      copies_[object.record.id] =
+          DeterministicObjectId("keep_both:" + options_.import_id + ":" + object.record.id);
+    }
+    if (outcome == Outcome::kDelete) deleted_.insert(object.record.id);
+  }
+
+  void ApplyObject(PackageObject& object,
+                   const std::unordered_map<std::string, ObjectRecord>& targets) {
+    auto found = targets.find(object.record.id);
+    const ObjectRecord* target = found == targets.end() ? nullptr : &found->second;
+    switch (plans_.at(object.record.id).outcome) {
+      case Outcome::kCreate:
+        WriteNew(object, /*as_copy=*/false);
+        return;
+      case Outcome::kCopyAsNew:
+        WriteNew(object, /*as_copy=*/true);
+        return;
+      case Outcome::kOverwrite:
+        Overwrite(object, *target);
+        return;
+      case Outcome::kMove:
+        Update(object, *target, [&](ObjectRecord& record) {
+          record.folder_id = RepointedId(object.record.folder_id);
+        });
+        return;
+      case Outcome::kTakeAddresses:
+        Update(object, *target, [&](ObjectRecord& record) {
+          record.definition["addresses"] =
+              object.record.definition.value("addresses", Json::array());
+        });
+        return;
+      case Outcome::kKeep:
+        if (target) Update(object, *target, [](ObjectRecord&) {});
+        return;
+      case Outcome::kDelete:
+        pending_deletes_.push_back(object.record.id);
+        return;
+      case Outcome::kNoop:
+        return;
+    }
+  }
+
+  std::string RepointedId(const std::string& id) const {
+    auto it = copies_.find(id);
+    return it == copies_.end() ? id : it->second;
+  }
+
+  std::string OwnerFor(const std::string& source_owner) {
+    return target_.HasTrustee(source_owner) ? source_owner : options_.importing_user_id;
+  }
+
+  // The source object as it will be written: re-pointed, owned and in the target's scope.
+  ObjectRecord Incoming(const PackageObject& object) {
+    ObjectRecord record = object.record;
+    record.project_id = scope_;
+    if (!copies_.empty()) {
+      record.definition = model::Repoint(record.definition, copies_);
+      record.folder_id = RepointedId(record.folder_id);
+    }
+    record.owner_id = OwnerFor(record.owner_id);
+    return record;
+  }
+
+  void RequireParent(const ObjectRecord& record) {
+    if (record.folder_id.empty() || scope_.empty()) return;
+    if (!target_.FolderChain(record.folder_id).empty()) return;
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("The folder {} of '{}' ({}) is neither in the package nor in the "
+                            "destination",
+                            record.folder_id, record.name, record.id));
+  }
+
+  void WriteNew(const PackageObject& object, bool as_copy) {
+    ObjectRecord record = Incoming(object);
+    if (as_copy) {
+      record.id = copies_.at(object.record.id);
+      record.version = NewObjectId();
+      record.created = record.modified = Now();
+    }
+    RequireParent(record);
+    record.name = target_.UniqueName(record.folder_id, record.type, record.name, record.id);
+    if (model::EffectiveAclOnNew(rules_.settings) == model::AclOnNew::kInheritAclAsDestFolder) {
+      auto parent = tx_.FindObject(scope_, record.folder_id);
+      record.acl = parent ? model::InheritedAcl(*parent) : std::vector<model::AclEntry>{};
+    } else {
+      record.acl = KnownTrustees(record.acl, target_);
+    }
+    if (undo_) undo_->RecordDelete(record);
+    undone_.insert(record.id);
+    Write(record, /*from_source=*/true);
+    changed_folders_.insert(record.folder_id);
+  }
+
+  void Overwrite(const PackageObject& object, const ObjectRecord& target) {
+    ObjectRecord record = Incoming(object);
+    RequireParent(record);
+    switch (rules_.settings.acl_on_replacing) {
+      case model::AclOnReplacing::kReplace:
+        record.acl = KnownTrustees(object.record.acl, target_);
+        break;
+      case model::AclOnReplacing::kKeepBoth:
+        record.acl = UnionAcl(target.acl, KnownTrustees(object.record.acl, target_));
+        break;
+      case model::AclOnReplacing::kNone:
+      case model::AclOnReplacing::kUseExisting:
+        record.acl = target.acl;
+        break;
+    }
+    MergeTranslations(record, target, object.record);
+    RecordRestore(target);
+    if (record.folder_id != target.folder_id) {
+      changed_folders_.insert(target.folder_id);
+      changed_folders_.insert(record.folder_id);
+    }
+    Write(record, /*from_source=*/true);
+  }
+
+  // A partial update of the target object (move, addresses, translations): the version changes
+  // only when the translations do (a save), not for a move or new addresses (§4.2).
+  template <typename Change>
+  void Update(const PackageObject& object, const ObjectRecord& target, const Change& change) {
+    ObjectRecord record = target;
+    change(record);
+    bool translated = MergeTranslations(record, target, object.record);
+    if (translated) {
+      record.version = NewObjectId();
+      record.modified = Now();
+    }
+    if (!translated && record.folder_id == target.folder_id &&
+        record.definition == target.definition) {
+      return;
+    }
+    RecordRestore(target);
+    if (record.folder_id != target.folder_id) {
+      RequireParent(record);
+      changed_folders_.insert(target.folder_id);
+      changed_folders_.insert(record.folder_id);
+    }
+    Write(record, /*from_source=*/false);
+  }
+
+  // translationAction (§4.7) for an object on both sides; returns whether `record` changed.
+  bool MergeTranslations(ObjectRecord& record, const ObjectRecord& target,
+                         const ObjectRecord& source) {
+    if (rules_.settings.translation_action == model::TranslationAction::kNotMerged) return false;
+    auto merged = model::MergeTranslations(model::TranslationsOf(target.definition),
+                                           model::TranslationsOf(source.definition),
+                                           rules_.settings.translation_action);
+    Json before = model::TranslationsOf(record.definition);
+    if (merged.translations == before) return false;
+    record.definition["translations"] = merged.translations;
+    return true;
+  }
+
+  void RecordRestore(const ObjectRecord& target) {
+    if (!undone_.insert(target.id).second) return;
+    if (undo_) undo_->RecordRestore(target);
+  }
+
+  // `from_source`: the definition is the package's, so its uses are checked (§4.4).
+  void Write(const ObjectRecord& record, bool from_source) {
+    tx_.PutObject(record);
+    tx_.SetDependencies(scope_, record.id, model::UsedObjectIds(record));
+    target_.Place(record);
+    if (from_source) written_.push_back(record.id);
+  }
+
+  void ApplyDeletes() {
+    for (auto it = pending_deletes_.rbegin(); it != pending_deletes_.rend(); ++it) {
+      auto target = tx_.FindObject(scope_, *it);
+      if (!target) continue;
+      RequireUnused(*target);
+      RecordRestore(*target);
+      tx_.DeleteObject(scope_, target->id);
+      changed_folders_.insert(target->folder_id);
+    }
+  }
+
+  std::vector<std::string> NotDeleted(std::vector<std::string> ids) const {
+    ids.erase(std::remove_if(ids.begin(), ids.end(),
+                             [&](const std::string& id) { return deleted_.count(id) > 0; }),
+              ids.end());
+    return ids;
+  }
+
+  void RequireUnused(const ObjectRecord& target) {
+    auto users = NotDeleted(tx_.ListUsedBy(scope_, target.id));
+    if (!users.empty()) {
+      throw Error(ErrorCode::kInvalidInput,
+                  fmt::format("Cannot delete '{}' ({}): used by {} objects in the destination: {}",
+                              target.name, target.id, users.size(), ListForMessage(users)));
+    }
+    if (target.type != model::kTypeFolder) return;
+    std::vector<std::string> children;
+    for (const auto& child : tx_.ListChildren(scope_, target.id)) children.push_back(child.id);
+    children = NotDeleted(std::move(children));
+    if (!children.empty()) {
+      throw Error(ErrorCode::kInvalidInput,
+                  fmt::format("Cannot delete the folder '{}' ({}): it holds {} objects the "
+                              "package does not delete: {}",
+                              target.name, target.id, children.size(), ListForMessage(children)));
+    }
+  }
+
+  static std::string ListForMessage(const std::vector<std::string>& ids) {
+    std::vector<std::string> shown(ids.begin(),
+                                   ids.begin() + std::min(ids.size(), kMaxListedInMessage));
+    return fmt::format("{}{}", fmt::join(shown, ", "), ids.size() > shown.size() ? ", ..." : "");
+  }
+
+  void SaveChangedFolders() {
+    for (const auto& folder_id : changed_folders_) {
+      if (folder_id.empty() || deleted_.count(folder_id)) continue;
+      auto folder = tx_.FindObject(scope_, folder_id);
+      if (!folder || folder->type != model::kTypeFolder) continue;
+      RecordRestore(*folder);
+      folder->version = NewObjectId();
+      folder->modified = Now();
+      tx_.PutObject(*folder);
+    }
+  }
+
+  bool ChecksDependencies() const {
+    if (scope_.empty()) return false;  // configuration objects keep no dependency rows
+    return rules_.purpose != model::PackagePurpose::kProjectMerge ||
+           rules_.settings.validate_dependencies;
+  }
+
+  void CheckDependencies() {
+    if (!ChecksDependencies()) return;
+    auto dangling = tx_.ListDanglingUses(scope_, written_);
+    if (dangling.empty()) return;
+    std::vector<std::string> described;
+    for (const auto& use : dangling) {
+      if (described.size() == kMaxListedInMessage) break;
+      described.push_back(fmt::format("{} uses {}", use.object_id, use.used_id));
+    }
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("Missing dependencies: {} reference(s) resolve neither in the package "
+                            "nor in the destination: {}{}",
+                            dangling.size(), fmt::join(described, "; "),
+                            dangling.size() > described.size() ? "; ..." : ""));
+  }
+
+  storage::MetadataTransaction& tx_;
+  const PackageImportOptions& options_;
+  PackageRules rules_;
+  std::string scope_;
+  model::ActionResolver resolver_;
+  TargetIndex target_;
+  PackageImportSummary summary_;
+  std::unordered_map<std::string, Planned> plans_;
+  std::map<std::string, std::string> copies_;  // keep_both: source id -> copy id
+  std::unordered_set<std::string> deleted_;
+  std::vector<std::string> pending_deletes_;
+  std::unordered_set<std::string> undone_;  // ids the undo package already restores or deletes
+  std::set<std::string> changed_folders_;
+  std::vector<std::string> written_;
+  std::optional<UndoSpool> undo_;
+};
+
+}  // namespace
+
+PackageImportSummary ImportPackage(storage::MetadataStore& store,
+                                   const PackageImportOptions& options) {
+  storage::PackageManifest manifest = storage::VerifyPackage(options.package_path);
+  PackageRules rules = RulesOf(manifest);
+  if (options.on_progress) options.on_progress(20);
+  std::optional<PackageImportSummary> summary;
+  std::optional<ImportRun> run;
+  try {
+    store.Write([&](storage::MetadataTransaction& tx) {
+      run.emplace(tx, options, rules, manifest.object_count);
+      if (options.in_transaction) options.in_transaction(tx);
+      run->Plan();
+      run->Apply();
+      summary = run->Finish();
+      if (options.before_commit) options.before_commit(tx, *summary);
+    });
+  } catch (...) {
+    if (run) run->DiscardUndo();
+    throw;
+  }
+  if (options.on_progress) options.on_progress(100);
+  return *summary;
+}
+
+}  // namespace tessera::service

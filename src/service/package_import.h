@@ -1,0 +1,68 @@
+// service/package_import.h
+//
+// Import of a package into its target (spec 04 §4, §5.1): one storage transaction.
+//
+// Contract:
+//   - The file is verified whole first (storage::VerifyPackage), then read twice inside one Write
+//     transaction: a plan pass classifies every object against the target (model::Classify),
+//     resolves its rule (model::ActionResolver; implicit and predefined folders are use_existing)
+//     and decides its outcome (model::Decide); an apply pass writes the outcomes in file order, so
+//     folders exist before their contents; deletes come last, in reverse file order.
+//   - Created and overwritten objects keep the source's id, version and dates (§4.2). keep_both
+//     copies get a new id, version and dates, a name made unique in their folder with " (n)", and
+//     package objects that reference the copied object are re-pointed to the copy. A created
+//     object whose name clashes with another object of its type in its folder gets the same
+//     suffix. Owner: the source owner when that user exists in the target, else the importing
+//     user. ACLs follow aclOnNewObjects / aclOnReplacingObjects (§4.5); entries whose trustee the
+//     target lacks are dropped. translationAction merges the translations of objects that exist on
+//     both sides (§4.7); a kept object whose translations change is saved (new version).
+//   - A target folder that gains or loses children is saved (new version, modified now) (§4.2).
+//   - The import fails -- the transaction rolls back, the target is unchanged, no undo file is
+//     left -- when a delete hits an object that objects outside the package's deletes use, or a
+//     folder that keeps other children; when an object written uses an id neither the package nor
+//     the target has (object packages always, project merges when validateDependencies); when the
+//     file is corrupt; or when `check_cancelled` throws. The Error's message says why.
+//   - With `undo_path`, the undo package (storage kind undo) is written before the commit: a
+//     restore entry with the exact pre-image of every target object the import changes or
+//     deletes, a delete entry for every object it creates. `in_transaction` runs first inside the
+//     transaction (the job's MarkDone), `before_commit` last (the migration record): both commit
+//     with the import or not at all. A failed import removes the undo file it wrote.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "model/conflict_rules.h"
+#include "storage/metadata_store.h"
+#include "storage/package_manifest.h"
+#include "storage/package_writer.h"
+
+namespace tessera::service {
+
+struct PackageImportSummary {
+  int64_t objects = 0;
+  std::map<model::Outcome, int64_t> outcomes;
+  std::optional<storage::PackageFileInfo> undo_file;
+};
+
+struct PackageImportOptions {
+  std::filesystem::path package_path;
+  std::string target_project_id;  // project packages; ignored for configuration packages
+  std::string importing_user_id;
+  std::string import_id;
+  std::optional<std::filesystem::path> undo_path;  // none: no undo package
+  storage::PackageManifest undo_manifest;  // kind, ids, platform and projects; count set here
+  std::function<void(storage::MetadataTransaction&)> in_transaction;
+  std::function<void(storage::MetadataTransaction&, const PackageImportSummary&)> before_commit;
+  std::function<void()> check_cancelled;
+  std::function<void(int percent)> on_progress;
+};
+
+PackageImportSummary ImportPackage(storage::MetadataStore& store,
+                                   const PackageImportOptions& options);
+
+}  // namespace tessera::service

@@ -1,0 +1,135 @@
+#include "service/package_undo.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <unordered_set>
+#include <vector>
+
+#include "core/error.h"
+#include "model/object_types.h"
+#include "model/package_entry.h"
+#include "model/semantic.h"
+#include "storage/package_reader.h"
+
+namespace tessera::service {
+namespace {
+
+constexpr size_t kMaxListedInMessage = 5;
+
+std::string Listed(const std::vector<std::string>& ids) {
+  std::vector<std::string> shown(ids.begin(),
+                                 ids.begin() + std::min(ids.size(), kMaxListedInMessage));
+  return fmt::format("{}{}", fmt::join(shown, ", "), ids.size() > shown.size() ? ", ..." : "");
+}
+
+// What undo needs of an object the import created (not its definition).
+struct CreatedObject {
+  std::string project_id;
+  std::string id;
+  std::string name;
+  int type = 0;
+};
+
+class UndoRun {
+ public:
+  UndoRun(storage::MetadataTransaction& tx, const UndoOptions& options, int64_t entry_count)
+      : tx_(tx), options_(options), entry_count_(entry_count) {}
+
+  void Restore() {
+    storage::PackageReader reader(options_.undo_path);
+    std::string scope = reader.manifest().type == "project" ? options_.target_project_id : "";
+    storage::PackageEntry entry;
+    while (reader.Next(entry)) {
+      if (reader.objects_read() % 500 == 0) Checkpoint(reader.objects_read());
+      model::PackageObject object = model::EntryFromJson(ParseJson(entry.json), scope);
+      if (object.undo_action == model::UndoAction::kDelete) {
+        const auto& record = object.record;
+        to_delete_.push_back({record.project_id, record.id, record.name, record.type});
+        deleted_ids_.insert(object.record.id);
+        continue;
+      }
+      tx_.PutObject(object.record);
+      tx_.SetDependencies(object.record.project_id, object.record.id,
+                          model::UsedObjectIds(object.record));
+      ++summary_.restored;
+    }
+  }
+
+  void DeleteCreated() {
+    for (auto it = to_delete_.rbegin(); it != to_delete_.rend(); ++it) {
+      RequireUnused(*it);
+      if (tx_.DeleteObject(it->project_id, it->id)) ++summary_.deleted;
+    }
+  }
+
+  const UndoSummary& summary() const { return summary_; }
+
+ private:
+  void Checkpoint(int64_t entries_read) {
+    if (options_.check_cancelled) options_.check_cancelled();
+    if (options_.on_progress && entry_count_ > 0) {
+      options_.on_progress(static_cast<int>(10 + 85 * entries_read / entry_count_));
+    }
+  }
+
+  std::vector<std::string> Remaining(std::vector<std::string> ids) const {
+    ids.erase(std::remove_if(ids.begin(), ids.end(),
+                             [&](const std::string& id) { return deleted_ids_.count(id) > 0; }),
+              ids.end());
+    return ids;
+  }
+
+  void RequireUnused(const CreatedObject& created) {
+    auto users = Remaining(tx_.ListUsedBy(created.project_id, created.id));
+    if (!users.empty()) {
+      throw Error(ErrorCode::kInvalidInput,
+                  fmt::format("Cannot undo: '{}' ({}), created by the import, is now used by {} "
+                              "objects: {}",
+                              created.name, created.id, users.size(), Listed(users)));
+    }
+    if (created.type != model::kTypeFolder) return;
+    std::vector<std::string> children;
+    for (const auto& child : tx_.ListChildren(created.project_id, created.id)) {
+      children.push_back(child.id);
+    }
+    children = Remaining(std::move(children));
+    if (!children.empty()) {
+      throw Error(ErrorCode::kInvalidInput,
+                  fmt::format("Cannot undo: the folder '{}' ({}), created by the import, now "
+                              "holds {} other objects: {}",
+                              created.name, created.id, children.size(), Listed(children)));
+    }
+  }
+
+  storage::MetadataTransaction& tx_;
+  const UndoOptions& options_;
+  int64_t entry_count_;
+  UndoSummary summary_;
+  std::vector<CreatedObject> to_delete_;
+  std::unordered_set<std::string> deleted_ids_;
+};
+
+}  // namespace
+
+UndoSummary ApplyUndo(storage::MetadataStore& store, const UndoOptions& options) {
+  storage::PackageManifest manifest = storage::VerifyPackage(options.undo_path);
+  if (manifest.kind != storage::PackageFileKind::kUndo) {
+    throw Error(ErrorCode::kInvalidInput, "Package file is corrupt: not an undo package");
+  }
+  if (options.on_progress) options.on_progress(10);
+  UndoSummary summary;
+  store.Write([&](storage::MetadataTransaction& tx) {
+    UndoRun run(tx, options, manifest.object_count);
+    if (options.in_transaction) options.in_transaction(tx);
+    run.Restore();
+    run.DeleteCreated();
+    summary = run.summary();
+    if (options.before_commit) options.before_commit(tx, summary);
+  });
+  if (options.on_progress) options.on_progress(100);
+  return summary;
+}
+
+}  // namespace tessera::service
