@@ -50,6 +50,8 @@ StatusAndCode Classify(ErrorCode code) {
       return {413, "ERR006"};
     case ErrorCode::kTimeout:
       return {503, "ERR001"};
+    case ErrorCode::kNothingToDelete:
+      return {404, "ERR006"};
   }
   return {500, "ERR001"};
 }

@@ -34,6 +34,7 @@ enum class ErrorCode {
   kAccessDenied,            // ERR017, the object's ACL refuses
   kPayloadTooLarge,         // ERR006 with 413
   kTimeout,                 // ERR001 with 503-class meaning: the request took too long
+  kNothingToDelete,         // ERR006 with 404: deleting what is gone (spec 04 §2.3 row 34)
 };
 
 class Error : public std::runtime_error {

@@ -17,6 +17,7 @@
 #include "model/well_known.h"
 #include "service/bundle_service.h"
 #include "service/directory_service.h"
+#include "service/migration_environments.h"
 #include "service/package_builder.h"
 #include "service/package_import.h"
 #include "service/package_undo.h"
@@ -32,61 +33,6 @@ using storage::MetadataTransaction;
 const std::filesystem::path kDemoBundle = TESSERA_SOURCE_DIR "/demo/tutorial";
 const std::string kAdministrator(model::kAdministratorUserId);
 
-// One environment: its own storage service.
-struct Environment {
-  explicit Environment(StoreBackend backend) : database(backend) {
-    storage::StoreOptions options;
-    options.url = database.url();
-    store = storage::MetadataStore::Open(options);
-  }
-
-  std::optional<ObjectRecord> Find(const std::string& project_id, const std::string& id) {
-    std::optional<ObjectRecord> record;
-    store->Read([&](MetadataTransaction& tx) { record = tx.FindObject(project_id, id); });
-    return record;
-  }
-
-  ObjectRecord Named(const std::string& project_id, const std::string& name) {
-    std::vector<ObjectRecord> all;
-    store->Read([&](MetadataTransaction& tx) { all = tx.ListObjects(project_id, {}); });
-    for (auto& record : all) {
-      if (record.name == name) return record;
-    }
-    throw std::runtime_error("no object named " + name);
-  }
-
-  // Saves `record` as the object service would: new version, modified now.
-  void Save(ObjectRecord record, std::chrono::milliseconds age = {}) {
-    record.version = NewObjectId();
-    record.modified = Now() - age;
-    store->Write([&](MetadataTransaction& tx) {
-      tx.PutObject(record);
-      tx.SetDependencies(record.project_id, record.id, model::UsedObjectIds(record));
-    });
-  }
-
-  // Every object and dependency of the project and of the configuration scope, as text.
-  std::string Dump(const std::string& project_id) {
-    std::ostringstream out;
-    store->Read([&](MetadataTransaction& tx) {
-      for (const std::string& scope : {project_id, std::string()}) {
-        for (const auto& o : tx.ListObjects(scope, {})) {
-          out << scope << '|' << o.id << '|' << o.type << '|' << o.subtype << '|' << o.name << '|'
-              << o.description << '|' << o.folder_id << '|' << o.owner_id << '|' << o.version << '|'
-              << ToUnixMillis(o.created) << '|' << ToUnixMillis(o.modified) << '|'
-              << DumpJson(model::AclToJson(o.acl)) << '|' << DumpJson(o.definition) << "|uses:";
-          for (const auto& used : tx.ListUses(scope, o.id)) out << used << ',';
-          out << '\n';
-        }
-      }
-    });
-    return out.str();
-  }
-
-  TestDatabase database;
-  std::unique_ptr<storage::MetadataStore> store;
-};
-
 class PackageMigration : public ::testing::TestWithParam<StoreBackend> {
  protected:
   void SetUp() override {
@@ -101,26 +47,7 @@ class PackageMigration : public ::testing::TestWithParam<StoreBackend> {
     CloneSourceIntoTarget();
   }
 
-  // The target starts as an exact copy: same ids, versions and dates (environments promoted from
-  // one another).
-  void CloneSourceIntoTarget() {
-    std::vector<ObjectRecord> project_objects;
-    std::vector<ObjectRecord> configuration;
-    std::vector<storage::ProjectRecord> projects;
-    source_->store->Read([&](MetadataTransaction& tx) {
-      project_objects = tx.ListObjects(project_, {});
-      configuration = tx.ListObjects("", {});
-      projects = tx.ListProjects();
-    });
-    target_->store->Write([&](MetadataTransaction& tx) {
-      for (const auto& project : projects) tx.PutProject(project);
-      for (const auto& record : configuration) tx.PutObject(record);
-      for (const auto& record : project_objects) {
-        tx.PutObject(record);
-        tx.SetDependencies(project_, record.id, model::UsedObjectIds(record));
-      }
-    });
-  }
+  void CloneSourceIntoTarget() { CloneProject(*source_, *target_, project_); }
 
   static model::ContentItem Item(const ObjectRecord& record, model::ConflictRule action,
                                  bool include_dependents = false) {

@@ -1,0 +1,607 @@
+#include "service/migration_service.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <map>
+
+#include "core/error.h"
+#include "core/ids.h"
+#include "core/platform_version.h"
+#include "core/strings.h"
+#include "core/time.h"
+#include "service/migration_state.h"
+#include "service/package_builder.h"
+#include "service/package_import.h"
+#include "service/package_undo.h"
+#include "storage/package_format.h"
+#include "storage/package_reader.h"
+
+namespace tessera::service {
+namespace {
+
+constexpr char kSource[] = "source";
+constexpr char kTarget[] = "target";
+constexpr char kCreateJob[] = "create_package";
+constexpr char kImportJob[] = "import_package";
+constexpr char kUndoJob[] = "undo_package";
+
+NamedRef Caller(const Principal& principal) { return {principal.user_id, principal.username}; }
+
+// spec 04 §3.3: each side's work needs its package privilege and Bypass all object security.
+void RequirePackagePrivileges(const Principal& principal, model::Privilege privilege,
+                              const std::string& project_id) {
+  RequirePrivilege(principal, privilege, project_id);
+  RequirePrivilege(principal, model::Privilege::kBypassObjectSecurity, project_id);
+}
+
+void RequireReader(const Principal& principal) {
+  if (principal.HasPrivilegeAnywhere(model::Privilege::kCreatePackage) ||
+      principal.HasPrivilegeAnywhere(model::Privilege::kApplyPackage)) {
+    return;
+  }
+  RequirePrivilege(principal, model::Privilege::kCreatePackage, "");
+}
+
+Error MigrationNotFound(const MigrationId& id) {
+  return Error(ErrorCode::kNotFound,
+               fmt::format("Migration '{}' was not found", FormatMigrationId(id)));
+}
+
+bool IsConfiguration(model::PackageKind kind) { return kind != model::PackageKind::kProject; }
+
+// Projects related by duplication share a schema (spec 04 §4.9, §6.1).
+std::string SchemaIdOf(const storage::ProjectRecord& project) {
+  const Json& definition = project.object.definition;
+  if (definition.is_object() && definition.contains("schemaId") &&
+      definition["schemaId"].is_string()) {
+    return definition["schemaId"].get<std::string>();
+  }
+  return project.object.id;
+}
+
+storage::ProjectRecord RequireProject(storage::MetadataTransaction& tx, const std::string& id) {
+  auto project = tx.FindProject(id);
+  if (!project) {
+    throw Error(ErrorCode::kInvalidInput, fmt::format("Project '{}' does not exist", id));
+  }
+  return *project;
+}
+
+std::vector<model::ContentItem> ContentItems(const MigrationRecord& record) {
+  std::vector<model::ContentItem> items;
+  for (const auto& entry : record.package_info.toc_view.content) items.push_back(entry.item);
+  return items;
+}
+
+Json StoredContent(const MigrationRecord& record) {
+  Json full = ToJson(record);
+  const Json& toc = full["packageInfo"]["tocView"];
+  return toc.contains("content") ? toc["content"] : Json::array();
+}
+
+storage::JobRecord JobFor(JobRunner& jobs, const char* kind, const char* role,
+                          const MigrationId& id, const std::string& serial_key) {
+  return jobs.NewJob(kind, serial_key,
+                     Json{{"role", role}, {"migrationId", FormatMigrationId(id)}});
+}
+
+// One package created or imported at a time per user; one import or undo per target project
+// (spec 04 §8).
+std::string UserSerialKey(const Principal& principal) { return "user:" + principal.user_id; }
+std::string ProjectSerialKey(const std::string& project_id) { return "project:" + project_id; }
+
+}  // namespace
+
+struct MigrationService::Loaded {
+  std::string role;
+  MigrationRecord record;
+  std::string project_id;
+  Json internal;
+};
+
+MigrationService::MigrationService(storage::MetadataStore& store, JobRunner& jobs,
+                                   StorageLocationService& location,
+                                   MigrationServiceOptions options)
+    : store_(store), jobs_(jobs), location_(location), options_(std::move(options)) {}
+
+void MigrationService::RegisterJobs() {
+  auto fail = [this](storage::MetadataTransaction& tx, const storage::JobRecord& job,
+                     const std::string& reason) { FailJob(tx, job, reason); };
+  jobs_.RegisterKind(kCreateJob, {[this](JobContext& c) { RunCreation(c); }, fail});
+  jobs_.RegisterKind(kImportJob, {[this](JobContext& c) { RunImport(c); }, fail});
+  jobs_.RegisterKind(kUndoJob, {[this](JobContext& c) { RunUndo(c); }, fail});
+}
+
+// Records
+
+MigrationService::Loaded MigrationService::Load(storage::MetadataTransaction& tx,
+                                                const MigrationId& id, bool for_update) {
+  std::string key = FormatMigrationId(id);
+  for (const char* role : {kTarget, kSource}) {
+    if (auto row = tx.FindMigration(role, key, for_update)) {
+      return {role, RecordFromJson(row->record), row->project_id, row->internal};
+    }
+  }
+  throw MigrationNotFound(id);
+}
+
+void MigrationService::Store(storage::MetadataTransaction& tx, const std::string& role,
+                             const MigrationRecord& record, const std::string& project_id,
+                             const Json& internal) {
+  storage::MigrationRow row;
+  row.role = role;
+  row.migration_id = FormatMigrationId(IdOf(record));
+  row.package_id = record.package_info.id;
+  row.purpose = std::string(model::PackagePurposeName(record.package_info.purpose));
+  row.project_id = project_id;
+  row.package_status = std::string(PackageStatusName(record.package_info.status));
+  row.import_status = std::string(ImportStatusName(record.import_info.status));
+  row.record = ToJson(record);
+  row.internal = internal;
+  row.created = record.package_info.creation_date;
+  row.updated = Now();
+  tx.PutMigration(row);
+}
+
+// Creation (source)
+
+MigrationRecord MigrationService::Create(const Principal& principal,
+                                         const std::optional<std::string>& project_id,
+                                         const CreateRequest& request) {
+  bool is_configuration = IsConfiguration(request.type);
+  if (!is_configuration && !project_id) {
+    throw Error(ErrorCode::kMissingParameter,
+                "X-MSTR-ProjectID header is required for a project package");
+  }
+  if (request.type == model::PackageKind::kConfiguration && project_id) {
+    throw Error(ErrorCode::kInvalidInput,
+                "A configuration package must not be created with a project");
+  }
+  std::string scope_project =
+      request.type == model::PackageKind::kConfiguration ? "" : project_id.value_or("");
+  RequirePackagePrivileges(principal, model::Privilege::kCreatePackage, scope_project);
+  location_.Require();
+
+  Timestamp now = Now();
+  MigrationRecord record;
+  PackageInfo& package = record.package_info;
+  package.id = NewObjectId();
+  package.type = request.type;
+  package.purpose = request.purpose;
+  package.name =
+      request.name.empty() ? "New Migration Package " + FormatTimestamp(now) : request.name;
+  package.creator = Caller(principal);
+  package.creation_date = package.last_updated_date = now;
+  package.environment = options_.environment;
+  package.toc_view.settings = model::ToJson(request.settings);
+  package.tree_view = request.tree_view;
+  ImportInfo& import = record.import_info;
+  import.id = NewObjectId();
+  import.creation_date = import.last_updated_date = now;
+  import.environment = request.target_environment;
+  import.project = is_configuration ? NamedRef{} : request.target_project;
+
+  PackageScope scope{scope_project, request.type, request.purpose};
+  storage::JobRecord job =
+      JobFor(jobs_, kCreateJob, kSource, IdOf(record), UserSerialKey(principal));
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    if (!scope_project.empty()) {
+      package.project = {scope_project, RequireProject(tx, scope_project).object.name};
+    }
+    if (request.purpose != model::PackagePurpose::kProjectMerge) {
+      Json full = ToJson(record);
+      full["packageInfo"]["tocView"]["content"] = DescribeContent(tx, scope, request.content);
+      record = RecordFromJson(full);
+    }
+    Store(tx, kSource, record, scope_project, Json{{"jobId", job.id}});
+    tx.PutJob(job);
+  });
+  jobs_.Start(job);
+  return record;
+}
+
+MigrationRecord MigrationService::Reuse(const Principal& principal, const std::string& package_id,
+                                        const NamedRef& target_environment,
+                                        const NamedRef& target_project) {
+  auto canonical = CanonicalObjectId(package_id);
+  if (!canonical) {
+    throw Error(ErrorCode::kNotFound, fmt::format("Package '{}' was not found", package_id));
+  }
+  MigrationRecord reused;
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    std::optional<storage::MigrationRow> original;
+    for (const auto& row : tx.ListMigrationsOfPackage(*canonical)) {
+      if (row.role == kSource) original = row;
+    }
+    if (!original) {
+      throw Error(ErrorCode::kNotFound, fmt::format("Package '{}' was not found", *canonical));
+    }
+    RequirePackagePrivileges(principal, model::Privilege::kCreatePackage, original->project_id);
+    MigrationRecord source = RecordFromJson(original->record);
+    CheckReusable(source);
+    reused = ReuseRecord(source, NewObjectId(), target_environment, target_project, Now());
+    Store(tx, kSource, reused, original->project_id, original->internal);
+  });
+  return reused;
+}
+
+void MigrationService::RunCreation(JobContext& context) {
+  MigrationId id = ParseMigrationId(context.job().data.value("migrationId", ""));
+  Loaded loaded;
+  store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
+  const MigrationRecord& record = loaded.record;
+  PackageScope scope{loaded.project_id, record.package_info.type, record.package_info.purpose};
+
+  storage::PackageLocation location = location_.Require();
+  std::string relative =
+      storage::PackageRelativePath(record.package_info.creation_date, NewObjectId());
+  BuildOptions options;
+  options.path = location.Resolve(relative);
+  options.max_package_bytes = options_.max_package_bytes;
+  storage::PackageManifest& manifest = options.manifest;
+  manifest.platform_version = options_.platform_version;
+  manifest.package_id = record.package_info.id;
+  manifest.type = std::string(model::PackageKindName(record.package_info.type));
+  manifest.purpose = std::string(model::PackagePurposeName(record.package_info.purpose));
+  manifest.source_environment = {options_.environment.id, options_.environment.name};
+  manifest.settings = record.package_info.toc_view.settings;
+  manifest.content = StoredContent(record);
+  manifest.created_at = FormatTimestamp(Now());
+  if (!loaded.project_id.empty()) {
+    store_.Read([&](storage::MetadataTransaction& tx) {
+      auto project = RequireProject(tx, loaded.project_id);
+      manifest.source_project = {project.object.id, project.object.name, SchemaIdOf(project)};
+    });
+  }
+  options.on_progress = [&](int percent) { ReportProgress(kSource, id, percent); };
+  options.check_cancelled = [&] { context.ThrowIfCancelled(); };
+
+  BuiltPackage built = BuildPackage(store_, scope, ContentItems(record), options);
+  try {
+    store_.Write([&](storage::MetadataTransaction& tx) {
+      context.MarkDone(tx);
+      Loaded current = Load(tx, id, true);
+      MarkCreated(current.record, {built.file.size_bytes, relative}, Now());
+      current.internal["sha256"] = built.file.sha256;
+      Store(tx, kSource, current.record, current.project_id, current.internal);
+    });
+  } catch (...) {
+    storage::RemoveFileQuietly(options.path);
+    throw;
+  }
+}
+
+void MigrationService::ReportProgress(const std::string& role, const MigrationId& id, int percent) {
+  try {
+    store_.Write([&](storage::MetadataTransaction& tx) {
+      auto row = tx.FindMigration(role, FormatMigrationId(id), true);
+      if (!row) return;
+      MigrationRecord record = RecordFromJson(row->record);
+      if (record.package_info.status != PackageStatus::kCreating) return;
+      record.package_info.progress = std::min(percent, 99);
+      Store(tx, role, record, row->project_id, row->internal);
+    });
+  } catch (const Error& error) {
+    spdlog::warn("could not store the progress of migration {}: {}", FormatMigrationId(id),
+                 error.message());
+  }
+}
+
+void MigrationService::FailJob(storage::MetadataTransaction& tx, const storage::JobRecord& job,
+                               const std::string& reason) {
+  std::string role = job.data.value("role", "");
+  auto row = tx.FindMigration(role, job.data.value("migrationId", ""), true);
+  if (!row) return;
+  MigrationRecord record = RecordFromJson(row->record);
+  Timestamp now = Now();
+  if (job.kind == kCreateJob) {
+    MarkCreateFailed(record, reason, now);
+  } else if (job.kind == kImportJob) {
+    MarkImportFailed(record, reason, now);
+  } else if (job.kind == kUndoJob) {
+    MarkUndone(record, false, reason, now);
+  }
+  Store(tx, role, record, row->project_id, row->internal);
+}
+
+// Reading
+
+MigrationRecord MigrationService::Get(const Principal& principal, const MigrationId& id) {
+  RequireReader(principal);
+  Loaded loaded;
+  store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
+  return loaded.record;
+}
+
+MigrationPage MigrationService::List(const Principal& principal,
+                                     const std::vector<model::PackagePurpose>& purposes,
+                                     int64_t offset, int64_t limit) {
+  RequireReader(principal);
+  std::vector<storage::MigrationRow> rows;
+  store_.Read([&](storage::MetadataTransaction& tx) { rows = tx.ListMigrations(); });
+  std::vector<model::PackagePurpose> wanted = purposes;
+  if (wanted.empty()) wanted.push_back(model::PackagePurpose::kObjectMigration);
+  std::map<std::string, const storage::MigrationRow*> shown;  // the target row wins (§3.1)
+  std::vector<std::string> order;
+  for (const auto& row : rows) {
+    auto [it, inserted] = shown.emplace(row.migration_id, &row);
+    if (inserted) {
+      order.push_back(row.migration_id);
+    } else if (row.role == kTarget) {
+      it->second = &row;
+    }
+  }
+  MigrationPage page;
+  for (const auto& migration_id : order) {
+    MigrationRecord record = RecordFromJson(shown[migration_id]->record);
+    if (std::find(wanted.begin(), wanted.end(), record.package_info.purpose) == wanted.end()) {
+      continue;
+    }
+    if (page.total >= offset && static_cast<int64_t>(page.records.size()) < limit) {
+      page.records.push_back(std::move(record));
+    }
+    ++page.total;
+  }
+  return page;
+}
+
+// Requests (source) and undo (target)
+
+MigrationRecord MigrationService::Patch(const Principal& principal, const MigrationId& id,
+                                        const PatchRequest& request,
+                                        const std::optional<std::string>& project_id) {
+  if (request.validation_status) {
+    throw Error(ErrorCode::kNotSupported, "Package validation is not available on this server");
+  }
+  MigrationRecord result;
+  std::optional<storage::JobRecord> undo_job;
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    Loaded loaded = Load(tx, id, true);
+    MigrationRecord& record = loaded.record;
+    Timestamp now = Now();
+    bool changed = false;
+    if (request.undo_request_status) {
+      RequirePackagePrivileges(principal, model::Privilege::kApplyPackage, loaded.project_id);
+      bool has_undo = record.import_info.undo_storage.has_value() &&
+                      std::filesystem::exists(
+                          location_.Require().Resolve(record.import_info.undo_storage->path));
+      changed =
+          ApplyUndoRequestStatus(record, *request.undo_request_status, project_id, has_undo, now);
+      if (changed && record.import_info.status == ImportStatus::kUndoing) {
+        undo_job = JobFor(jobs_, kUndoJob, kTarget, id, ProjectSerialKey(loaded.project_id));
+        loaded.internal["jobId"] = undo_job->id;
+        tx.PutJob(*undo_job);
+      }
+    } else {
+      if (loaded.role != kSource) {
+        auto source = tx.FindMigration(kSource, FormatMigrationId(id), true);
+        if (!source) {
+          throw Error(ErrorCode::kInvalidInput,
+                      "The import request is managed on the source environment");
+        }
+        loaded = {kSource, RecordFromJson(source->record), source->project_id, source->internal};
+      }
+      RequirePackagePrivileges(principal, model::Privilege::kCreatePackage, loaded.project_id);
+      if (request.name) changed |= Rename(record, *request.name, now);
+      if (request.target_environment || request.target_project) {
+        changed |= Retarget(record, request.target_environment, request.target_project, now);
+      }
+      if (request.import_request_status) {
+        changed |= ApplyImportRequestStatus(record, *request.import_request_status, now);
+      }
+    }
+    if (changed) Store(tx, loaded.role, record, loaded.project_id, loaded.internal);
+    result = record;
+  });
+  if (undo_job) jobs_.Start(*undo_job);
+  return result;
+}
+
+void MigrationService::RunUndo(JobContext& context) {
+  MigrationId id = ParseMigrationId(context.job().data.value("migrationId", ""));
+  Loaded loaded;
+  store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
+  if (!loaded.record.import_info.undo_storage) {
+    throw Error(ErrorCode::kInvalidInput, "No undo package is available for this migration");
+  }
+  UndoOptions options;
+  options.undo_path = location_.Require().Resolve(loaded.record.import_info.undo_storage->path);
+  options.target_project_id = loaded.project_id;
+  options.in_transaction = [&](storage::MetadataTransaction& tx) { context.MarkDone(tx); };
+  options.before_commit = [&](storage::MetadataTransaction& tx, const UndoSummary&) {
+    Loaded current = Load(tx, id, true);
+    MarkUndone(current.record, true, "", Now());
+    Store(tx, kTarget, current.record, current.project_id, current.internal);
+  };
+  options.check_cancelled = [&] { context.ThrowIfCancelled(); };
+  ApplyUndo(store_, options);
+}
+
+// Import (target)
+
+MigrationRecord MigrationService::Import(const Principal& principal, const MigrationId& id,
+                                         const Json& body,
+                                         const std::optional<std::string>& project_id,
+                                         bool generate_undo) {
+  MigrationRecord record = ParseImportBody(body, id);
+  CheckImportable(record);
+  std::string target_project = ResolveTargetProject(record, project_id);
+  RequirePackagePrivileges(principal, model::Privilege::kApplyPackage, target_project);
+  storage::PackageManifest manifest = CheckPackageFile(record);
+
+  storage::JobRecord job = JobFor(jobs_, kImportJob, kTarget, id, ProjectSerialKey(target_project));
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    NamedRef project;
+    if (!target_project.empty()) {
+      storage::ProjectRecord target = RequireProject(tx, target_project);
+      CheckSchemaLineage(record, manifest, target);
+      project = {target.object.id, target.object.name};
+    }
+    if (auto existing = tx.FindMigration(kTarget, FormatMigrationId(id), true)) {
+      CheckNotYetImported(RecordFromJson(existing->record));
+    }
+    CheckNoMigrationRunningOn(tx, target_project);
+    BeginImport(record, Caller(principal), options_.environment, project, Now());
+    Store(tx, kTarget, record, target_project,
+          Json{{"jobId", job.id}, {"generateUndo", generate_undo}});
+    tx.PutJob(job);
+  });
+  jobs_.Start(job);
+  return record;
+}
+
+std::string MigrationService::ResolveTargetProject(const MigrationRecord& record,
+                                                   const std::optional<std::string>& header) {
+  if (record.package_info.type == model::PackageKind::kConfiguration) return "";
+  const std::string& body_project = record.import_info.project.id;
+  if (header && !body_project.empty() && !EqualsIgnoreCase(*header, body_project)) {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("The project header {} and importInfo.project.id {} differ", *header,
+                            body_project));
+  }
+  if (header) return *header;
+  if (body_project.empty()) {
+    throw Error(ErrorCode::kMissingParameter,
+                "X-MSTR-ProjectID header (or importInfo.project.id) is required to import a "
+                "project package");
+  }
+  auto canonical = CanonicalObjectId(body_project);
+  if (!canonical) {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("importInfo.project.id: '{}' is not a project id", body_project));
+  }
+  return *canonical;
+}
+
+storage::PackageManifest MigrationService::CheckPackageFile(const MigrationRecord& record) {
+  if (!record.package_info.storage || record.package_info.storage->path.empty()) {
+    throw storage::PackageNotAccessible();
+  }
+  storage::PackageLocation location = location_.Require();
+  std::filesystem::path path;
+  try {
+    path = location.Resolve(record.package_info.storage->path);
+  } catch (const Error&) {
+    throw storage::PackageNotAccessible();
+  }
+  storage::PackageManifest manifest =
+      storage::CheckPackageStructure(path, record.package_info.storage->size);
+  if (manifest.package_id != record.package_info.id ||
+      manifest.kind != storage::PackageFileKind::kPackage) {
+    throw storage::PackageCorrupt("the file holds another package");
+  }
+  if (ParsePlatformVersion(manifest.platform_version) >
+      ParsePlatformVersion(options_.platform_version)) {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("Package created with platform {} cannot be imported into {}; only "
+                            "same or newer targets are supported",
+                            manifest.platform_version, options_.platform_version));
+  }
+  if (manifest.settings != record.package_info.toc_view.settings) {
+    throw Error(ErrorCode::kInvalidInput,
+                "packageInfo.tocView.settings: they differ from the settings the package was "
+                "created with");
+  }
+  return manifest;
+}
+
+void MigrationService::CheckSchemaLineage(const MigrationRecord& record,
+                                          const storage::PackageManifest& manifest,
+                                          const storage::ProjectRecord& target) {
+  if (record.package_info.purpose != model::PackagePurpose::kObjectMigration) return;
+  if (SchemaIdOf(target) == manifest.source_project.schema_id) return;
+  throw Error(ErrorCode::kInvalidInput,
+              fmt::format("Project '{}' does not share the schema of the package's project '{}': "
+                          "objects can only move between projects duplicated from one another",
+                          target.object.name, manifest.source_project.name));
+}
+
+void MigrationService::CheckNoMigrationRunningOn(storage::MetadataTransaction& tx,
+                                                 const std::string& project_id) {
+  for (const auto& row : tx.ListMigrations()) {
+    if (row.role != kTarget || row.project_id != project_id) continue;
+    if (row.import_status == "importing" || row.import_status == "undoing") {
+      throw Error(ErrorCode::kInvalidInput,
+                  fmt::format("Another migration is running on project {}",
+                              project_id.empty() ? "configuration" : project_id));
+    }
+  }
+}
+
+void MigrationService::RunImport(JobContext& context) {
+  MigrationId id = ParseMigrationId(context.job().data.value("migrationId", ""));
+  Loaded loaded;
+  store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
+  const MigrationRecord& record = loaded.record;
+  storage::PackageLocation location = location_.Require();
+
+  PackageImportOptions options;
+  options.package_path = location.Resolve(record.package_info.storage->path);
+  options.target_project_id = loaded.project_id;
+  options.importing_user_id = record.import_info.creator.id;
+  options.import_id = id.import_id;
+  auto settings =
+      model::ParsePackageSettings(record.package_info.toc_view.settings, record.package_info.type);
+  bool generate_undo = loaded.internal.value("generateUndo", true) &&
+                       !model::UsesKeepBoth(settings, ContentItems(record));
+  std::string undo_relative = storage::UndoPackageRelativePath(id.package_id, id.import_id);
+  if (generate_undo) options.undo_path = location.Resolve(undo_relative);
+  storage::PackageManifest& undo = options.undo_manifest;
+  undo.platform_version = options_.platform_version;
+  undo.package_id = id.package_id;
+  undo.import_id = id.import_id;
+  undo.type = std::string(model::PackageKindName(record.package_info.type));
+  undo.purpose = std::string(model::PackagePurposeName(record.package_info.purpose));
+  undo.source_environment = {options_.environment.id, options_.environment.name};
+  undo.target_project = {record.import_info.project.id, record.import_info.project.name, ""};
+  undo.created_at = FormatTimestamp(Now());
+  options.in_transaction = [&](storage::MetadataTransaction& tx) { context.MarkDone(tx); };
+  options.before_commit = [&](storage::MetadataTransaction& tx,
+                              const PackageImportSummary& summary) {
+    Loaded current = Load(tx, id, true);
+    std::optional<StoredFile> undo_storage;
+    if (summary.undo_file) undo_storage = StoredFile{summary.undo_file->size_bytes, undo_relative};
+    MarkImported(current.record, undo_storage, Now());
+    Store(tx, kTarget, current.record, current.project_id, current.internal);
+  };
+  options.check_cancelled = [&] { context.ThrowIfCancelled(); };
+  ImportPackage(store_, options);
+}
+
+// Deletion (each side)
+
+void MigrationService::Delete(const Principal& principal, const std::string& package_id) {
+  auto canonical = CanonicalObjectId(package_id);
+  auto nothing = [&] {
+    return Error(ErrorCode::kNothingToDelete,
+                 fmt::format("Package '{}' does not exist or is already deleted", package_id));
+  };
+  if (!canonical) throw nothing();
+  std::vector<std::filesystem::path> files;
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    auto rows = tx.ListMigrationsOfPackage(*canonical);
+    if (rows.empty()) throw nothing();
+    for (const auto& row : rows) {
+      MigrationRecord record = RecordFromJson(row.record);
+      CheckDeletable(record);
+      RequirePrivilege(
+          principal,
+          row.role == kSource ? model::Privilege::kCreatePackage : model::Privilege::kApplyPackage,
+          row.project_id);
+      const auto& stored =
+          row.role == kSource ? record.package_info.storage : record.import_info.undo_storage;
+      if (stored) files.push_back(stored->path);
+      tx.DeleteMigration(row.role, row.migration_id);
+    }
+  });
+  try {
+    storage::PackageLocation location = location_.Require();
+    for (const auto& file : files) storage::RemoveFileQuietly(location.Resolve(file.string()));
+  } catch (const Error& error) {
+    spdlog::warn("package {} deleted; its files stay: {}", *canonical, error.message());
+  }
+}
+
+}  // namespace tessera::service

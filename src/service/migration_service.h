@@ -1,0 +1,106 @@
+// service/migration_service.h
+//
+// Migrations (spec 04): package creation on the source, the import request and its approval,
+// import and undo on the target, deletion on each side -- over the storage service (records,
+// jobs) and the storage location (package files).
+//
+// Contract:
+//   - Every change of a record is stored before the call returns: a call that returns a record
+//     has committed it, in the same transaction as the job it started, if any.
+//   - Package creation, import and undo run as persisted jobs (service/job_runner.h). A job's
+//     outcome and its record's new state commit together; a job that fails or is interrupted
+//     (node stopped or restarted) leaves its record create_failed, import_failed or undo_failed
+//     with a message. An import or undo is one storage transaction: a failed one changes nothing.
+//   - A server keeps a "source" record for the packages it creates and a "target" record for the
+//     imports it runs; between two projects of one server both exist, and reads show the target's.
+//   - Privileges (spec 04 §3.3): creating and requesting need Create package and Bypass all object
+//     security on the source project; importing and undoing need Apply package and Bypass on the
+//     target project; configuration packages need them for every project. Reading needs Create or
+//     Apply package anywhere. Each missing privilege is Error(kInsufficientPrivileges) naming it.
+//   - Refusals are those of spec 04 §2.3 (service/migration_state.h and below); a refused call
+//     changes nothing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "service/job_runner.h"
+#include "service/migration_record.h"
+#include "service/principal.h"
+#include "service/storage_location_service.h"
+#include "storage/metadata_store.h"
+#include "storage/package_manifest.h"
+
+namespace tessera::service {
+
+struct MigrationServiceOptions {
+  NamedRef environment;  // this server: its URL (the environment id) and name
+  std::string platform_version;
+  int64_t max_package_bytes = int64_t{1} << 31;
+};
+
+struct MigrationPage {
+  int64_t total = 0;
+  std::vector<MigrationRecord> records;
+};
+
+class MigrationService {
+ public:
+  MigrationService(storage::MetadataStore& store, JobRunner& jobs, StorageLocationService& location,
+                   MigrationServiceOptions options);
+
+  // Registers the job kinds this service runs; before jobs start or are recovered.
+  void RegisterJobs();
+
+  // POST /api/migrations. `project_id`: the project header, resolved (absent for configuration
+  // packages: spec 04 §2.3 rows 3, 4).
+  MigrationRecord Create(const Principal& principal, const std::optional<std::string>& project_id,
+                         const CreateRequest& request);
+  // POST /api/migrations?packageId= (T15).
+  MigrationRecord Reuse(const Principal& principal, const std::string& package_id,
+                        const NamedRef& target_environment, const NamedRef& target_project);
+
+  MigrationRecord Get(const Principal& principal, const MigrationId& id);
+  // Newest first; `purposes` empty = object migrations only (spec 04 §1.8).
+  MigrationPage List(const Principal& principal, const std::vector<model::PackagePurpose>& purposes,
+                     int64_t offset, int64_t limit);
+
+  // PATCH /api/migrations/{id}: the import request, rename and retarget on the source; the undo
+  // request on the target. `project_id`: the resolved project header, if sent.
+  MigrationRecord Patch(const Principal& principal, const MigrationId& id,
+                        const PatchRequest& request, const std::optional<std::string>& project_id);
+
+  // PUT /api/migrations/{id}: `body` is the source's record read with showContent=all.
+  MigrationRecord Import(const Principal& principal, const MigrationId& id, const Json& body,
+                         const std::optional<std::string>& project_id, bool generate_undo);
+
+  // DELETE /api/migrations?packageId=: this server's records of the package and their files.
+  void Delete(const Principal& principal, const std::string& package_id);
+
+ private:
+  struct Loaded;
+
+  Loaded Load(storage::MetadataTransaction& tx, const MigrationId& id, bool for_update);
+  void Store(storage::MetadataTransaction& tx, const std::string& role,
+             const MigrationRecord& record, const std::string& project_id, const Json& internal);
+  std::string ResolveTargetProject(const MigrationRecord& record,
+                                   const std::optional<std::string>& header);
+  storage::PackageManifest CheckPackageFile(const MigrationRecord& record);
+  void CheckSchemaLineage(const MigrationRecord& record, const storage::PackageManifest& manifest,
+                          const storage::ProjectRecord& target);
+  void CheckNoMigrationRunningOn(storage::MetadataTransaction& tx, const std::string& project_id);
+  void RunCreation(JobContext& context);
+  void RunImport(JobContext& context);
+  void RunUndo(JobContext& context);
+  void FailJob(storage::MetadataTransaction& tx, const storage::JobRecord& job,
+               const std::string& reason);
+  void ReportProgress(const std::string& role, const MigrationId& id, int percent);
+
+  storage::MetadataStore& store_;
+  JobRunner& jobs_;
+  StorageLocationService& location_;
+  MigrationServiceOptions options_;
+};
+
+}  // namespace tessera::service
