@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/ids.h"
+#include "core/name_table.h"
 #include "core/strings.h"
 #include "model/object_types.h"
 
@@ -73,38 +74,6 @@ ConflictRule RequireRule(const Json& value, std::string_view path) {
 
 // Named enumerations -------------------------------------------------------------------------
 
-template <typename Enum, size_t N>
-struct NameTable {
-  std::array<std::pair<Enum, std::string_view>, N> entries;
-  std::string_view what;  // "an update schema option"
-
-  std::string_view NameOf(Enum value) const {
-    for (const auto& [entry, name] : entries) {
-      if (entry == value) return name;
-    }
-    return "";
-  }
-
-  std::string Accepted() const {
-    std::string names;
-    for (const auto& entry : entries) {
-      if (!names.empty()) names += ", ";
-      names += entry.second;
-    }
-    return names;
-  }
-
-  Enum Parse(const Json& value, std::string_view path) const {
-    if (value.is_string()) {
-      for (const auto& [entry, name] : entries) {
-        if (value.get_ref<const std::string&>() == name) return entry;
-      }
-    }
-    std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
-    Fail(path, "'" + shown + "' is not " + std::string(what) + "; expected one of " + Accepted());
-  }
-};
-
 constexpr NameTable<UpdateSchemaStep, 3> kUpdateSchemaNames{
     {{{UpdateSchemaStep::kRecalTableKeysFactEntryLevel, "recal_table_keys_fact_entry_level"},
       {UpdateSchemaStep::kRecalTableLogicalSize, "recal_table_logical_size"},
@@ -139,7 +108,7 @@ std::vector<Enum> ParseEnumSet(const Json& value, std::string_view path,
   std::vector<Enum> found;
   auto add = [&](const Json& item, std::string_view item_path) {
     if (item.is_null()) return;
-    Enum parsed = names.Parse(item, item_path);
+    Enum parsed = names.ParseValue(item, item_path);
     if (std::find(found.begin(), found.end(), parsed) == found.end()) found.push_back(parsed);
   };
   if (value.is_array()) {
@@ -265,7 +234,7 @@ AclOnReplacing ParseAclOnReplacing(const Json& settings, PackageKind kind,
   }
   if (it == settings.end()) return AclOnReplacing::kUseExisting;
   if (it->is_null()) return AclOnReplacing::kNone;
-  return kAclOnReplacingNames.Parse(*it, Member(settings_path, "aclOnReplacingObjects"));
+  return kAclOnReplacingNames.ParseValue(*it, Member(settings_path, "aclOnReplacingObjects"));
 }
 
 std::vector<AclOnNew> ParseAclOnNew(const Json& settings, std::string_view settings_path) {
@@ -357,7 +326,7 @@ PackageSettings ParsePackageSettings(const Json& settings, PackageKind kind,
   parsed.object_type_actions = ParseTypeActions(settings, field_path);
   if (const Json* translation = Find(settings, "translationAction")) {
     parsed.translation_action =
-        kTranslationNames.Parse(*translation, Member(field_path, "translationAction"));
+        kTranslationNames.ParseValue(*translation, Member(field_path, "translationAction"));
   }
   return parsed;
 }

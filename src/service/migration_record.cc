@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/ids.h"
+#include "core/name_table.h"
 #include "core/strings.h"
 
 namespace tessera::service {
@@ -93,32 +94,6 @@ std::string CanonicalId(const std::string& text, std::string_view path) {
 }
 
 // Named enumerations ---------------------------------------------------------------------------
-
-template <typename Enum, size_t N>
-struct NameTable {
-  std::array<std::pair<Enum, std::string_view>, N> entries;
-  std::string_view what;  // "a package status"
-
-  std::string_view NameOf(Enum value) const {
-    for (const auto& [entry, name] : entries) {
-      if (entry == value) return name;
-    }
-    return "";
-  }
-
-  Enum Parse(std::string_view value, std::string_view path) const {
-    for (const auto& [entry, name] : entries) {
-      if (value == name) return entry;
-    }
-    std::string accepted;
-    for (const auto& entry : entries) {
-      if (!accepted.empty()) accepted += ", ";
-      accepted += entry.second;
-    }
-    Fail(path, "'" + std::string(value) + "' is not " + std::string(what) + "; expected one of " +
-                   accepted);
-  }
-};
 
 constexpr NameTable<PackageStatus, 4> kPackageStatusNames{
     {{{PackageStatus::kCreating, "creating"},
