@@ -43,6 +43,7 @@ Api::Api(service::Services& services, ApiOptions options)
   RegisterInstanceRoutes(endpoints);
   RegisterPushRoutes(endpoints);
   RegisterDashboardRoutes(endpoints);
+  RegisterMigrationRoutes(endpoints);
 }
 
 http::Response Api::Handle(const http::Request& request) const {

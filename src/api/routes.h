@@ -21,5 +21,6 @@ void RegisterDatasetRoutes(Endpoints& endpoints);    // spec 02 §6.3
 void RegisterInstanceRoutes(Endpoints& endpoints);   // spec 02 §3-§6.2
 void RegisterPushRoutes(Endpoints& endpoints);       // spec 02 §8
 void RegisterDashboardRoutes(Endpoints& endpoints);  // spec 03, spec 06 §10
+void RegisterMigrationRoutes(Endpoints& endpoints);  // spec 04, spec 06 §11, §13
 
 }  // namespace tessera::api

@@ -94,6 +94,26 @@ const std::vector<Binding>& Bindings() {
          }
          c.reported_version = v;
        }},
+      {{"server.public_url", "TESSERA_PUBLIC_URL", "--public-url",
+        "this server's URL, its environment id in migrations (default "
+        "http://LISTEN/CONTEXT_PATH/)"},
+       [](Config& c, const std::string& v) {
+         c.public_url = v.empty() || v.back() == '/' ? v : v + "/";
+       }},
+      {{"packages.dir", "TESSERA_PACKAGES_DIR", "--packages-dir",
+        "migration package location, shared by the environments that migrate between each "
+        "other; 'none' = not configured (default: packages/ in the data directory)"},
+       [](Config& c, const std::string& v) { c.packages_dir = v; }},
+      {{"migrations.max_package_bytes", "TESSERA_MAX_PACKAGE_BYTES", "--max-package-bytes",
+        "largest package file in bytes; larger ones end create_failed (default 2147483648)"},
+       [](Config& c, const std::string& v) {
+         c.max_package_bytes = ParseBounded(v, 1024, int64_t{1} << 40);
+       }},
+      {{"migrations.workers", "TESSERA_MIGRATION_WORKERS", "--migration-workers",
+        "threads running package creations, imports and undos (default 2)"},
+       [](Config& c, const std::string& v) {
+         c.migration_workers = static_cast<int>(ParseBounded(v, 1, 64));
+       }},
       {{"instances.async_after_ms", "TESSERA_INSTANCE_ASYNC_AFTER_MS", "--instance-async-after-ms",
         "milliseconds an instance creation with 'Prefer: respond-async' waits for its result "
         "before answering 202 (default 1000)"},
@@ -205,6 +225,17 @@ std::string Config::WarehouseUrl(const std::string& name) const {
   }
   throw std::invalid_argument("no warehouse named '" + name + "' is configured; add [warehouses." +
                               name + "] url = \"...\"");
+}
+
+std::string Config::ResolvedPublicUrl() const {
+  if (!public_url.empty()) return public_url;
+  return "http://" + listen + context_path + "/";
+}
+
+std::string Config::ResolvedPackagesDir() const {
+  if (packages_dir == "none") return "";
+  if (!packages_dir.empty()) return std::filesystem::absolute(packages_dir).string();
+  return std::filesystem::absolute(std::filesystem::path(data_dir) / "packages").string();
 }
 
 std::string Config::ResolvedDemoBundleDir() const {

@@ -33,6 +33,11 @@ struct Config {
   int idle_timeout_seconds = 120;
   int session_idle_timeout_seconds = 1800;
   std::string reported_version = "11.6.0200.0001";
+  // This server's environment id in migrations (spec 04 §3.2); default http://<listen><context>/.
+  std::string public_url;
+  std::string packages_dir;  // default: <data_dir>/packages; "none" = not configured
+  int64_t max_package_bytes = int64_t{1} << 31;
+  int migration_workers = 2;
   int instance_async_after_ms = 1000;  // Prefer: respond-async answers 202 after this long
   int64_t instance_result_budget_mb = 1024;
   std::string log_level = "info";
@@ -54,6 +59,8 @@ struct Config {
   // The URL of warehouse `name`; throws std::invalid_argument for an unknown name.
   std::string WarehouseUrl(const std::string& name) const;
   std::string ResolvedDemoBundleDir() const;
+  std::string ResolvedPublicUrl() const;
+  std::string ResolvedPackagesDir() const;  // "" when not configured
 };
 
 struct SettingSpec {

@@ -3,10 +3,12 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "api/api.h"
 #include "core/error.h"
+#include "core/ids.h"
 #include "core/thread_pool.h"
 #include "http/server.h"
 #include "model/bundle.h"
@@ -76,6 +78,31 @@ void Node::LoadDemoOnFirstStart() {
   }
 }
 
+namespace {
+
+// The id this node's jobs carry, kept in the data directory so a restarted node knows its own
+// interrupted jobs.
+std::string NodeId(const std::filesystem::path& data_dir) {
+  std::filesystem::path file = data_dir / "node-id";
+  std::ifstream in(file);
+  std::string id;
+  if (in >> id && IsObjectId(id)) return id;
+  id = NewObjectId();
+  std::ofstream(file) << id << '\n';
+  return id;
+}
+
+}  // namespace
+
+void Node::RecoverJobs() {
+  try {
+    int failed = parts_->services->jobs.Recover();
+    if (failed > 0) spdlog::warn("{} interrupted migration job(s) marked failed", failed);
+  } catch (const Error& e) {
+    spdlog::warn("could not recover interrupted jobs yet: {}", e.message());
+  }
+}
+
 void Node::MaintenanceLoop() {
   auto next_purge = std::chrono::steady_clock::now();
   std::unique_lock lock(stop_mutex_);
@@ -84,6 +111,7 @@ void Node::MaintenanceLoop() {
     if (stopping_) break;
     lock.unlock();
     EnsureBootstrapped();
+    RecoverJobs();
     if (bootstrapped_ && std::chrono::steady_clock::now() >= next_purge) {
       try {
         parts_->services->sessions.PurgeExpired();
@@ -114,8 +142,21 @@ void Node::Start() {
   service::InstanceStoreOptions instance_options;
   instance_options.result_budget_bytes = static_cast<size_t>(config_.instance_result_budget_mb)
                                          << 20;
-  parts_->services = std::make_unique<service::Services>(
-      *parts_->store, session_options, *parts_->warehouses, cube_options, instance_options);
+  service::MigrationSetup migration_setup;
+  migration_setup.jobs.node_id = NodeId(config_.data_dir);
+  migration_setup.jobs.workers = config_.migration_workers;
+  migration_setup.packages_dir = config_.ResolvedPackagesDir();
+  if (!migration_setup.packages_dir.empty()) {
+    std::filesystem::create_directories(migration_setup.packages_dir);
+  }
+  migration_setup.migrations.environment = {config_.ResolvedPublicUrl(),
+                                            config_.ResolvedPublicUrl()};
+  migration_setup.migrations.platform_version = config_.reported_version;
+  migration_setup.migrations.max_package_bytes = config_.max_package_bytes;
+  parts_->services =
+      std::make_unique<service::Services>(*parts_->store, session_options, *parts_->warehouses,
+                                          cube_options, instance_options, migration_setup);
+  RecoverJobs();
   EnsureBootstrapped();
   if (config_.demo_on_first_start && bootstrapped_) LoadDemoOnFirstStart();
 
@@ -169,6 +210,7 @@ void Node::Stop() {
   if (parts_->server) parts_->server->Stop();
   if (parts_->compute) parts_->compute->Shutdown();
   if (maintenance_.joinable()) maintenance_.join();
+  if (parts_->services) parts_->services->jobs.Stop();
 }
 
 void Node::Wait() {

@@ -39,6 +39,7 @@ class Node {
   void EnsureBootstrapped();
   void LoadDemoOnFirstStart();
   void MaintenanceLoop();
+  void RecoverJobs();
 
   Config config_;
   std::unique_ptr<Parts> parts_;

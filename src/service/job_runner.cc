@@ -45,6 +45,7 @@ void JobContext::MarkDone(storage::MetadataTransaction& tx) {
 
 JobRunner::JobRunner(storage::MetadataStore& store, JobRunnerOptions options)
     : store_(store), options_(std::move(options)) {
+  if (options_.node_id.empty()) options_.node_id = NewObjectId();
   for (int i = 0; i < std::max(1, options_.workers); ++i) {
     workers_.emplace_back([this] { WorkerLoop(); });
   }

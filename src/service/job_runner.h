@@ -45,7 +45,8 @@
 namespace tessera::service {
 
 struct JobRunnerOptions {
-  std::string node_id;  // stable across restarts of this node (app/ keeps it in the data dir)
+  std::string node_id;  // stable across restarts of this node (app/ keeps it in the data dir);
+                        // empty: a random one
   int workers = 2;
   std::chrono::milliseconds lease{30000};
 };

@@ -10,19 +10,29 @@
 #include "service/dataset_instance_service.h"
 #include "service/directory_service.h"
 #include "service/instance_store.h"
+#include "service/job_runner.h"
+#include "service/migration_service.h"
 #include "service/object_service.h"
 #include "service/project_service.h"
 #include "service/push_service.h"
 #include "service/search_service.h"
 #include "service/session_service.h"
+#include "service/storage_location_service.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::service {
 
+// How a node runs migrations (spec 04): its jobs, its package location and its identity.
+struct MigrationSetup {
+  JobRunnerOptions jobs;
+  std::filesystem::path packages_dir;  // empty: not configured
+  MigrationServiceOptions migrations;
+};
+
 struct Services {
   Services(storage::MetadataStore& metadata_store, SessionOptions session_options,
            WarehouseRegistry& warehouses, CubeServiceOptions cube_options,
-           InstanceStoreOptions instance_options = {})
+           InstanceStoreOptions instance_options = {}, MigrationSetup migration_setup = {})
       : store(metadata_store),
         directory(metadata_store),
         sessions(metadata_store, directory, session_options),
@@ -34,7 +44,12 @@ struct Services {
         instances(instance_options),
         dataset_instances(definitions, instances, nullptr),
         dashboards(objects, definitions, instances),
-        push(metadata_store, objects, cubes) {}
+        push(metadata_store, objects, cubes),
+        storage_location(metadata_store, migration_setup.packages_dir),
+        migrations(metadata_store, jobs, storage_location, migration_setup.migrations),
+        jobs(metadata_store, migration_setup.jobs) {
+    migrations.RegisterJobs();
+  }
 
   storage::MetadataStore& store;
   DirectoryService directory;
@@ -48,6 +63,10 @@ struct Services {
   DatasetInstanceService dataset_instances;  // computes on the compute pool once set_pool()
   DashboardService dashboards;               // renders on the compute pool once set_pool()
   PushService push;
+  StorageLocationService storage_location;
+  MigrationService migrations;
+  // Last, so that it is destroyed first: its jobs stop before the services they run on go.
+  JobRunner jobs;
 };
 
 }  // namespace tessera::service
