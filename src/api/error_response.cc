@@ -83,8 +83,8 @@ http::Response MethodNotAllowedResponse(std::string_view ticket_id) {
 }
 
 http::Response InternalErrorResponse(std::string_view ticket_id) {
-  return Build(500, "ERR001", "The server failed to process the request; see its log",
-               std::nullopt, ticket_id);
+  return Build(500, "ERR001", "The server failed to process the request; see its log", std::nullopt,
+               ticket_id);
 }
 
 }  // namespace tessera::api
