@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -92,6 +93,18 @@ std::string NodeId(const std::filesystem::path& data_dir) {
   return id;
 }
 
+// TESSERA_FAULT_IMPORT_COMMIT_DELAY_MS (fault-injection tests only): an import waits that long with
+// its transaction open and every change applied, so a test can kill the process mid-import.
+std::function<void()> ImportCommitDelayFromEnvironment() {
+  const char* value = std::getenv("TESSERA_FAULT_IMPORT_COMMIT_DELAY_MS");
+  if (value == nullptr) return nullptr;
+  auto delay = std::chrono::milliseconds(std::strtoll(value, nullptr, 10));
+  return [delay] {
+    spdlog::warn("fault injection: the import waits {} ms before its commit", delay.count());
+    std::this_thread::sleep_for(delay);
+  };
+}
+
 }  // namespace
 
 void Node::RecoverJobs() {
@@ -153,6 +166,7 @@ void Node::Start() {
                                             config_.ResolvedPublicUrl()};
   migration_setup.migrations.platform_version = config_.reported_version;
   migration_setup.migrations.max_package_bytes = config_.max_package_bytes;
+  migration_setup.migrations.before_import_commit = ImportCommitDelayFromEnvironment();
   parts_->services =
       std::make_unique<service::Services>(*parts_->store, session_options, *parts_->warehouses,
                                           cube_options, instance_options, migration_setup);

@@ -15,8 +15,10 @@
 #include "service/package_builder.h"
 #include "service/package_import.h"
 #include "service/package_undo.h"
+#include "service/undo_spool.h"
 #include "storage/package_format.h"
 #include "storage/package_reader.h"
+#include "storage/package_writer.h"
 
 namespace tessera::service {
 namespace {
@@ -186,6 +188,7 @@ MigrationRecord MigrationService::Create(const Principal& principal,
   PackageScope scope{scope_project, request.type, request.purpose};
   storage::JobRecord job =
       JobFor(jobs_, kCreateJob, kSource, IdOf(record), UserSerialKey(principal));
+  job.data["path"] = storage::PackageRelativePath(now, NewObjectId());
   store_.Write([&](storage::MetadataTransaction& tx) {
     if (!scope_project.empty()) {
       package.project = {scope_project, RequireProject(tx, scope_project).object.name};
@@ -235,8 +238,7 @@ void MigrationService::RunCreation(JobContext& context) {
   PackageScope scope{loaded.project_id, record.package_info.type, record.package_info.purpose};
 
   storage::PackageLocation location = location_.Require();
-  std::string relative =
-      storage::PackageRelativePath(record.package_info.creation_date, NewObjectId());
+  std::string relative = context.job().data.value("path", "");
   BuildOptions options;
   options.path = location.Resolve(relative);
   options.max_package_bytes = options_.max_package_bytes;
@@ -260,6 +262,7 @@ void MigrationService::RunCreation(JobContext& context) {
 
   BuiltPackage built = BuildPackage(store_, scope, ContentItems(record), options);
   try {
+    if (options_.before_creation_commit) options_.before_creation_commit();
     store_.Write([&](storage::MetadataTransaction& tx) {
       context.MarkDone(tx);
       Loaded current = Load(tx, id, true);
@@ -298,12 +301,32 @@ void MigrationService::FailJob(storage::MetadataTransaction& tx, const storage::
   Timestamp now = Now();
   if (job.kind == kCreateJob) {
     MarkCreateFailed(record, reason, now);
+    RemoveUncommittedFile(job.data.value("path", ""));
   } else if (job.kind == kImportJob) {
     MarkImportFailed(record, reason, now);
+    MigrationId id = IdOf(record);
+    RemoveUncommittedUndo(storage::UndoPackageRelativePath(id.package_id, id.import_id));
   } else if (job.kind == kUndoJob) {
     MarkUndone(record, false, reason, now);
   }
   Store(tx, role, record, row->project_id, row->internal);
+}
+
+void MigrationService::RemoveUncommittedFile(const std::string& relative_path) {
+  if (relative_path.empty()) return;
+  try {
+    storage::RemovePackageFileQuietly(location_.Require().Resolve(relative_path));
+  } catch (const Error& error) {
+    spdlog::warn("the file {} of a failed job stays: {}", relative_path, error.message());
+  }
+}
+
+void MigrationService::RemoveUncommittedUndo(const std::string& relative_path) {
+  try {
+    UndoSpool::RemoveFiles(location_.Require().Resolve(relative_path));
+  } catch (const Error& error) {
+    spdlog::warn("the undo files {} of a failed import stay: {}", relative_path, error.message());
+  }
 }
 
 // Reading
@@ -454,7 +477,13 @@ MigrationRecord MigrationService::Import(const Principal& principal, const Migra
 
 std::string MigrationService::ResolveTargetProject(const MigrationRecord& record,
                                                    const std::optional<std::string>& header) {
-  if (record.package_info.type == model::PackageKind::kConfiguration) return "";
+  if (record.package_info.type == model::PackageKind::kConfiguration) {
+    if (header) {
+      throw Error(ErrorCode::kInvalidInput,
+                  "A configuration package must not be imported into a project");
+    }
+    return "";
+  }
   const std::string& body_project = record.import_info.project.id;
   if (header && !body_project.empty() && !EqualsIgnoreCase(*header, body_project)) {
     throw Error(ErrorCode::kInvalidInput,
@@ -560,6 +589,7 @@ void MigrationService::RunImport(JobContext& context) {
   options.in_transaction = [&](storage::MetadataTransaction& tx) { context.MarkDone(tx); };
   options.before_commit = [&](storage::MetadataTransaction& tx,
                               const PackageImportSummary& summary) {
+    if (options_.before_import_commit) options_.before_import_commit();
     Loaded current = Load(tx, id, true);
     std::optional<StoredFile> undo_storage;
     if (summary.undo_file) undo_storage = StoredFile{summary.undo_file->size_bytes, undo_relative};

@@ -21,6 +21,7 @@
 //     changes nothing.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,11 @@ struct MigrationServiceOptions {
   NamedRef environment;  // this server: its URL (the environment id) and name
   std::string platform_version;
   int64_t max_package_bytes = int64_t{1} << 31;
+  // Fault injection for tests of interrupted work; unset in production. Each runs inside its job
+  // right before the outcome is committed: the package file is written but not yet recorded; the
+  // import's transaction is open with every change applied.
+  std::function<void()> before_creation_commit;
+  std::function<void()> before_import_commit;
 };
 
 struct MigrationPage {
@@ -95,6 +101,10 @@ class MigrationService {
   void RunUndo(JobContext& context);
   void FailJob(storage::MetadataTransaction& tx, const storage::JobRecord& job,
                const std::string& reason);
+  // Removes the package or undo file a failed job may have left (written, or partly written by a
+  // killed process, but never recorded).
+  void RemoveUncommittedFile(const std::string& relative_path);
+  void RemoveUncommittedUndo(const std::string& relative_path);
   void ReportProgress(const std::string& role, const MigrationId& id, int percent);
 
   storage::MetadataStore& store_;

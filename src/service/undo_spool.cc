@@ -11,9 +11,16 @@
 
 namespace tessera::service {
 
-UndoSpool::UndoSpool(std::filesystem::path undo_path) : undo_path_(std::move(undo_path)) {
-  spool_path_ = undo_path_;
-  spool_path_.replace_filename("." + undo_path_.filename().string() + ".spool");
+namespace {
+
+std::filesystem::path SpoolPathOf(const std::filesystem::path& undo_path) {
+  return undo_path.parent_path() / ("." + undo_path.filename().string() + ".spool");
+}
+
+}  // namespace
+
+UndoSpool::UndoSpool(std::filesystem::path undo_path)
+    : undo_path_(std::move(undo_path)), spool_path_(SpoolPathOf(undo_path_)) {
   std::error_code ignored;
   std::filesystem::create_directories(spool_path_.parent_path(), ignored);
   spool_ = std::fopen(spool_path_.c_str(), "w");
@@ -66,6 +73,11 @@ storage::PackageFileInfo UndoSpool::WritePackage(storage::PackageManifest manife
   storage::PackageFileInfo info = writer.Commit();
   package_written_ = true;
   return info;
+}
+
+void UndoSpool::RemoveFiles(const std::filesystem::path& undo_path) noexcept {
+  storage::RemoveFileQuietly(SpoolPathOf(undo_path));
+  storage::RemovePackageFileQuietly(undo_path);
 }
 
 void UndoSpool::Discard() {

@@ -11,7 +11,9 @@
 //   - WritePackage writes the undo package at `undo_path` (atomically, storage::PackageWriter)
 //     with the entries in recording order and returns its size and checksum.
 //   - Discard(), and the destructor, remove the spool; Discard() also removes the undo package if
-//     WritePackage wrote it (the import failed after all).
+//     WritePackage wrote it (the import failed after all). RemoveFiles() removes what a spool of
+//     `undo_path` may have left when its process was killed: the spool, the undo package and
+//     its temporary file.
 //   - I/O failures throw Error(kServiceUnavailable) with the storage location's message.
 #pragma once
 
@@ -36,6 +38,8 @@ class UndoSpool {
 
   storage::PackageFileInfo WritePackage(storage::PackageManifest manifest);
   void Discard();
+
+  static void RemoveFiles(const std::filesystem::path& undo_path) noexcept;
 
  private:
   void Append(const model::ObjectRecord& record, bool restore);

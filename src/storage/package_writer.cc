@@ -84,12 +84,25 @@ struct PackageWriter::Output {
   }
 };
 
+namespace {
+
+fs::path TemporaryPathOf(const fs::path& final_path) {
+  return final_path.parent_path() / ("." + final_path.filename().string() + ".tmp");
+}
+
+}  // namespace
+
+void RemovePackageFileQuietly(const fs::path& final_path) noexcept {
+  RemoveFileQuietly(final_path);
+  RemoveFileQuietly(TemporaryPathOf(final_path));
+}
+
 PackageWriter::PackageWriter(fs::path final_path, int64_t max_package_bytes)
     : final_path_(std::move(final_path)),
       max_package_bytes_(max_package_bytes),
       entry_time_(std::time(nullptr)),
       output_(std::make_unique<Output>()) {
-  temporary_path_ = final_path_.parent_path() / ("." + final_path_.filename().string() + ".tmp");
+  temporary_path_ = TemporaryPathOf(final_path_);
   CreateParentDirectories(final_path_);
   output_->max_bytes = max_package_bytes_;
   output_->buffer.reserve(kBufferBytes * 2);

@@ -40,6 +40,10 @@ struct PackageFileInfo {
   std::string sha256;  // of the whole file, lower-case hex
 };
 
+// Removes the package file at `final_path` and the temporary file a writer of it may have left
+// (a process killed before Commit()); a missing file is not an error.
+void RemovePackageFileQuietly(const std::filesystem::path& final_path) noexcept;
+
 class PackageWriter {
  public:
   PackageWriter(std::filesystem::path final_path, int64_t max_package_bytes);

@@ -1,160 +1,14 @@
-// Migrations over HTTP between two real nodes -- a source and a target, each with its own storage
-// service, one shared package location -- made from the demo bundle (the target a clone of the
-// source) and then diverged: the calls and order of the official Python client (spec 04 §7),
-// and the refusals of spec 04 §2.3, on SQLite and PostgreSQL.
+// Object migrations over HTTP between two real servers (api/migration_api_fixture.h): the calls
+// and order of the official Python client (spec 04 §7), and the refusals of spec 04 §2.3, on
+// SQLite and PostgreSQL.
 #include <gtest/gtest.h>
 
 #include <thread>
 
-#include "api/api_fixture.h"
-#include "app/node.h"
-#include "service/bundle_service.h"
-#include "service/directory_service.h"
-#include "service/migration_environments.h"
+#include "api/migration_api_fixture.h"
 
 namespace tessera::testing {
 namespace {
-
-using namespace std::chrono_literals;
-
-const std::string kDemoBundle = TESSERA_SOURCE_DIR "/demo/tutorial";
-
-// One environment served by a node.
-struct ServedEnvironment {
-  ServedEnvironment(StoreBackend backend, const std::string& name,
-                    const std::filesystem::path& packages)
-      : storage(backend) {
-    config.listen = "127.0.0.1:0";
-    config.data_dir = data_dir.path().string();
-    config.storage_url = storage.database.url();
-    config.access_log = false;
-    config.log_level = "warn";
-    config.demo_on_first_start = false;
-    config.packages_dir = packages.string();
-    config.public_url = "https://" + name + ".example.com/TesseraLibrary/";
-  }
-
-  void Start() {
-    node = std::make_unique<app::Node>(config);
-    node->Start();
-    client = std::make_unique<ApiClient>(node->port());
-    token = client->Login();
-  }
-
-  http::Headers Headers(const std::string& project_id = "") {
-    return AuthHeaders(token, project_id);
-  }
-
-  http::Response Send(std::string_view method, const std::string& target, const Json& body,
-                      const std::string& project_id = "") {
-    http::Headers headers = Headers(project_id);
-    headers.Set("Content-Type", "application/json");
-    headers.Set("Prefer", "respond-async");
-    return client->Send(method, target, headers, body.dump());
-  }
-
-  Json Get(const std::string& migration_id, const std::string& show = "default") {
-    auto response =
-        client->Get("/api/migrations/" + migration_id + "?showContent=" + show, Headers());
-    EXPECT_EQ(response.status, 200) << response.body;
-    return BodyOf(response);
-  }
-
-  // Polls GET until `field` of `part` leaves `busy` (or 20 s pass).
-  Json WaitWhile(const std::string& migration_id, const std::string& part,
-                 const std::string& busy) {
-    Json record = Get(migration_id);
-    for (int i = 0; i < 400 && record[part]["status"] == busy; ++i) {
-      std::this_thread::sleep_for(50ms);
-      record = Get(migration_id);
-    }
-    return record;
-  }
-
-  Environment storage;
-  TempDir data_dir;
-  app::Config config;
-  std::unique_ptr<app::Node> node;
-  std::unique_ptr<ApiClient> client;
-  std::string token;
-};
-
-class MigrationApi : public ::testing::TestWithParam<StoreBackend> {
- protected:
-  void SetUp() override {
-    if (!IsBackendConfigured(GetParam())) GTEST_SKIP() << "TESSERA_TEST_PG is not set";
-    source_ = std::make_unique<ServedEnvironment>(GetParam(), "dev", packages_.path());
-    target_ = std::make_unique<ServedEnvironment>(GetParam(), "prod", packages_.path());
-    service::DirectoryService directory(*source_->storage.store);
-    directory.Bootstrap(std::nullopt);
-    project_ = service::BundleService(*source_->storage.store)
-                   .Import(directory.LoadPrincipal(kAdministratorId), kDemoBundle)
-                   .project_id;
-    CloneProject(source_->storage, target_->storage, project_);
-    source_->Start();
-    target_->Start();
-  }
-
-  void TearDown() override {
-    if (target_ && target_->node) target_->node->Stop();
-    if (source_ && source_->node) source_->node->Stop();
-  }
-
-  // The body mstrio-py's create_object_migration sends.
-  Json ObjectMigrationBody(const model::ObjectRecord& object, const std::string& action) {
-    return {{"packageInfo",
-             {{"name", "Revenue to prod"},
-              {"environment",
-               {{"id", "https://dev.example.com/TesseraLibrary/"},
-                {"name", "https://dev.example.com/TesseraLibrary/"}}},
-              {"tocView",
-               {{"settings",
-                 {{"updateSchema", Json::array()},
-                  {"aclOnReplacingObjects", "use_existing"},
-                  {"aclOnNewObjects", Json::array({"keep_acl_as_source_object"})},
-                  {"defaultAction", "use_existing"}}},
-                {"content",
-                 {{{"id", object.id},
-                   {"name", object.name},
-                   {"type", object.type},
-                   {"action", action},
-                   {"includeDependents", false}}}}}},
-              {"treeView", Json::object()},
-              {"type", "project"}}},
-            {"importInfo", Json::object()}};
-  }
-
-  // Create, wait for `created`, request and approve on the source, as mstrio-py's migrate does.
-  std::string CreateAndApprove(const Json& body) {
-    auto created = source_->Send("POST", "/api/migrations", body, project_);
-    EXPECT_EQ(created.status, 201) << created.body;
-    std::string id = BodyOf(created).value("id", "");
-    Json record = source_->WaitWhile(id, "packageInfo", "creating");
-    EXPECT_EQ(record["packageInfo"]["status"], "created") << record.dump();
-    for (const char* status : {"requested", "approved"}) {
-      auto patched = source_->Send("PATCH", "/api/migrations/" + id + "?migrationId=" + id,
-                                   {{"importInfo",
-                                     {{"environment",
-                                       {{"id", "https://prod.example.com/TesseraLibrary/"},
-                                        {"name", "https://prod.example.com/TesseraLibrary/"}}},
-                                      {"importRequestStatus", status},
-                                      {"project", {{"id", project_}, {"name", "Tutorial"}}}}}});
-      EXPECT_EQ(patched.status, 200) << patched.body;
-    }
-    return id;
-  }
-
-  Json Replicated(const std::string& id) {
-    Json body = source_->Get(id, "all");
-    body["packageInfo"]["replicated"] = true;
-    return body;
-  }
-
-  TempDir packages_;
-  std::unique_ptr<ServedEnvironment> source_;
-  std::unique_ptr<ServedEnvironment> target_;
-  std::string project_;
-};
 
 TEST_P(MigrationApi, AnObjectMigrationRunsInThePythonClientsOrderAndUndoes) {
   model::ObjectRecord revenue = source_->storage.Named(project_, "Revenue");
@@ -291,7 +145,7 @@ TEST_P(MigrationApi, TheStorageLocationIsReadAndChangedByTheAdministrator) {
 }
 
 TEST_P(MigrationApi, WithoutALocationPackagesCannotBeCreated) {
-  target_->node->Stop();
+  target_->Stop();
   target_->config.packages_dir = "none";
   target_->Start();
 

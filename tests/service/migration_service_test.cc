@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <future>
 #include <thread>
 
 #include "core/error.h"
@@ -13,6 +15,7 @@
 #include "service/bundle_service.h"
 #include "service/directory_service.h"
 #include "service/migration_environments.h"
+#include "support/pg_cluster.h"
 #include "support/store_backend_test.h"
 #include "support/temp_dir.h"
 
@@ -292,6 +295,81 @@ TEST_P(MigrationServiceTest, AStoppedTargetLeavesItsImportFailedNotRunning) {
   EXPECT_NE(record.import_info.message.find("restarted"), std::string::npos)
       << record.import_info.message;
   EXPECT_EQ(target_->Dump(project_), before);
+}
+
+// The source's storage service (a private PostgreSQL cluster) stops after the package file is
+// written and before the creation is recorded: the job cannot store its outcome until the
+// service is back; then the record is create_failed with the reason, and no file is left.
+TEST(MigrationStorageOutage, TheSourcesStorageStoppedDuringCreationLeavesCreateFailedAndNoFile) {
+  PrivatePgCluster cluster;
+  if (!cluster.available()) GTEST_SKIP() << "no PostgreSQL server binaries";
+  cluster.Start();
+  TempDir packages;
+  auto store = storage::MetadataStore::Open(
+      {.url = cluster.url(), .retry_interval = std::chrono::milliseconds(200)});
+  service::DirectoryService(*store).Bootstrap(std::nullopt);
+  auto admin = service::DirectoryService(*store).LoadPrincipal(kAdministrator);
+  std::string project = service::BundleService(*store).Import(admin, kDemoBundle).project_id;
+  std::promise<void> written;
+  std::promise<void> resume;
+  std::shared_future<void> resumed = resume.get_future().share();
+  std::atomic<bool> first{true};
+  service::MigrationServiceOptions options{{"https://dev.example.com/", "dev"}, "11.6.0200.0001"};
+  options.before_creation_commit = [&] {
+    if (first.exchange(false)) {
+      written.set_value();
+      resumed.wait();
+    }
+  };
+  service::JobRunner jobs(*store, {"dev", 1, std::chrono::milliseconds(30000)});
+  service::StorageLocationService location(*store, packages.path());
+  service::MigrationService migrations(*store, jobs, location, options);
+  migrations.RegisterJobs();
+  auto count_files = [&] {
+    size_t files = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(packages.path())) {
+      if (entry.is_regular_file()) ++files;
+    }
+    return files;
+  };
+  Json body = {{"packageInfo",
+                {{"name", "Tutorial merge"},
+                 {"type", "project"},
+                 {"purpose", "project_merge"},
+                 {"tocView", {{"settings", {{"defaultAction", "use_newer"}}}}}}}};
+
+  auto id = service::IdOf(migrations.Create(admin, project, service::ParseCreateBody(body)));
+  ASSERT_EQ(written.get_future().wait_for(30s), std::future_status::ready);
+  EXPECT_EQ(count_files(), 1u);
+  cluster.Stop();
+  try {
+    migrations.Get(admin, id);
+    FAIL() << "read a record with the storage service stopped";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ErrorCode::kStorageUnavailable);
+  }
+  resume.set_value();
+  for (int i = 0; i < 400 && jobs.active_jobs() > 0; ++i) std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(jobs.active_jobs(), 0u);
+  EXPECT_EQ(count_files(), 0u);
+
+  cluster.Start();
+  std::this_thread::sleep_for(300ms);  // past the store's retry interval
+  EXPECT_EQ(jobs.Recover(), 1);
+  MigrationRecord failed = migrations.Get(admin, id);
+  EXPECT_EQ(failed.package_info.status, PackageStatus::kCreateFailed);
+  EXPECT_EQ(failed.package_info.message, kStorageUnavailableMessage);
+  EXPECT_FALSE(failed.package_info.storage.has_value());
+
+  auto again = service::IdOf(migrations.Create(admin, project, service::ParseCreateBody(body)));
+  MigrationRecord created = migrations.Get(admin, again);
+  for (int i = 0; i < 400 && created.package_info.status == PackageStatus::kCreating; ++i) {
+    std::this_thread::sleep_for(50ms);
+    created = migrations.Get(admin, again);
+  }
+  EXPECT_EQ(created.package_info.status, PackageStatus::kCreated) << created.package_info.message;
+  EXPECT_EQ(count_files(), 1u);
+  jobs.Stop();
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, MigrationServiceTest, ::testing::ValuesIn(kAllStoreBackends),
