@@ -1,0 +1,159 @@
+// The three migration flows of spec 04 §1.11 end to end over HTTP between two real servers
+// (api/migration_api_fixture.h), in mstrio-py's order: a configuration package (no project
+// header anywhere), a project merge, and an import without an undo package -- each checked by
+// what the target's users see, and undone back to a target identical to before.
+#include <gtest/gtest.h>
+
+#include "api/migration_api_fixture.h"
+#include "model/directory.h"
+#include "model/object_types.h"
+#include "model/well_known.h"
+#include "service/directory_service.h"
+
+namespace tessera::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class MigrationFlowsApi : public MigrationApi {};
+
+bool CanLogIn(ServedEnvironment& environment, const std::string& username,
+              const std::string& password) {
+  http::Headers headers;
+  headers.Set("Content-Type", "application/x-www-form-urlencoded");
+  return environment.client
+             ->Send("POST", "/api/auth/login", headers,
+                    "username=" + username + "&password=" + password + "&loginMode=1")
+             .status == 204;
+}
+
+TEST_P(MigrationFlowsApi, AConfigurationPackageMovesAUserAndARoleWithoutAProjectAndUndoes) {
+  model::ObjectRecord role;
+  source_->storage.store->Read([&](storage::MetadataTransaction& tx) {
+    role = *tx.FindObject("", service::DirectoryService::NormalUserRoleId());
+  });
+  role.id = NewObjectId();
+  role.name = "Analyst Role";
+  source_->storage.Save(role);
+  service::DirectoryService directory(*source_->storage.store);
+  service::NewUser analyst;
+  analyst.username = "ana";
+  analyst.password = "s3cret";
+  analyst.full_name = "Ana Lyst";
+  analyst.roles = {{role.id, {"*"}}};
+  model::ObjectRecord user =
+      directory.CreateUser(directory.LoadPrincipal(kAdministratorId), analyst);
+  std::string before = target_->storage.Dump(project_);
+  ASSERT_FALSE(CanLogIn(*target_, "ana", "s3cret"));
+
+  Json body = {{"packageInfo",
+                {{"type", "configuration"},
+                 {"name", "Analyst and role"},
+                 {"environment",
+                  {{"id", "https://dev.example.com/TesseraLibrary/"},
+                   {"name", "https://dev.example.com/TesseraLibrary/"}}},
+                 {"tocView",
+                  {{"settings",
+                    {{"updateSchema", nullptr},
+                     {"aclOnReplacingObjects", "replace"},
+                     {"aclOnNewObjects", Json::array({"keep_acl_as_source_object"})},
+                     {"defaultAction", "replace"}}},
+                   {"content",
+                    {{{"id", user.id},
+                      {"name", user.name},
+                      {"type", model::kTypeUser},
+                      {"action", "replace"},
+                      {"includeDependents", true}},
+                     {{"id", role.id},
+                      {"name", role.name},
+                      {"type", model::kTypeSecurityRole},
+                      {"action", "replace"},
+                      {"includeDependents", false}}}}}},
+                 {"treeView", Json::object()}}},
+               {"importInfo", Json::object()}};
+  std::string id = CreateAndApprove(body, /*configuration=*/true);
+  Json approved = source_->Get(id, "all");
+  EXPECT_EQ(approved["packageInfo"]["type"], "configuration");
+  EXPECT_EQ(approved["packageInfo"]["project"], Json::object());
+  auto with_project = target_->Send("PUT", "/api/migrations/" + id, Replicated(id), project_);
+  ExpectError(with_project, 400, "ERR006");
+  EXPECT_EQ(BodyOf(with_project)["message"],
+            "A configuration package must not be imported into a project");
+
+  Json imported = ImportOnTarget(id, /*configuration=*/true);
+  ASSERT_EQ(imported["importInfo"]["status"], "imported") << imported.dump();
+  EXPECT_TRUE(CanLogIn(*target_, "ana", "s3cret"));
+  auto migrated_role = target_->storage.Find("", role.id);
+  ASSERT_TRUE(migrated_role.has_value());
+  EXPECT_EQ(migrated_role->version, source_->storage.Find("", role.id)->version);
+
+  Json undone = UndoOnTarget(id, /*configuration=*/true);
+  EXPECT_EQ(undone["importInfo"]["status"], "undo_success") << undone.dump();
+  EXPECT_FALSE(CanLogIn(*target_, "ana", "s3cret"));
+  EXPECT_EQ(target_->storage.Dump(project_), before);
+}
+
+TEST_P(MigrationFlowsApi, AProjectMergeTakesTheNewerSideOfEachObjectAndUndoes) {
+  model::ObjectRecord revenue = source_->storage.Named(project_, "Revenue");
+  revenue.description = "Revenue, restated on dev";
+  source_->storage.Save(revenue);  // newer on dev
+  model::ObjectRecord cost = target_->storage.Named(project_, "Cost");
+  cost.description = "Cost, corrected on prod";
+  target_->storage.Save(cost);  // newer on prod
+  model::ObjectRecord added = source_->storage.Named(project_, "Cost");
+  added.id = NewObjectId();
+  added.name = "Cost (dev only)";
+  source_->storage.Save(added);
+  std::string before = target_->storage.Dump(project_);
+
+  std::string id = CreateAndApprove(ProjectMergeBody("use_newer"));
+  Json created = source_->Get(id, "all");
+  EXPECT_EQ(created["packageInfo"]["purpose"], "project_merge");
+  Json listed = BodyOf(source_->client->Get("/api/migrations?packageInfo.purpose=project_merge",
+                                            source_->Headers()));
+  EXPECT_EQ(listed["total"], 1);
+
+  Json imported = ImportOnTarget(id);
+  ASSERT_EQ(imported["importInfo"]["status"], "imported") << imported.dump();
+  EXPECT_EQ(target_->storage.Find(project_, revenue.id)->description, "Revenue, restated on dev");
+  EXPECT_EQ(target_->storage.Find(project_, revenue.id)->version,
+            source_->storage.Find(project_, revenue.id)->version);
+  EXPECT_EQ(target_->storage.Find(project_, cost.id)->description, "Cost, corrected on prod");
+  auto copied = target_->storage.Find(project_, added.id);
+  ASSERT_TRUE(copied.has_value());
+  EXPECT_EQ(copied->name, "Cost (dev only)");
+  auto metric =
+      target_->client->Get("/api/objects/" + added.id + "?type=4", target_->Headers(project_));
+  EXPECT_EQ(metric.status, 200) << metric.body;
+
+  Json undone = UndoOnTarget(id);
+  EXPECT_EQ(undone["importInfo"]["status"], "undo_success") << undone.dump();
+  EXPECT_EQ(target_->storage.Dump(project_), before);
+}
+
+TEST_P(MigrationFlowsApi, AnImportWithoutUndoTakesItsProjectFromTheBodyAndRefusesUndo) {
+  model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
+  cost.description = "Cost, restated";
+  source_->storage.Save(cost);
+  std::string id = CreateAndApprove(ObjectMigrationBody(cost, "replace"));
+
+  auto put = target_->Send("PUT", "/api/migrations/" + id + "?generateUndo=False", Replicated(id));
+  ASSERT_EQ(put.status, 201) << put.body;  // no header: importInfo.project.id names the project
+  Json imported = target_->WaitWhile(id, "importInfo", "importing");
+  ASSERT_EQ(imported["importInfo"]["status"], "imported") << imported.dump();
+  EXPECT_EQ(imported["importInfo"]["project"]["id"], project_);
+  EXPECT_EQ(target_->Get(id, "all")["importInfo"]["undoStorage"], Json::object());
+  EXPECT_EQ(target_->storage.Find(project_, cost.id)->description, "Cost, restated");
+
+  auto undo = target_->Send("PATCH", "/api/migrations/" + id,
+                            {{"importInfo", {{"undoRequestStatus", "requested"}}}}, project_);
+  ExpectError(undo, 400, "ERR006");
+  EXPECT_EQ(BodyOf(undo)["message"], "No undo package is available for this migration");
+  EXPECT_EQ(target_->Get(id)["importInfo"]["status"], "imported");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, MigrationFlowsApi, ::testing::ValuesIn(kAllStoreBackends),
+                         BackendParamName);
+
+}  // namespace
+}  // namespace tessera::testing
