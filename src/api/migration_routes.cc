@@ -97,6 +97,12 @@ http::Response ImportMigration(RequestContext& context) {
   return context.Reply(201, service::ShortForm(record, false));
 }
 
+http::Response ValidateMigration(RequestContext& context) {
+  context.services().migrations.Validate(context.principal(), MigrationIdParam(context),
+                                         context.BodyJson(), ProjectHeader(context));
+  return http::Response::Empty(202);
+}
+
 http::Response DeleteMigration(RequestContext& context) {
   auto package_id = context.Query("packageId");
   if (!package_id || package_id->empty()) {
@@ -129,6 +135,7 @@ void RegisterMigrationRoutes(Endpoints& endpoints) {
   endpoints.Add("GET", "/api/migrations/{migrationId}", {}, GetMigration);
   endpoints.Add("PATCH", "/api/migrations/{migrationId}", {}, PatchMigration);
   endpoints.Add("PUT", "/api/migrations/{migrationId}", {}, ImportMigration);
+  endpoints.Add("PUT", "/api/migrations/{migrationId}/validation", {}, ValidateMigration);
   endpoints.Add("GET", "/api/mstrServices/library/storage", {}, GetStorage);
   endpoints.Add("PATCH", "/api/mstrServices/library/storage", {}, PatchStorage);
   endpoints.Add("POST", "/api/mstrServices/library/storage/validation", {}, ValidateStorage);

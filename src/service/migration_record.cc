@@ -472,6 +472,10 @@ std::vector<model::ContentItem> ReadCreateContent(const Json& toc, model::Packag
 
 }  // namespace
 
+Json ToJson(const Validation& validation) { return ValidationToJson(validation); }
+
+std::optional<Validation> ValidationFromJson(const Json& holder) { return ReadValidation(holder); }
+
 // Identity ---------------------------------------------------------------------------------------
 
 MigrationId ParseMigrationId(std::string_view text) {
@@ -669,6 +673,12 @@ MigrationRecord ParseImportBody(const Json& body, const MigrationId& path_id) {
     Fail("packageInfo.replicated",
          "must be true: send the source's record (showContent=all) with replicated set to true");
   }
+  return ParseValidationBody(body, path_id);
+}
+
+MigrationRecord ParseValidationBody(const Json& body, const MigrationId& path_id) {
+  RequireBodyObject(body);
+  const Json& package = ObjectAt(body, "packageInfo", "");
   // spec 04 §2.3 row 18: the body is the migration of the request path.
   std::string body_id = RequiredString(body, "id", "");
   std::string expected = FormatMigrationId(path_id);

@@ -187,6 +187,12 @@ struct MigrationRecord {
 };
 
 MigrationId IdOf(const MigrationRecord& record);
+
+// The validation alone, as in a record: ToJson gives its object; ValidationFromJson reads
+// holder["validation"] (absent: nullopt; malformed: Error(kInvalidInput)).
+Json ToJson(const Validation& validation);
+std::optional<Validation> ValidationFromJson(const Json& holder);
+
 // The record-format version (§1.1): "2" for project merge, "1" for every other record.
 std::string_view RecordVersion(const MigrationRecord& record);
 
@@ -243,6 +249,9 @@ PatchRequest ParsePatchBody(const Json& body);
 // packageInfo.replicated true (row 17), whose id is the path's (row 18) and which carries
 // packageInfo.tocView (else Error(kMissingField)). Returns the record as sent, normalised.
 MigrationRecord ParseImportBody(const Json& body, const MigrationId& path_id);
+// PUT /api/migrations/{id}/validation: the same, read as the source returned it (replicated is
+// not required: mstrio-py's trigger_validation sends the record unchanged).
+MigrationRecord ParseValidationBody(const Json& body, const MigrationId& path_id);
 
 // PATCH …/packageInfo/certification: `{status, operator?, lastUpdatedDate?}` (mstrio-py) or
 // `{packageInfo: {certification: {...}}}` (docs). The operator defaults to `caller`, the date

@@ -12,6 +12,7 @@
 #include "core/strings.h"
 #include "core/time.h"
 #include "service/migration_state.h"
+#include "service/migration_status_sync.h"
 #include "service/package_builder.h"
 #include "service/package_import.h"
 #include "service/package_undo.h"
@@ -28,6 +29,7 @@ constexpr char kTarget[] = "target";
 constexpr char kCreateJob[] = "create_package";
 constexpr char kImportJob[] = "import_package";
 constexpr char kUndoJob[] = "undo_package";
+constexpr char kValidateJob[] = "validate_package";
 
 NamedRef Caller(const Principal& principal) { return {principal.user_id, principal.username}; }
 
@@ -114,6 +116,7 @@ void MigrationService::RegisterJobs() {
   jobs_.RegisterKind(kCreateJob, {[this](JobContext& c) { RunCreation(c); }, fail});
   jobs_.RegisterKind(kImportJob, {[this](JobContext& c) { RunImport(c); }, fail});
   jobs_.RegisterKind(kUndoJob, {[this](JobContext& c) { RunUndo(c); }, fail});
+  jobs_.RegisterKind(kValidateJob, {[this](JobContext& c) { RunValidation(c); }, fail});
 }
 
 // Records
@@ -294,6 +297,18 @@ void MigrationService::ReportProgress(const std::string& role, const MigrationId
 
 void MigrationService::FailJob(storage::MetadataTransaction& tx, const storage::JobRecord& job,
                                const std::string& reason) {
+  if (job.kind == kValidateJob) {
+    Validation failed = ValidationFromJson(job.data).value_or(Validation{});
+    MarkValidationEnded(failed, false, reason, Now());
+    try {
+      WriteValidationStatus(location_.Require(),
+                            ParseMigrationId(job.data.value("migrationId", "")), failed);
+    } catch (const Error& error) {
+      spdlog::warn("the failed validation of {} cannot be reported: {}",
+                   job.data.value("migrationId", ""), error.message());
+    }
+    return;
+  }
   std::string role = job.data.value("role", "");
   auto row = tx.FindMigration(role, job.data.value("migrationId", ""), true);
   if (!row) return;
@@ -335,7 +350,14 @@ MigrationRecord MigrationService::Get(const Principal& principal, const Migratio
   RequireReader(principal);
   Loaded loaded;
   store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
-  return loaded.record;
+  if (loaded.role != kSource || !loaded.record.validation) return loaded.record;
+  try {
+    return WithTargetValidation(location_.Require(), std::move(loaded.record));
+  } catch (const Error& error) {  // the location is gone: show what this side knows
+    spdlog::warn("migration {}: the target's validation cannot be read: {}", FormatMigrationId(id),
+                 error.message());
+    return loaded.record;
+  }
 }
 
 MigrationPage MigrationService::List(const Principal& principal,
@@ -375,9 +397,6 @@ MigrationPage MigrationService::List(const Principal& principal,
 MigrationRecord MigrationService::Patch(const Principal& principal, const MigrationId& id,
                                         const PatchRequest& request,
                                         const std::optional<std::string>& project_id) {
-  if (request.validation_status) {
-    throw Error(ErrorCode::kNotSupported, "Package validation is not available on this server");
-  }
   MigrationRecord result;
   std::optional<storage::JobRecord> undo_job;
   store_.Write([&](storage::MetadataTransaction& tx) {
@@ -407,6 +426,10 @@ MigrationRecord MigrationService::Patch(const Principal& principal, const Migrat
         loaded = {kSource, RecordFromJson(source->record), source->project_id, source->internal};
       }
       RequirePackagePrivileges(principal, model::Privilege::kCreatePackage, loaded.project_id);
+      if (request.validation_status) {
+        record = WithTargetValidation(location_.Require(), std::move(record));
+        changed |= StartValidation(record, now);
+      }
       if (request.name) changed |= Rename(record, *request.name, now);
       if (request.target_environment || request.target_project) {
         changed |= Retarget(record, request.target_environment, request.target_project, now);
@@ -598,6 +621,58 @@ void MigrationService::RunImport(JobContext& context) {
   };
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
   ImportPackage(store_, options);
+}
+
+// Validation (target)
+
+void MigrationService::Validate(const Principal& principal, const MigrationId& id, const Json& body,
+                                const std::optional<std::string>& project_id) {
+  MigrationRecord record = ParseValidationBody(body, id);
+  CheckValidatable(record);
+  std::string target_project = ResolveTargetProject(record, project_id);
+  RequirePackagePrivileges(principal, model::Privilege::kApplyPackage, target_project);
+  storage::PackageManifest manifest = CheckPackageFile(record);
+  if (!target_project.empty()) {
+    store_.Read([&](storage::MetadataTransaction& tx) {
+      CheckSchemaLineage(record, manifest, RequireProject(tx, target_project));
+    });
+  }
+  Timestamp now = Now();
+  storage::JobRecord job =
+      JobFor(jobs_, kValidateJob, kTarget, id, ProjectSerialKey(target_project));
+  job.data["projectId"] = target_project;
+  job.data["userId"] = principal.user_id;
+  job.data["record"] = ToJson(record);
+  job.data["validation"] = ToJson(Validation{ValidationStatus::kValidating, 0, "", now, now});
+  store_.Write([&](storage::MetadataTransaction& tx) { tx.PutJob(job); });
+  jobs_.Start(job);
+}
+
+void MigrationService::RunValidation(JobContext& context) {
+  const Json& data = context.job().data;
+  MigrationId id = ParseMigrationId(data.value("migrationId", ""));
+  MigrationRecord record = RecordFromJson(data.at("record"));
+  storage::PackageLocation location = location_.Require();
+
+  PackageImportOptions options;
+  options.package_path = location.Resolve(record.package_info.storage->path);
+  options.target_project_id = data.value("projectId", "");
+  options.importing_user_id = data.value("userId", "");
+  options.import_id = id.import_id;
+  options.check_cancelled = [&] { context.ThrowIfCancelled(); };
+  options.dry_run = true;
+  Validation validation = ValidationFromJson(data).value_or(Validation{});
+  try {
+    PackageImportSummary summary = ImportPackage(store_, options);
+    MarkValidationEnded(validation, true,
+                        fmt::format("{} object(s) would be imported", summary.objects), Now());
+  } catch (const JobLost&) {
+    throw;
+  } catch (const Error& error) {
+    MarkValidationEnded(validation, false, std::string(error.message()), Now());
+  }
+  WriteValidationStatus(location, id, validation);
+  store_.Write([&](storage::MetadataTransaction& tx) { context.MarkDone(tx); });
 }
 
 // Deletion (each side)

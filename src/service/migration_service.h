@@ -13,6 +13,8 @@
 //     with a message. An import or undo is one storage transaction: a failed one changes nothing.
 //   - A server keeps a "source" record for the packages it creates and a "target" record for the
 //     imports it runs; between two projects of one server both exist, and reads show the target's.
+//   - Validation runs on the target and is started on the source (spec 04 §1.4, §7 step 7): the
+//     source shows the target's outcome once it is in the status file.
 //   - Privileges (spec 04 §3.3): creating and requesting need Create package and Bypass all object
 //     security on the source project; importing and undoing need Apply package and Bypass on the
 //     target project; configuration packages need them for every project. Reading needs Create or
@@ -81,6 +83,14 @@ class MigrationService {
   MigrationRecord Import(const Principal& principal, const MigrationId& id, const Json& body,
                          const std::optional<std::string>& project_id, bool generate_undo);
 
+  // PUT /api/migrations/{id}/validation (target): a dry run of the import of `body` (the
+  // source's record read with showContent=all) into the target project, as a job; nothing is
+  // stored but the job. The outcome goes to the migration's status file, where the source
+  // reads it (service/migration_status_sync.h). Checks and refusals are the import's, except
+  // that the package need only be created and the record need not be replicated.
+  void Validate(const Principal& principal, const MigrationId& id, const Json& body,
+                const std::optional<std::string>& project_id);
+
   // DELETE /api/migrations?packageId=: this server's records of the package and their files.
   void Delete(const Principal& principal, const std::string& package_id);
 
@@ -99,6 +109,7 @@ class MigrationService {
   void RunCreation(JobContext& context);
   void RunImport(JobContext& context);
   void RunUndo(JobContext& context);
+  void RunValidation(JobContext& context);
   void FailJob(storage::MetadataTransaction& tx, const storage::JobRecord& job,
                const std::string& reason);
   // Removes the package or undo file a failed job may have left (written, or partly written by a

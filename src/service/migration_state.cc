@@ -438,11 +438,22 @@ void MarkUndone(MigrationRecord& record, bool success, std::string message, Time
 void MarkValidated(MigrationRecord& record, bool success, std::string message, Timestamp now) {
   if (!record.validation)
     record.validation = Validation{ValidationStatus::kValidating, 0, "", now, now};
-  Validation& validation = *record.validation;
+  MarkValidationEnded(*record.validation, success, std::move(message), now);
+}
+
+void MarkValidationEnded(Validation& validation, bool success, std::string message, Timestamp now) {
   validation.status = success ? ValidationStatus::kValidated : ValidationStatus::kValidationFailed;
   if (success) validation.progress = 100;
   validation.message = std::move(message);
   validation.last_update_date = now;
+}
+
+void CheckValidatable(const MigrationRecord& source_record) {
+  PackageStatus status = source_record.package_info.status;
+  if (status != PackageStatus::kCreated) {
+    Refuse("Validation needs a package in status created; its status is " +
+           std::string(PackageStatusName(status)));
+  }
 }
 
 }  // namespace tessera::service

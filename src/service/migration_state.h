@@ -84,5 +84,8 @@ void MarkImportFailed(MigrationRecord& record, std::string message, Timestamp no
 void MarkUndone(MigrationRecord& record, bool success, std::string message, Timestamp now);
 // T17: validated or validation_failed.
 void MarkValidated(MigrationRecord& record, bool success, std::string message, Timestamp now);
+void MarkValidationEnded(Validation& validation, bool success, std::string message, Timestamp now);
+// PUT …/validation on the target: the package of the sent record must be created (T17).
+void CheckValidatable(const MigrationRecord& source_record);
 
 }  // namespace tessera::service

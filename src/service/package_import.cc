@@ -540,17 +540,22 @@ PackageImportSummary ImportPackage(storage::MetadataStore& store,
   storage::PackageManifest manifest = storage::VerifyPackage(options.package_path);
   PackageRules rules = RulesOf(manifest);
   if (options.on_progress) options.on_progress(20);
+  struct RolledBack {};  // the end of a dry run
   std::optional<PackageImportSummary> summary;
   std::optional<ImportRun> run;
+  PackageImportOptions run_options = options;
+  if (options.dry_run) run_options.undo_path.reset();
   try {
     store.Write([&](storage::MetadataTransaction& tx) {
-      run.emplace(tx, options, rules, manifest.object_count);
+      run.emplace(tx, run_options, rules, manifest.object_count);
       if (options.in_transaction) options.in_transaction(tx);
       run->Plan();
       run->Apply();
       summary = run->Finish();
+      if (options.dry_run) throw RolledBack{};
       if (options.before_commit) options.before_commit(tx, *summary);
     });
+  } catch (const RolledBack&) {
   } catch (...) {
     if (run) run->DiscardUndo();
     throw;

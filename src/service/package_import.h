@@ -27,6 +27,9 @@
 //     deletes, a delete entry for every object it creates. `in_transaction` runs first inside the
 //     transaction (the job's MarkDone), `before_commit` last (the migration record): both commit
 //     with the import or not at all. A failed import removes the undo file it wrote.
+//   - `dry_run` (validation, spec 04 §1.4): every step runs, then the transaction rolls back;
+//     the summary is what the import would do, or the Error is why it would fail. Nothing is
+//     kept, no undo file is written, and `before_commit` does not run.
 #pragma once
 
 #include <cstdint>
@@ -60,6 +63,7 @@ struct PackageImportOptions {
   std::function<void(storage::MetadataTransaction&, const PackageImportSummary&)> before_commit;
   std::function<void()> check_cancelled;
   std::function<void(int percent)> on_progress;
+  bool dry_run = false;
 };
 
 PackageImportSummary ImportPackage(storage::MetadataStore& store,

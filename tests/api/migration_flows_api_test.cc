@@ -4,6 +4,8 @@
 // what the target's users see, and undone back to a target identical to before.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "api/migration_api_fixture.h"
 #include "model/directory.h"
 #include "model/object_types.h"
@@ -150,6 +152,66 @@ TEST_P(MigrationFlowsApi, AnImportWithoutUndoTakesItsProjectFromTheBodyAndRefuse
   ExpectError(undo, 400, "ERR006");
   EXPECT_EQ(BodyOf(undo)["message"], "No undo package is available for this migration");
   EXPECT_EQ(target_->Get(id)["importInfo"]["status"], "imported");
+}
+
+// mstrio-py's trigger_validation: retarget on the source, read it whole, PUT it to the target's
+// validation, mark the source validating, then read the source until the target's outcome shows.
+TEST_P(MigrationFlowsApi, ValidationDryRunsTheImportOnTheTargetAndTheSourceShowsTheOutcome) {
+  model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
+  cost.description = "Cost, restated";
+  source_->storage.Save(cost);
+  std::string before = target_->storage.Dump(project_);
+  auto validate = [&](const Json& body) {
+    auto created = source_->Send("POST", "/api/migrations", body, project_);
+    EXPECT_EQ(created.status, 201) << created.body;
+    std::string id = BodyOf(created).value("id", "");
+    Json record = source_->WaitWhile(id, "packageInfo", "creating");
+    auto retargeted = source_->Send("PATCH", "/api/migrations/" + id,
+                                    {{"id", id},
+                                     {"packageInfo", source_->Get(id, "all")["packageInfo"]},
+                                     {"importInfo",
+                                      {{"id", id.substr(33)},
+                                       {"environment",
+                                        {{"id", "https://prod.example.com/TesseraLibrary/"},
+                                         {"name", "https://prod.example.com/TesseraLibrary/"}}},
+                                       {"project", {{"id", project_}, {"name", "Tutorial"}}}}}});
+    EXPECT_EQ(retargeted.status, 200) << retargeted.body;
+    auto put = target_->Send("PUT", "/api/migrations/" + id + "/validation",
+                             source_->Get(id, "all"), project_);
+    EXPECT_EQ(put.status, 202) << put.body;
+    EXPECT_TRUE(put.body.empty());
+    auto marked = source_->Send("PATCH", "/api/migrations/" + id,
+                                {{"validation", {{"status", "validating"}}}});
+    EXPECT_EQ(marked.status, 200) << marked.body;
+    EXPECT_TRUE(BodyOf(marked).contains("validation")) << marked.body;
+    Json shown = source_->Get(id);
+    for (int i = 0; i < 600 && shown["validation"]["status"] == "validating"; ++i) {
+      std::this_thread::sleep_for(50ms);
+      shown = source_->Get(id);
+    }
+    return std::make_pair(id, shown);
+  };
+
+  auto [valid_id, valid] = validate(ObjectMigrationBody(cost, "replace"));
+  EXPECT_EQ(valid["validation"]["status"], "validated") << valid.dump();
+  EXPECT_EQ(valid["validation"]["progress"], 100);
+  auto [invalid_id, invalid] =
+      validate(ObjectMigrationBody(source_->storage.Named(project_, "Revenue"), "delete"));
+  EXPECT_EQ(invalid["validation"]["status"], "validation_failed") << invalid.dump();
+  EXPECT_NE(invalid["validation"]["message"].get<std::string>().find("Cannot delete 'Revenue'"),
+            std::string::npos)
+      << invalid.dump();
+
+  EXPECT_EQ(target_->storage.Dump(project_), before);  // a dry run changes nothing
+  ExpectError(target_->client->Get("/api/migrations/" + valid_id, target_->Headers()), 404,
+              "ERR004");
+  RequestAndApprove(valid_id);
+  Json imported = ImportOnTarget(valid_id);
+  EXPECT_EQ(imported["importInfo"]["status"], "imported") << imported.dump();
+  EXPECT_EQ(target_->storage.Find(project_, cost.id)->description, "Cost, restated");
+  ExpectError(target_->Send("PUT", "/api/migrations/" + valid_id + "/validation",
+                            source_->Get(valid_id, "all"), project_),
+              400, "ERR006");  // the package is locked now
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, MigrationFlowsApi, ::testing::ValuesIn(kAllStoreBackends),

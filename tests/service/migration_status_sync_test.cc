@@ -1,0 +1,89 @@
+// The source's view of a validation run on the target: which outcome in the status file it
+// shows, and when it keeps its own.
+#include "service/migration_status_sync.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "core/ids.h"
+#include "core/time.h"
+#include "support/temp_dir.h"
+
+namespace tessera::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using service::Validation;
+using service::ValidationStatus;
+
+class MigrationStatusSync : public ::testing::Test {
+ protected:
+  MigrationStatusSync() : location_(dir_.path()) {
+    record_.package_info.id = NewObjectId();
+    record_.import_info.id = NewObjectId();
+    record_.validation = Validation{ValidationStatus::kValidating, 0, "", now_, now_};
+  }
+
+  Validation Finished(Timestamp begun, bool success) {
+    return {success ? ValidationStatus::kValidated : ValidationStatus::kValidationFailed,
+            success ? 100 : 0, success ? "3 object(s) would be imported" : "Cannot delete 'X'",
+            begun, begun + 2s};
+  }
+
+  std::filesystem::path StatusFile() {
+    return location_.Resolve(
+        storage::StatusFileRelativePath(record_.package_info.id, record_.import_info.id));
+  }
+
+  TempDir dir_;
+  storage::PackageLocation location_;
+  Timestamp now_ = Now();
+  service::MigrationRecord record_;
+};
+
+TEST_F(MigrationStatusSync, WithoutAStatusFileTheSourceShowsItsOwnValidation) {
+  auto shown = service::WithTargetValidation(location_, record_);
+  EXPECT_EQ(shown.validation->status, ValidationStatus::kValidating);
+}
+
+TEST_F(MigrationStatusSync, ATargetOutcomeBegunJustBeforeTheSourceWasMarkedIsShown) {
+  service::WriteValidationStatus(location_, service::IdOf(record_), Finished(now_ - 30s, false));
+
+  auto shown = service::WithTargetValidation(location_, record_);
+
+  EXPECT_EQ(shown.validation->status, ValidationStatus::kValidationFailed);
+  EXPECT_EQ(shown.validation->message, "Cannot delete 'X'");
+  EXPECT_EQ(ToUnixMillis(shown.validation->creation_date), ToUnixMillis(now_ - 30s));
+}
+
+TEST_F(MigrationStatusSync, AnOutcomeOlderThanTheClockToleranceIsAPreviousRunAndIsNotShown) {
+  service::WriteValidationStatus(location_, service::IdOf(record_), Finished(now_ - 6min, true));
+
+  EXPECT_EQ(service::WithTargetValidation(location_, record_).validation->status,
+            ValidationStatus::kValidating);
+
+  service::WriteValidationStatus(location_, service::IdOf(record_), Finished(now_ - 4min, true));
+  EXPECT_EQ(service::WithTargetValidation(location_, record_).validation->status,
+            ValidationStatus::kValidated);
+}
+
+TEST_F(MigrationStatusSync, AnUnfinishedOrUnreadableStatusFileLeavesTheRecordAsItIs) {
+  service::WriteValidationStatus(location_, service::IdOf(record_),
+                                 Validation{ValidationStatus::kValidating, 10, "", now_, now_});
+  EXPECT_EQ(service::WithTargetValidation(location_, record_).validation->status,
+            ValidationStatus::kValidating);
+
+  std::ofstream(StatusFile(), std::ios::trunc) << "{\"validation\": {\"status\": \"sideways\"";
+  EXPECT_EQ(service::WithTargetValidation(location_, record_).validation->status,
+            ValidationStatus::kValidating);
+
+  service::MigrationRecord never_validated = record_;
+  never_validated.validation.reset();
+  service::WriteValidationStatus(location_, service::IdOf(record_), Finished(now_, true));
+  EXPECT_FALSE(service::WithTargetValidation(location_, never_validated).validation.has_value());
+}
+
+}  // namespace
+}  // namespace tessera::testing
