@@ -325,6 +325,7 @@ void MigrationService::FailJob(storage::MetadataTransaction& tx, const storage::
     MarkUndone(record, false, reason, now);
   }
   Store(tx, role, record, row->project_id, row->internal);
+  if (role == kTarget) PublishTargetStatus(record);
 }
 
 void MigrationService::RemoveUncommittedFile(const std::string& relative_path) {
@@ -344,17 +345,26 @@ void MigrationService::RemoveUncommittedUndo(const std::string& relative_path) {
   }
 }
 
+void MigrationService::PublishTargetStatus(const MigrationRecord& record) {
+  try {
+    WriteImportStatus(location_.Require(), record);
+  } catch (const Error& error) {
+    spdlog::warn("migration {}: the import status cannot be shared with the source: {}",
+                 FormatMigrationId(IdOf(record)), error.message());
+  }
+}
+
 // Reading
 
 MigrationRecord MigrationService::Get(const Principal& principal, const MigrationId& id) {
   RequireReader(principal);
   Loaded loaded;
   store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
-  if (loaded.role != kSource || !loaded.record.validation) return loaded.record;
+  if (loaded.role != kSource) return loaded.record;
   try {
-    return WithTargetValidation(location_.Require(), std::move(loaded.record));
+    return WithTargetStatus(location_.Require(), std::move(loaded.record));
   } catch (const Error& error) {  // the location is gone: show what this side knows
-    spdlog::warn("migration {}: the target's validation cannot be read: {}", FormatMigrationId(id),
+    spdlog::warn("migration {}: the target's status cannot be read: {}", FormatMigrationId(id),
                  error.message());
     return loaded.record;
   }
@@ -427,7 +437,7 @@ MigrationRecord MigrationService::Patch(const Principal& principal, const Migrat
       }
       RequirePackagePrivileges(principal, model::Privilege::kCreatePackage, loaded.project_id);
       if (request.validation_status) {
-        record = WithTargetValidation(location_.Require(), std::move(record));
+        record = WithTargetStatus(location_.Require(), std::move(record));
         changed |= StartValidation(record, now);
       }
       if (request.name) changed |= Rename(record, *request.name, now);
@@ -441,6 +451,7 @@ MigrationRecord MigrationService::Patch(const Principal& principal, const Migrat
     if (changed) Store(tx, loaded.role, record, loaded.project_id, loaded.internal);
     result = record;
   });
+  if (request.undo_request_status) PublishTargetStatus(result);
   if (undo_job) jobs_.Start(*undo_job);
   return result;
 }
@@ -455,14 +466,17 @@ void MigrationService::RunUndo(JobContext& context) {
   UndoOptions options;
   options.undo_path = location_.Require().Resolve(loaded.record.import_info.undo_storage->path);
   options.target_project_id = loaded.project_id;
+  MigrationRecord undone;
   options.in_transaction = [&](storage::MetadataTransaction& tx) { context.MarkDone(tx); };
   options.before_commit = [&](storage::MetadataTransaction& tx, const UndoSummary&) {
     Loaded current = Load(tx, id, true);
     MarkUndone(current.record, true, "", Now());
     Store(tx, kTarget, current.record, current.project_id, current.internal);
+    undone = current.record;
   };
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
   ApplyUndo(store_, options);
+  PublishTargetStatus(undone);
 }
 
 // Import (target)
@@ -494,6 +508,7 @@ MigrationRecord MigrationService::Import(const Principal& principal, const Migra
           Json{{"jobId", job.id}, {"generateUndo", generate_undo}});
     tx.PutJob(job);
   });
+  PublishTargetStatus(record);
   jobs_.Start(job);
   return record;
 }
@@ -609,6 +624,7 @@ void MigrationService::RunImport(JobContext& context) {
   undo.source_environment = {options_.environment.id, options_.environment.name};
   undo.target_project = {record.import_info.project.id, record.import_info.project.name, ""};
   undo.created_at = FormatTimestamp(Now());
+  MigrationRecord imported;
   options.in_transaction = [&](storage::MetadataTransaction& tx) { context.MarkDone(tx); };
   options.before_commit = [&](storage::MetadataTransaction& tx,
                               const PackageImportSummary& summary) {
@@ -618,9 +634,11 @@ void MigrationService::RunImport(JobContext& context) {
     if (summary.undo_file) undo_storage = StoredFile{summary.undo_file->size_bytes, undo_relative};
     MarkImported(current.record, undo_storage, Now());
     Store(tx, kTarget, current.record, current.project_id, current.internal);
+    imported = current.record;
   };
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
   ImportPackage(store_, options);
+  PublishTargetStatus(imported);
 }
 
 // Validation (target)

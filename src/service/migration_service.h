@@ -13,8 +13,9 @@
 //     with a message. An import or undo is one storage transaction: a failed one changes nothing.
 //   - A server keeps a "source" record for the packages it creates and a "target" record for the
 //     imports it runs; between two projects of one server both exist, and reads show the target's.
-//   - Validation runs on the target and is started on the source (spec 04 §1.4, §7 step 7): the
-//     source shows the target's outcome once it is in the status file.
+//   - Validation runs on the target and is started on the source (spec 04 §1.4, §7 step 7); the
+//     target shares validations, imports and undos through the migration's status file, and the
+//     source's reads show them (service/migration_status_sync.h).
 //   - Privileges (spec 04 §3.3): creating and requesting need Create package and Bypass all object
 //     security on the source project; importing and undoing need Apply package and Bypass on the
 //     target project; configuration packages need them for every project. Reading needs Create or
@@ -116,6 +117,9 @@ class MigrationService {
   // killed process, but never recorded).
   void RemoveUncommittedFile(const std::string& relative_path);
   void RemoveUncommittedUndo(const std::string& relative_path);
+  // Shares a target record's import status with the source (service/migration_status_sync.h);
+  // a failure is logged, never thrown.
+  void PublishTargetStatus(const MigrationRecord& record);
   void ReportProgress(const std::string& role, const MigrationId& id, int percent);
 
   storage::MetadataStore& store_;

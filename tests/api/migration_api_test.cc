@@ -37,6 +37,9 @@ TEST_P(MigrationApi, AnObjectMigrationRunsInThePythonClientsOrderAndUndoes) {
   auto object =
       target_->client->Get("/api/objects/" + revenue.id + "?type=4", target_->Headers(project_));
   EXPECT_EQ(BodyOf(object)["description"], "Revenue, restated");
+  Json seen_from_source = source_->Get(id);  // through the status file
+  EXPECT_EQ(seen_from_source["importInfo"]["status"], "imported") << seen_from_source.dump();
+  EXPECT_EQ(seen_from_source["importInfo"]["importRequestStatus"], "approved");
 
   for (const char* status : {"requested", "approved"}) {
     auto patched = target_->Send("PATCH", "/api/migrations/" + id + "?migrationId=" + id,
@@ -45,6 +48,7 @@ TEST_P(MigrationApi, AnObjectMigrationRunsInThePythonClientsOrderAndUndoes) {
   }
   Json undone = target_->WaitWhile(id, "importInfo", "undoing");
   EXPECT_EQ(undone["importInfo"]["status"], "undo_success") << undone.dump();
+  EXPECT_EQ(source_->Get(id)["importInfo"]["status"], "undo_success");
   EXPECT_EQ(target_->storage.Dump(project_), before);
 }
 

@@ -52,6 +52,7 @@ TEST_P(MigrationFaultsApi, ATargetKilledInTheMiddleOfAnImportRestartsWithItFaile
   EXPECT_NE(failed["importInfo"]["message"].get<std::string>().find("restarted"), std::string::npos)
       << failed.dump();
   EXPECT_EQ(target_->storage.Dump(project_), before);
+  EXPECT_EQ(source_->Get(id)["importInfo"]["status"], "import_failed");
   auto undo_dir = packages_.path() / "mstr/shared/migrations/undo";
   if (std::filesystem::exists(undo_dir)) {  // the killed import's undo files went with it
     for (const auto& entry : std::filesystem::recursive_directory_iterator(undo_dir)) {

@@ -44,14 +44,14 @@ class MigrationStatusSync : public ::testing::Test {
 };
 
 TEST_F(MigrationStatusSync, WithoutAStatusFileTheSourceShowsItsOwnValidation) {
-  auto shown = service::WithTargetValidation(location_, record_);
+  auto shown = service::WithTargetStatus(location_, record_);
   EXPECT_EQ(shown.validation->status, ValidationStatus::kValidating);
 }
 
 TEST_F(MigrationStatusSync, ATargetOutcomeBegunJustBeforeTheSourceWasMarkedIsShown) {
   service::WriteValidationStatus(location_, service::IdOf(record_), Finished(now_ - 30s, false));
 
-  auto shown = service::WithTargetValidation(location_, record_);
+  auto shown = service::WithTargetStatus(location_, record_);
 
   EXPECT_EQ(shown.validation->status, ValidationStatus::kValidationFailed);
   EXPECT_EQ(shown.validation->message, "Cannot delete 'X'");
@@ -61,28 +61,52 @@ TEST_F(MigrationStatusSync, ATargetOutcomeBegunJustBeforeTheSourceWasMarkedIsSho
 TEST_F(MigrationStatusSync, AnOutcomeOlderThanTheClockToleranceIsAPreviousRunAndIsNotShown) {
   service::WriteValidationStatus(location_, service::IdOf(record_), Finished(now_ - 6min, true));
 
-  EXPECT_EQ(service::WithTargetValidation(location_, record_).validation->status,
+  EXPECT_EQ(service::WithTargetStatus(location_, record_).validation->status,
             ValidationStatus::kValidating);
 
   service::WriteValidationStatus(location_, service::IdOf(record_), Finished(now_ - 4min, true));
-  EXPECT_EQ(service::WithTargetValidation(location_, record_).validation->status,
+  EXPECT_EQ(service::WithTargetStatus(location_, record_).validation->status,
             ValidationStatus::kValidated);
 }
 
 TEST_F(MigrationStatusSync, AnUnfinishedOrUnreadableStatusFileLeavesTheRecordAsItIs) {
   service::WriteValidationStatus(location_, service::IdOf(record_),
                                  Validation{ValidationStatus::kValidating, 10, "", now_, now_});
-  EXPECT_EQ(service::WithTargetValidation(location_, record_).validation->status,
+  EXPECT_EQ(service::WithTargetStatus(location_, record_).validation->status,
             ValidationStatus::kValidating);
 
   std::ofstream(StatusFile(), std::ios::trunc) << "{\"validation\": {\"status\": \"sideways\"";
-  EXPECT_EQ(service::WithTargetValidation(location_, record_).validation->status,
+  EXPECT_EQ(service::WithTargetStatus(location_, record_).validation->status,
             ValidationStatus::kValidating);
 
   service::MigrationRecord never_validated = record_;
   never_validated.validation.reset();
   service::WriteValidationStatus(location_, service::IdOf(record_), Finished(now_, true));
-  EXPECT_FALSE(service::WithTargetValidation(location_, never_validated).validation.has_value());
+  EXPECT_FALSE(service::WithTargetStatus(location_, never_validated).validation.has_value());
+}
+
+TEST_F(MigrationStatusSync, TheTargetsLaterImportStatusIsShownButNotItsRequestStatus) {
+  record_.import_info.import_request_status = service::RequestStatus::kApproved;
+  record_.import_info.last_updated_date = now_;
+  service::MigrationRecord target = record_;
+  target.import_info.status = service::ImportStatus::kImportFailed;
+  target.import_info.message = "Cannot delete 'X'";
+  target.import_info.import_request_status = service::RequestStatus::kPending;
+  target.import_info.last_updated_date = now_ - 1s;
+  service::WriteImportStatus(location_, target);
+
+  EXPECT_EQ(service::WithTargetStatus(location_, record_).import_info.status,
+            service::ImportStatus::kPending);  // older than what the source knows
+
+  target.import_info.last_updated_date = now_ + 1s;
+  service::WriteImportStatus(location_, target);
+  service::WriteValidationStatus(location_, service::IdOf(record_), Finished(now_, true));
+  auto shown = service::WithTargetStatus(location_, record_);
+
+  EXPECT_EQ(shown.import_info.status, service::ImportStatus::kImportFailed);
+  EXPECT_EQ(shown.import_info.message, "Cannot delete 'X'");
+  EXPECT_EQ(shown.import_info.import_request_status, service::RequestStatus::kApproved);
+  EXPECT_EQ(shown.validation->status, ValidationStatus::kValidated);  // both parts kept
 }
 
 }  // namespace
