@@ -1,9 +1,7 @@
 #include "api/migration_api_fixture.h"
 
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,24 +12,13 @@
 #include "model/well_known.h"
 #include "service/bundle_service.h"
 #include "service/directory_service.h"
+#include "support/free_port.h"
 
 namespace tessera::testing {
 
 using namespace std::chrono_literals;
 
 namespace {
-
-int FreeLoopbackPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t length = sizeof address;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
 
 bool Answers(int port) {
   try {
@@ -41,6 +28,12 @@ bool Answers(int port) {
   } catch (const std::exception&) {
     return false;
   }
+}
+
+// An environment as mstrio-py names it: its base URL as both id and name.
+Json EnvironmentRef(const std::string& name) {
+  std::string url = "https://" + name + ".example.com/TesseraLibrary/";
+  return {{"id", url}, {"name", url}};
 }
 
 }  // namespace
@@ -205,9 +198,7 @@ Json MigrationApi::ObjectMigrationBody(const model::ObjectRecord& object,
                                        const std::string& action) const {
   return {{"packageInfo",
            {{"name", "Revenue to prod"},
-            {"environment",
-             {{"id", "https://dev.example.com/TesseraLibrary/"},
-              {"name", "https://dev.example.com/TesseraLibrary/"}}},
+            {"environment", EnvironmentRef("dev")},
             {"tocView",
              {{"settings",
                {{"updateSchema", Json::array()},
@@ -228,9 +219,7 @@ Json MigrationApi::ObjectMigrationBody(const model::ObjectRecord& object,
 Json MigrationApi::ProjectMergeBody(const std::string& default_action) const {
   return {{"packageInfo",
            {{"name", "Merge Tutorial dev into prod"},
-            {"environment",
-             {{"id", "https://dev.example.com/TesseraLibrary/"},
-              {"name", "https://dev.example.com/TesseraLibrary/"}}},
+            {"environment", EnvironmentRef("dev")},
             {"tocView",
              {{"settings",
                {{"updateSchema", Json::array()},
@@ -256,9 +245,7 @@ std::string MigrationApi::CreateAndApprove(const Json& body, bool configuration)
 }
 
 void MigrationApi::RequestAndApprove(const std::string& id, bool configuration) {
-  Json import_info = {{"environment",
-                       {{"id", "https://prod.example.com/TesseraLibrary/"},
-                        {"name", "https://prod.example.com/TesseraLibrary/"}}}};
+  Json import_info = {{"environment", EnvironmentRef("prod")}};
   if (!configuration) import_info["project"] = {{"id", project_}, {"name", "Tutorial"}};
   for (const char* status : {"requested", "approved"}) {
     import_info["importRequestStatus"] = status;

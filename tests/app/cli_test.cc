@@ -1,8 +1,6 @@
 // The real `tessera` binary: help text, start-up refusal, graceful shutdown on SIGTERM.
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +14,7 @@
 #include <thread>
 
 #include "http/client.h"
+#include "support/free_port.h"
 #include "support/temp_dir.h"
 
 namespace tessera::testing {
@@ -42,18 +41,6 @@ Outcome RunCommand(const std::string& command) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t length = sizeof address;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
-
 TEST(TesseraCli, ServeHelpDocumentsEverySettingWithItsEnvironmentVariable) {
   Outcome outcome = RunCommand(Binary() + " serve --help");
   EXPECT_EQ(outcome.exit_code, 0);
@@ -67,7 +54,7 @@ TEST(TesseraCli, ServeHelpDocumentsEverySettingWithItsEnvironmentVariable) {
 TEST(TesseraCli, ServeRefusesToListenBeyondLoopbackWithoutAnAdminPassword) {
   TempDir data;
   Outcome outcome = RunCommand("env -u TESSERA_ADMIN_PASSWORD " + Binary() +
-                               " serve --listen 0.0.0.0:" + std::to_string(FreePort()) +
+                               " serve --listen 0.0.0.0:" + std::to_string(FreeLoopbackPort()) +
                                " --data-dir " + data.path().string());
   EXPECT_NE(outcome.exit_code, 0);
   EXPECT_NE(outcome.output.find("--admin-password"), std::string::npos) << outcome.output;
@@ -92,7 +79,7 @@ TEST(TesseraCli, ProjectCreatePrintsTheNewIdAndRefusesADuplicateName) {
 
 TEST(TesseraCli, SigtermStopsTheServerGracefully) {
   TempDir data;
-  int port = FreePort();
+  int port = FreeLoopbackPort();
   pid_t pid = fork();
   if (pid == 0) {
     std::string listen = "127.0.0.1:" + std::to_string(port);
