@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "core/error.h"
@@ -283,15 +284,10 @@ ContentItem ParseContentItem(const Json& value, std::string_view item_path) {
 }
 
 void RefuseDuplicateIds(const std::vector<ContentItem>& items, std::string_view path) {
+  std::unordered_map<std::string_view, int> listed;
   std::vector<std::string> duplicates;
-  for (size_t i = 0; i < items.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (items[j].id != items[i].id) continue;
-      if (std::find(duplicates.begin(), duplicates.end(), items[i].id) == duplicates.end()) {
-        duplicates.push_back(items[i].id);
-      }
-      break;
-    }
+  for (const ContentItem& item : items) {
+    if (++listed[item.id] == 2) duplicates.push_back(item.id);
   }
   if (duplicates.empty()) return;
   Fail(path,
