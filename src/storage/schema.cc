@@ -85,6 +85,14 @@ constexpr std::string_view kVersion2Statements[] = {
     " created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL)",
 };
 
+// Version 3: the users of an object are found through an index that covers the query, so
+// SQLite's planner no longer prefers scanning the project's whole primary-key range.
+constexpr std::string_view kVersion3Statements[] = {
+    "DROP INDEX IF EXISTS dependencies_by_used",
+    "CREATE INDEX IF NOT EXISTS dependencies_by_user ON dependencies (project_id, used_id, "
+    "object_id)",
+};
+
 // The oldest version this binary upgrades; older ones are refused.
 constexpr int64_t kOldestUpgradableVersion = 1;
 
@@ -96,6 +104,9 @@ int64_t ReadVersion(SqlConnection& connection) {
 void ApplyUpgrades(SqlConnection& connection, int64_t from_version) {
   if (from_version < 2) {
     for (std::string_view statement : kVersion2Statements) connection.Execute(statement);
+  }
+  if (from_version < 3) {
+    for (std::string_view statement : kVersion3Statements) connection.Execute(statement);
   }
 }
 
