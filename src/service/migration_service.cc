@@ -260,7 +260,7 @@ void MigrationService::RunCreation(JobContext& context) {
       manifest.source_project = {project.object.id, project.object.name, SchemaIdOf(project)};
     });
   }
-  options.on_progress = [&](int percent) { ReportProgress(kSource, id, percent); };
+  auto tracked = TrackRunning(id, options.on_progress);
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
 
   BuiltPackage built = BuildPackage(store_, scope, ContentItems(record), options);
@@ -279,19 +279,27 @@ void MigrationService::RunCreation(JobContext& context) {
   }
 }
 
-void MigrationService::ReportProgress(const std::string& role, const MigrationId& id, int percent) {
-  try {
-    store_.Write([&](storage::MetadataTransaction& tx) {
-      auto row = tx.FindMigration(role, FormatMigrationId(id), true);
-      if (!row) return;
-      MigrationRecord record = RecordFromJson(row->record);
-      if (record.package_info.status != PackageStatus::kCreating) return;
-      record.package_info.progress = std::min(percent, 99);
-      Store(tx, role, record, row->project_id, row->internal);
-    });
-  } catch (const Error& error) {
-    spdlog::warn("could not store the progress of migration {}: {}", FormatMigrationId(id),
-                 error.message());
+std::shared_ptr<void> MigrationService::TrackRunning(const MigrationId& id,
+                                                     std::function<void(int)>& on_progress) {
+  std::string key = FormatMigrationId(id);
+  on_progress = [this, key](int percent) {
+    std::lock_guard lock(running_mutex_);
+    running_progress_[key] = std::min(percent, 99);
+  };
+  return std::shared_ptr<void>(nullptr, [this, key](void*) {
+    std::lock_guard lock(running_mutex_);
+    running_progress_.erase(key);
+  });
+}
+
+void MigrationService::ShowRunningProgress(MigrationRecord& record) {
+  std::lock_guard lock(running_mutex_);
+  auto running = running_progress_.find(FormatMigrationId(IdOf(record)));
+  if (running == running_progress_.end()) return;
+  if (record.package_info.status == PackageStatus::kCreating) {
+    record.package_info.progress = running->second;
+  } else {
+    record.import_info.progress = running->second;
   }
 }
 
@@ -360,6 +368,7 @@ MigrationRecord MigrationService::Get(const Principal& principal, const Migratio
   RequireReader(principal);
   Loaded loaded;
   store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
+  ShowRunningProgress(loaded.record);
   if (loaded.role != kSource) return loaded.record;
   try {
     return WithTargetStatus(location_.Require(), std::move(loaded.record));
@@ -475,6 +484,7 @@ void MigrationService::RunUndo(JobContext& context) {
     undone = current.record;
   };
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
+  auto tracked = TrackRunning(id, options.on_progress);
   ApplyUndo(store_, options);
   PublishTargetStatus(undone);
 }
@@ -637,6 +647,7 @@ void MigrationService::RunImport(JobContext& context) {
     imported = current.record;
   };
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
+  auto tracked = TrackRunning(id, options.on_progress);
   ImportPackage(store_, options);
   PublishTargetStatus(imported);
 }

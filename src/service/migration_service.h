@@ -13,6 +13,8 @@
 //     with a message. An import or undo is one storage transaction: a failed one changes nothing.
 //   - A server keeps a "source" record for the packages it creates and a "target" record for the
 //     imports it runs; between two projects of one server both exist, and reads show the target's.
+//   - A creation, import or undo shows its progress to reads on the node that runs it (elsewhere
+//     it shows the progress stored when it started, until it ends).
 //   - Validation runs on the target and is started on the source (spec 04 §1.4, §7 step 7); the
 //     target shares validations, imports and undos through the migration's status file, and the
 //     source's reads show them (service/migration_status_sync.h).
@@ -25,6 +27,9 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -120,12 +125,20 @@ class MigrationService {
   // Shares a target record's import status with the source (service/migration_status_sync.h);
   // a failure is logged, never thrown.
   void PublishTargetStatus(const MigrationRecord& record);
-  void ReportProgress(const std::string& role, const MigrationId& id, int percent);
+  // Tracks the progress of a running creation, import or undo until the returned guard is
+  // destroyed; ShowRunningProgress puts it in a record read meanwhile.
+  std::shared_ptr<void> TrackRunning(const MigrationId& id, std::function<void(int)>& on_progress);
+  void ShowRunningProgress(MigrationRecord& record);
 
   storage::MetadataStore& store_;
   JobRunner& jobs_;
   StorageLocationService& location_;
   MigrationServiceOptions options_;
+  // The progress of the creations, imports and undos this node runs, by migration id: kept
+  // here rather than written to their records (an import's transaction holds its record, and a
+  // record with a long content list is costly to rewrite), and shown by Get.
+  std::mutex running_mutex_;
+  std::map<std::string, int> running_progress_;
 };
 
 }  // namespace tessera::service

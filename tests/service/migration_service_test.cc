@@ -297,6 +297,42 @@ TEST_P(MigrationServiceTest, AStoppedTargetLeavesItsImportFailedNotRunning) {
   EXPECT_EQ(target_->Dump(project_), before);
 }
 
+TEST_P(MigrationServiceTest, ARunningImportShowsItsProgressOnTheNodeThatRunsIt) {
+  auto id = service::IdOf(
+      CreateAndApprove(ObjectMigrationBody(source_->Named(project_, "Cost"), "replace")));
+  std::promise<void> applied;
+  std::promise<void> resume;
+  std::shared_future<void> resumed = resume.get_future().share();
+  service::MigrationServiceOptions options{{"https://prod.example.com/", "prod"}, "11.6.0200.0001"};
+  options.before_import_commit = [&] {
+    applied.set_value();
+    resumed.wait();
+  };
+  service::JobRunner jobs(*target_->store, {"prod-held", 1, std::chrono::milliseconds(30000)});
+  service::MigrationService held(*target_->store, jobs, target_->location, options);
+  held.RegisterJobs();
+  Json body = service::ToJson(source_->Get(id));
+  body["packageInfo"]["replicated"] = true;
+  auto admin = target_->Administrator();
+
+  held.Import(admin, id, body, project_, true);
+  ASSERT_EQ(applied.get_future().wait_for(30s), std::future_status::ready);
+  MigrationRecord during = held.Get(admin, id);
+  resume.set_value();
+  MigrationRecord after = during;
+  for (int i = 0; i < 400 && after.import_info.status == ImportStatus::kImporting; ++i) {
+    std::this_thread::sleep_for(50ms);
+    after = held.Get(admin, id);
+  }
+  jobs.Stop();
+
+  EXPECT_EQ(during.import_info.status, ImportStatus::kImporting);
+  EXPECT_GT(during.import_info.progress, 0);
+  EXPECT_LT(during.import_info.progress, 100);
+  EXPECT_EQ(after.import_info.status, ImportStatus::kImported);
+  EXPECT_EQ(after.import_info.progress, 100);
+}
+
 // The source's storage service (a private PostgreSQL cluster) stops after the package file is
 // written and before the creation is recorded: the job cannot store its outcome until the
 // service is back; then the record is create_failed with the reason, and no file is left.
