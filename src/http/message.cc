@@ -1,6 +1,8 @@
 #include "http/message.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 
 #include "core/strings.h"
 
@@ -30,6 +32,11 @@ std::optional<std::string_view> Headers::Get(std::string_view name) const {
     if (EqualsIgnoreCase(field.first, name)) return field.second;
   }
   return std::nullopt;
+}
+
+BodyFile::~BodyFile() {
+  std::error_code ignored;  // a destructor has nobody to tell; a file already gone is fine
+  std::filesystem::remove(path_, ignored);
 }
 
 QueryParams QueryParams::Parse(std::string_view query_string) {
@@ -80,6 +87,14 @@ Response Response::Json(int status, std::string json_body) {
   response.status = status;
   response.headers.Set("Content-Type", std::string(kJsonContentType));
   response.body = std::move(json_body);
+  return response;
+}
+
+Response Response::File(int status, std::string path, std::string content_type) {
+  Response response;
+  response.status = status;
+  response.headers.Set("Content-Type", std::move(content_type));
+  response.body_file = std::move(path);
   return response;
 }
 

@@ -6,6 +6,8 @@
 // percent-decoded ('+' decoded as a space, as HTML forms and Python's requests send it).
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,12 +46,30 @@ class QueryParams {
   std::vector<Field> fields_;
 };
 
+// A request body the server wrote to a file rather than to memory (ServerOptions::spools_body).
+// The file is removed when the last reference to it goes.
+class BodyFile {
+ public:
+  BodyFile(std::string path, uint64_t size) : path_(std::move(path)), size_(size) {}
+  ~BodyFile();
+  BodyFile(const BodyFile&) = delete;
+  BodyFile& operator=(const BodyFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  uint64_t size() const { return size_; }
+
+ private:
+  std::string path_;
+  uint64_t size_;
+};
+
 struct Request {
   std::string method;  // upper case: "GET", "POST", ...
   std::string path;    // raw path without the query string, still percent-encoded
   QueryParams query;
   Headers headers;
-  std::string body;
+  std::string body;                           // empty when the body went to body_file
+  std::shared_ptr<const BodyFile> body_file;  // set only for requests the server spools
   std::string remote_address;
   std::string request_id;  // set by the server for log correlation
 };
@@ -58,8 +78,12 @@ struct Response {
   int status = 200;
   Headers headers;
   std::string body;
+  // When set, the body is this file's content, streamed from disk instead of `body`. A file that
+  // cannot be opened when the answer is written is answered 500 ERR001.
+  std::string body_file;
 
   static Response Json(int status, std::string json_body);
+  static Response File(int status, std::string path, std::string content_type);
   static Response Empty(int status);
   bool is_json() const;
 };

@@ -1,5 +1,6 @@
 #include "http/server.h"
 
+#include <fcntl.h>
 #include <spdlog/spdlog.h>
 
 #include <array>
@@ -7,12 +8,18 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cerrno>
 #include <condition_variable>
+#include <filesystem>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "core/ids.h"
@@ -62,12 +69,107 @@ std::string_view OriginForm(std::string_view target) {
   return target;
 }
 
+// The raw path of a target: origin form, without the query string.
+std::string_view PathOf(std::string_view target) {
+  std::string_view origin = OriginForm(target);
+  return origin.substr(0, origin.find('?'));
+}
+
 bool IsParseError(const beast::error_code& ec) {
   return ec.category() == bhttp::make_error_code(bhttp::error::bad_method).category() &&
          ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message;
 }
 
+// What writing a spooled body to disk fails with (a socket never does).
+bool IsStorageError(const beast::error_code& ec) {
+  if (ec.category() != boost::system::system_category()) return false;
+  int value = ec.value();
+  return value == ENOSPC || value == EDQUOT || value == EFBIG || value == EIO;
+}
+
 bool HasNoBody(int status) { return status < 200 || status == 204 || status == 304; }
+
+using HeaderParser = bhttp::request_parser<bhttp::empty_body>;
+using StringParser = bhttp::request_parser<bhttp::string_body>;
+using FileParser = bhttp::request_parser<bhttp::file_body>;
+using BodyParser = std::variant<StringParser, FileParser>;
+
+// A spool file being written. It is removed with this object unless Release() handed its path on
+// (to the BodyFile of a complete request).
+class SpoolFile {
+ public:
+  explicit SpoolFile(std::string path) : path_(std::move(path)) {}
+  ~SpoolFile() {
+    if (path_.empty()) return;
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  SpoolFile(const SpoolFile&) = delete;
+  SpoolFile& operator=(const SpoolFile&) = delete;
+
+  std::string Release() { return std::exchange(path_, {}); }
+
+ private:
+  std::string path_;
+};
+
+struct NewSpoolFile {
+  std::string path;
+  beast::file file;  // open for writing
+};
+
+// A new, empty file only its owner can read, "<dir>/tessera-body-<random hex>.tmp"; nullopt with
+// the failure logged.
+std::optional<NewSpoolFile> CreateSpoolFile(const std::string& spool_dir) {
+  std::error_code ec;
+  std::filesystem::path dir = spool_dir.empty() ? std::filesystem::temp_directory_path(ec)
+                                                : std::filesystem::path(spool_dir);
+  if (ec) {
+    spdlog::error("Cannot find the temporary directory to spool a request body: {}", ec.message());
+    return std::nullopt;
+  }
+  NewSpoolFile spool{(dir / ("tessera-body-" + NewTicketId() + ".tmp")).string(), {}};
+  int fd = ::open(spool.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    spdlog::error("Cannot create the spool file {}: {}", spool.path,
+                  std::error_code(errno, std::generic_category()).message());
+    return std::nullopt;
+  }
+  spool.file.native_handle(fd);
+  return spool;
+}
+
+// The file of a file response, open for reading; nullopt with the failure logged.
+std::optional<bhttp::file_body::value_type> OpenResponseFile(const std::string& path,
+                                                             std::string_view request_id) {
+  // Checked first: opening a FIFO would block the I/O thread, and a directory opens but not reads.
+  std::error_code status_ec;
+  if (!std::filesystem::is_regular_file(path, status_ec)) {
+    spdlog::error("Request {}: the response file {} is not a regular file", request_id, path);
+    return std::nullopt;
+  }
+  bhttp::file_body::value_type file;
+  beast::error_code ec;
+  file.open(path.c_str(), beast::file_mode::scan, ec);
+  if (ec) {
+    spdlog::error("Request {}: cannot open the response file {}: {}", request_id, path,
+                  ec.message());
+    return std::nullopt;
+  }
+  return file;
+}
+
+// A response being written: the message and the serializer that refers to it.
+template <class Body>
+struct Outgoing {
+  explicit Outgoing(bhttp::response<Body> response) : message(std::move(response)) {}
+  Outgoing(const Outgoing&) = delete;
+  Outgoing& operator=(const Outgoing&) = delete;
+
+  bhttp::response<Body> message;
+  bhttp::response_serializer<Body> serializer{message};
+};
+using OutgoingResponse = std::variant<Outgoing<bhttp::string_body>, Outgoing<bhttp::file_body>>;
 
 // Lets the server refuse responses once its I/O threads are gone (see ServerCore::Stop).
 struct ResponseGate {
@@ -153,15 +255,23 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnFirstBytes(const beast::error_code& ec, size_t bytes);
   void ReadHeader();
   void OnHeader(const beast::error_code& ec, size_t bytes);
+  std::optional<bool> SpoolsBody();
+  bool StartSpool();
   void SendContinue();
+  bool IsBodyDone();
   void ReadBody();
   void OnBody(const beast::error_code& ec, size_t bytes);
+  void FinishBody();
   void OnReadError(const beast::error_code& ec);
+  void DiscardBody();
   Request TakeRequest();
   void DispatchRequest();
   Respond MakeRespond();
-  void Refuse(int status, std::string_view message);
+  void Refuse(int status, std::string_view code, std::string_view message);
   void StartWrite(Response response, bool keep_alive);
+  bhttp::response_header<> MakeHeader(const Response& response);
+  template <class Body>
+  void StartSending(bhttp::response<Body> message, uint64_t content_length);
   void WriteSome();
   void OnWriteSome(const beast::error_code& ec, size_t bytes);
   void FinishExchange(bool written);
@@ -177,7 +287,12 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string remote_address_;
   Phase phase_ = Phase::kReading;
 
-  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  // The header is read with header_parser_, which then becomes body_parser_ (see OnHeader).
+  std::optional<HeaderParser> header_parser_;
+  std::optional<SpoolFile> spool_;  // before body_parser_: the file is closed before removal
+  std::optional<BodyParser> body_parser_;
+  uint64_t body_limit_bytes_ = 0;
+  std::shared_ptr<const BodyFile> spooled_body_;  // a complete spooled body, until dispatch
   std::string request_id_;
   std::string method_ = "-";
   std::string target_ = "-";
@@ -186,9 +301,9 @@ class Session : public std::enable_shared_from_this<Session> {
   Clock::time_point started_;
   bool is_in_flight_ = false;
 
-  std::optional<bhttp::response<bhttp::string_body>> response_;
-  std::optional<bhttp::response_serializer<bhttp::string_body>> serializer_;
-  size_t response_body_bytes_ = 0;
+  std::optional<OutgoingResponse> outgoing_;
+  int response_status_ = 0;
+  uint64_t response_body_bytes_ = 0;
   bool keep_alive_after_write_ = false;
   std::array<char, 4096> discard_{};
 };
@@ -285,9 +400,13 @@ void Session::OnFirstBytes(const beast::error_code& ec, size_t bytes) {
 void Session::ReadHeader() {
   if (phase_ == Phase::kClosed) return;
   phase_ = Phase::kReading;
-  parser_.emplace();
-  parser_->header_limit(kHeaderLimitBytes);
-  parser_->body_limit(core_.options().max_body_bytes);
+  DiscardBody();
+  header_parser_.emplace();
+  header_parser_->header_limit(kHeaderLimitBytes);
+  // The body's limit depends on the request (see OnHeader); not limited while reading the header.
+  // (boost::none would not do: Beast 1.74 refuses every declared length against it.)
+  header_parser_->body_limit(std::numeric_limits<uint64_t>::max());
+  body_limit_bytes_ = core_.options().max_body_bytes;
   request_id_ = NewTicketId();
   method_ = "-";
   target_ = "-";
@@ -295,26 +414,70 @@ void Session::ReadHeader() {
   keep_alive_ = false;
   started_ = Clock::now();
   stream_.expires_after(core_.options().read_timeout);
-  bhttp::async_read_header(stream_, buffer_, *parser_,
+  bhttp::async_read_header(stream_, buffer_, *header_parser_,
                            beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
 }
 
 void Session::OnHeader(const beast::error_code& ec, size_t) {
   if (phase_ == Phase::kClosed) return;
   if (ec) return OnReadError(ec);
-  const auto& header = parser_->get();
+  const auto& header = header_parser_->get();
   method_ = ToUpper(ToString(header.method_string()));
   target_ = ToString(header.target());
   version_ = header.version();
   keep_alive_ = header.keep_alive();
+  bool expects_continue = EqualsIgnoreCase(ToString(header[bhttp::field::expect]), "100-continue");
   if (core_.is_stopping()) return Close();
-  // Beast already refuses a declared length above body_limit; checked again so the promise holds.
-  if (auto length = parser_->content_length(); length && *length > core_.options().max_body_bytes) {
+  std::optional<bool> spools = SpoolsBody();
+  if (!spools) return Refuse(500, "ERR001", "Internal error");
+  body_limit_bytes_ =
+      *spools ? core_.options().max_spooled_body_bytes : core_.options().max_body_bytes;
+  if (auto length = header_parser_->content_length(); length && *length > body_limit_bytes_) {
     return OnReadError(bhttp::error::body_limit);
   }
-  bool expects_continue = EqualsIgnoreCase(ToString(header[bhttp::field::expect]), "100-continue");
-  if (expects_continue && !parser_->is_done()) return SendContinue();
+  // Beast's converting constructor hands the parsed header to a parser for the body's kind.
+  if (!*spools) {
+    body_parser_.emplace(std::in_place_type<StringParser>, std::move(*header_parser_));
+  } else if (!StartSpool()) {
+    return Refuse(500, "ERR001", "The request body cannot be stored");
+  }
+  header_parser_.reset();
+  // Applies to chunked bodies too, whose length is known only as they arrive.
+  std::visit([&](auto& parser) { parser.body_limit(body_limit_bytes_); }, *body_parser_);
+  if (expects_continue && !IsBodyDone()) return SendContinue();
   ReadBody();
+}
+
+// Whether options().spools_body selects this request; nullopt when the predicate threw.
+std::optional<bool> Session::SpoolsBody() {
+  const auto& spools_body = core_.options().spools_body;
+  if (!spools_body) return false;
+  try {
+    return spools_body(method_, PathOf(target_));
+  } catch (const std::exception& e) {
+    spdlog::error("Request {}: spools_body threw: {}", request_id_, e.what());
+  } catch (...) {
+    spdlog::error("Request {}: spools_body threw a non-standard exception", request_id_);
+  }
+  return std::nullopt;
+}
+
+// Turns header_parser_ into a parser writing the body to a new spool file; false when the file
+// cannot be created.
+bool Session::StartSpool() {
+  std::optional<NewSpoolFile> created = CreateSpoolFile(core_.options().spool_dir);
+  if (!created) return false;
+  spool_.emplace(std::move(created->path));
+  auto& parser = std::get<FileParser>(
+      body_parser_.emplace(std::in_place_type<FileParser>, std::move(*header_parser_)));
+  beast::error_code ec;
+  parser.get().body().reset(std::move(created->file), ec);
+  if (ec) {
+    spdlog::error("Request {}: cannot use the spool file: {}", request_id_, ec.message());
+    DiscardBody();
+    return false;
+  }
+  return true;
 }
 
 void Session::SendContinue() {
@@ -323,41 +486,88 @@ void Session::SendContinue() {
   bhttp::async_write(stream_, *interim,
                      [self = shared_from_this(), interim](beast::error_code ec, size_t) {
                        if (self->phase_ == Phase::kClosed) return;
-                       if (ec) return self->Close();
+                       if (ec) {
+                         self->DiscardBody();
+                         return self->Close();
+                       }
                        self->ReadBody();
                      });
 }
 
+bool Session::IsBodyDone() {
+  return std::visit([](auto& parser) { return parser.is_done(); }, *body_parser_);
+}
+
 void Session::ReadBody() {
-  if (parser_->is_done()) return DispatchRequest();
+  if (IsBodyDone()) return FinishBody();
   stream_.expires_after(core_.options().read_timeout);
-  bhttp::async_read(stream_, buffer_, *parser_,
-                    beast::bind_front_handler(&Session::OnBody, shared_from_this()));
+  std::visit(
+      [&](auto& parser) {
+        bhttp::async_read(stream_, buffer_, parser,
+                          beast::bind_front_handler(&Session::OnBody, shared_from_this()));
+      },
+      *body_parser_);
 }
 
 void Session::OnBody(const beast::error_code& ec, size_t) {
   if (phase_ == Phase::kClosed) return;
   if (ec) return OnReadError(ec);
-  if (core_.is_stopping()) return Close();
+  if (core_.is_stopping()) {
+    DiscardBody();
+    return Close();
+  }
+  FinishBody();
+}
+
+// A spooled body's file is closed, so that the handler reads all of it, and becomes the request's.
+void Session::FinishBody() {
+  if (auto* parser = std::get_if<FileParser>(&*body_parser_)) {
+    beast::file& file = parser->get().body().file();
+    beast::error_code size_ec;
+    beast::error_code close_ec;
+    uint64_t size = file.size(size_ec);
+    file.close(close_ec);
+    if (size_ec || close_ec) {
+      spdlog::error("Request {}: cannot finish the spool file: {}", request_id_,
+                    (size_ec ? size_ec : close_ec).message());
+      DiscardBody();
+      return Refuse(500, "ERR001", "The request body cannot be stored");
+    }
+    spooled_body_ = std::make_shared<const BodyFile>(spool_->Release(), size);
+    spool_.reset();
+  }
   DispatchRequest();
 }
 
 void Session::OnReadError(const beast::error_code& ec) {
+  bool was_spooling = spool_.has_value();
+  DiscardBody();  // a partly written spool file goes now, not when the connection does
   if (ec == bhttp::error::body_limit) {
-    return Refuse(413, "The request body is larger than the limit of " +
-                           std::to_string(core_.options().max_body_bytes) + " bytes");
+    return Refuse(413, "ERR006",
+                  "The request body is larger than the limit of " +
+                      std::to_string(body_limit_bytes_) + " bytes");
   }
   if (ec == bhttp::error::header_limit) {
-    return Refuse(431, "The request header is larger than the limit of " +
-                           std::to_string(kHeaderLimitBytes) + " bytes");
+    return Refuse(431, "ERR006",
+                  "The request header is larger than the limit of " +
+                      std::to_string(kHeaderLimitBytes) + " bytes");
   }
-  if (IsParseError(ec)) return Refuse(400, "Malformed HTTP request");
+  if (was_spooling && IsStorageError(ec)) {
+    spdlog::error("Request {}: cannot write the spool file: {}", request_id_, ec.message());
+    return Refuse(500, "ERR001", "The request body cannot be stored");
+  }
+  if (IsParseError(ec)) return Refuse(400, "ERR006", "Malformed HTTP request");
   Close();  // the peer went away or was too slow: there is nobody to answer
 }
 
+// Only while no read uses the parsers.
+void Session::DiscardBody() {
+  body_parser_.reset();
+  spool_.reset();
+  spooled_body_.reset();
+}
+
 Request Session::TakeRequest() {
-  bhttp::request<bhttp::string_body> message = parser_->release();
-  parser_.reset();
   Request request;
   request.method = method_;
   std::string_view target = OriginForm(target_);
@@ -366,10 +576,19 @@ Request Session::TakeRequest() {
   if (question != std::string_view::npos) {
     request.query = QueryParams::Parse(target.substr(question + 1));
   }
-  for (const auto& field : message) {
-    request.headers.Add(ToString(field.name_string()), ToString(field.value()));
-  }
-  request.body = std::move(message.body());
+  std::visit(
+      [&](auto& parser) {
+        auto message = parser.release();
+        for (const auto& field : message) {
+          request.headers.Add(ToString(field.name_string()), ToString(field.value()));
+        }
+        if constexpr (std::is_same_v<std::decay_t<decltype(parser)>, StringParser>) {
+          request.body = std::move(message.body());
+        }
+      },
+      *body_parser_);
+  body_parser_.reset();
+  request.body_file = std::move(spooled_body_);
   request.remote_address = remote_address_;
   request.request_id = request_id_;
   return request;
@@ -398,9 +617,9 @@ Respond Session::MakeRespond() {
   return [responder](Response response) { responder->Answer(std::move(response)); };
 }
 
-void Session::Refuse(int status, std::string_view message) {
+void Session::Refuse(int status, std::string_view code, std::string_view message) {
   phase_ = Phase::kRefusing;
-  StartWrite(ErrorResponse(status, "ERR006", message, request_id_), /*keep_alive=*/false);
+  StartWrite(ErrorResponse(status, code, message, request_id_), /*keep_alive=*/false);
 }
 
 void Session::StartWrite(Response response, bool keep_alive) {
@@ -409,44 +628,78 @@ void Session::StartWrite(Response response, bool keep_alive) {
     spdlog::error("Request {}: invalid status {} replaced by 500", request_id_, response.status);
     response = ErrorResponse(500, "ERR001", "Internal error", request_id_);
   }
+  if (HasNoBody(response.status)) {
+    response.body.clear();
+    response.body_file.clear();
+  }
+  std::optional<bhttp::file_body::value_type> file;
+  if (!response.body_file.empty()) {
+    file = OpenResponseFile(response.body_file, request_id_);
+    if (!file) response = ErrorResponse(500, "ERR001", "Internal error", request_id_);
+  }
   keep_alive_after_write_ = keep_alive && !core_.is_stopping();
-  response_.emplace();
-  response_->version(version_);
-  response_->result(static_cast<unsigned>(response.status));
-  response_->set(bhttp::field::server, "Tessera");
+  response_status_ = response.status;
+  bhttp::response_header<> header = MakeHeader(response);
+  bool is_head = method_ == "HEAD";
+  if (file && !is_head) {
+    uint64_t size = file->size();
+    return StartSending(bhttp::response<bhttp::file_body>(std::move(header), std::move(*file)),
+                        size);
+  }
+  // A HEAD response states the length its GET would have, with no body.
+  uint64_t content_length = file ? file->size() : response.body.size();
+  bhttp::response<bhttp::string_body> message(std::move(header));
+  if (!is_head) message.body() = std::move(response.body);
+  StartSending(std::move(message), content_length);
+}
+
+bhttp::response_header<> Session::MakeHeader(const Response& response) {
+  bhttp::response_header<> header;
+  header.version(version_);
+  header.result(static_cast<unsigned>(response.status));
+  header.set(bhttp::field::server, "Tessera");
   for (const auto& [name, value] : response.headers.fields()) {
     if (EqualsIgnoreCase(name, "Content-Length") || EqualsIgnoreCase(name, "Transfer-Encoding") ||
         EqualsIgnoreCase(name, "Connection") || EqualsIgnoreCase(name, "Server")) {
       continue;
     }
-    response_->insert(name, value);
+    header.insert(name, value);
   }
-  if (HasNoBody(response.status)) response.body.clear();
-  response_body_bytes_ = response.body.size();
-  response_->content_length(response_body_bytes_);
-  if (method_ != "HEAD") response_->body() = std::move(response.body);
-  response_->keep_alive(keep_alive_after_write_);
-  serializer_.emplace(*response_);
+  return header;
+}
+
+template <class Body>
+void Session::StartSending(bhttp::response<Body> message, uint64_t content_length) {
+  response_body_bytes_ = content_length;
+  message.content_length(content_length);
+  message.keep_alive(keep_alive_after_write_);
+  outgoing_.emplace(std::in_place_type<Outgoing<Body>>, std::move(message));
   WriteSome();
 }
 
 void Session::WriteSome() {
   // Re-armed for every chunk: a slow reader gets idle_timeout per chunk, not for the whole body.
   stream_.expires_after(core_.options().idle_timeout);
-  bhttp::async_write_some(stream_, *serializer_,
-                          beast::bind_front_handler(&Session::OnWriteSome, shared_from_this()));
+  std::visit(
+      [&](auto& outgoing) {
+        bhttp::async_write_some(
+            stream_, outgoing.serializer,
+            beast::bind_front_handler(&Session::OnWriteSome, shared_from_this()));
+      },
+      *outgoing_);
 }
 
 void Session::OnWriteSome(const beast::error_code& ec, size_t) {
   if (ec || phase_ == Phase::kClosed) return FinishExchange(/*written=*/false);
-  if (!serializer_->is_done()) return WriteSome();
+  bool is_done =
+      std::visit([](auto& outgoing) { return outgoing.serializer.is_done(); }, *outgoing_);
+  if (!is_done) return WriteSome();
   FinishExchange(/*written=*/true);
 }
 
 void Session::FinishExchange(bool written) {
   if (written) LogAccess();
-  serializer_.reset();
-  response_.reset();
+  outgoing_.reset();
   if (is_in_flight_) {
     is_in_flight_ = false;
     core_.EndInFlight(id_);
@@ -461,7 +714,7 @@ void Session::LogAccess() {
   if (!core_.options().access_log) return;
   auto duration = std::chrono::duration<double, std::milli>(Clock::now() - started_);
   spdlog::info("{} {} {} {} {} {}B {:.1f}ms", request_id_, remote_address_, method_, target_,
-               response_->result_int(), response_body_bytes_, duration.count());
+               response_status_, response_body_bytes_, duration.count());
 }
 
 void Session::Linger() {

@@ -7,6 +7,10 @@
 //   - keep-alive, pipelining-safe (one request at a time per connection);
 //   - a body-size limit: a larger body is answered 413 with the spec's JSON error (ERR006) and the
 //     connection closed, without reading the body;
+//   - spooled bodies: a request `spools_body` selects has its body written to a new file in
+//     spool_dir (Request::body_file, never held in memory) under the larger limit
+//     max_spooled_body_bytes; the file is removed once the request is released;
+//   - file responses (Response::body_file) are streamed from disk in chunks;
 //   - a read timeout per request (headers and body) and an idle timeout between requests;
 //   - a request id per request (Request::request_id) and one access-log line per response;
 //   - graceful shutdown: Stop() stops accepting, lets in-flight requests finish (up to a grace
@@ -18,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "http/message.h"
 
@@ -31,6 +36,10 @@ struct ServerOptions {
   uint16_t port = 8080;  // 0 picks an ephemeral port; see Server::port()
   int io_threads = 2;
   uint64_t max_body_bytes = 256ull << 20;
+  // Given the method and the raw path (no query string), whether the body is spooled to a file.
+  std::function<bool(std::string_view method, std::string_view path)> spools_body;
+  uint64_t max_spooled_body_bytes = 4ull << 30;
+  std::string spool_dir;  // empty: the system's temporary directory
   std::chrono::seconds read_timeout{60};
   std::chrono::seconds idle_timeout{120};
   std::chrono::seconds shutdown_grace{10};

@@ -3,8 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <future>
+#include <iterator>
 #include <latch>
+#include <mutex>
+#include <random>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -12,6 +18,7 @@
 #include "core/thread_pool.h"
 #include "http/client.h"
 #include "http/http_fixture.h"
+#include "support/temp_dir.h"
 
 namespace tessera::http {
 namespace {
@@ -497,6 +504,337 @@ TEST(Server, NeverStartedServerStopsCleanly) {
 
   server.Stop();
   server.Wait();
+}
+
+// ---- Spooled request bodies ----
+
+// Deterministic bytes that are not all alike, so a misplaced or lost chunk shows.
+std::string PseudoRandomBytes(size_t size, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::string bytes(size, '\0');
+  for (char& byte : bytes) byte = static_cast<char>(generator() & 0xFF);
+  return bytes;
+}
+
+std::string ReadWholeFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Polls `condition` every 10 ms; false when it still fails after `timeout`.
+bool WaitUntil(const std::function<bool()>& condition, seconds timeout = seconds(10)) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+// What the dispatch of a SpooledBody server saw of the last request.
+struct SeenRequest {
+  std::string body;
+  bool has_body_file = false;
+  std::string body_file_path;
+  uint64_t body_file_size = 0;
+  std::string body_file_content;  // read by the dispatch, while the request held the file
+};
+
+// PUT /upload/... is spooled to a fresh spool_dir under a 4 MiB limit; every other request is read
+// into memory under a 64 KiB limit. Every request is answered 200.
+class SpooledBody : public ::testing::Test {
+ protected:
+  static constexpr uint64_t kMemoryLimit = 64 * 1024;
+  static constexpr uint64_t kSpoolLimit = 4 * 1024 * 1024;
+
+  SpooledBody()
+      : server_([this](Request request, Respond respond) { See(request, respond); },
+                Options(spool_dir_.path().string())) {}
+
+  static ServerOptions Options(std::string spool_dir) {
+    ServerOptions options = TestOptions();
+    options.max_body_bytes = kMemoryLimit;
+    options.max_spooled_body_bytes = kSpoolLimit;
+    options.spools_body = [](std::string_view method, std::string_view path) {
+      return method == "PUT" && path.starts_with("/upload/");
+    };
+    options.spool_dir = std::move(spool_dir);
+    return options;
+  }
+
+  void See(const Request& request, const Respond& respond) {
+    SeenRequest seen;
+    seen.body = request.body;
+    if (request.body_file) {
+      seen.has_body_file = true;
+      seen.body_file_path = request.body_file->path();
+      seen.body_file_size = request.body_file->size();
+      seen.body_file_content = ReadWholeFile(request.body_file->path());
+    }
+    {
+      std::lock_guard lock(mutex_);
+      seen_ = std::move(seen);
+      ++dispatched_;
+    }
+    respond(Response::Json(200, "{}"));
+  }
+
+  SeenRequest Seen() {
+    std::lock_guard lock(mutex_);
+    return seen_;
+  }
+
+  int Dispatched() {
+    std::lock_guard lock(mutex_);
+    return dispatched_;
+  }
+
+  bool SpoolDirIsEmpty() const { return std::filesystem::is_empty(spool_dir_.path()); }
+
+  static void ExpectTooLarge(const Response& response, uint64_t limit) {
+    EXPECT_EQ(response.status, 413);
+    EXPECT_EQ(BodyJson(response)["code"], "ERR006");
+    EXPECT_EQ(BodyJson(response)["message"],
+              "The request body is larger than the limit of " + std::to_string(limit) + " bytes");
+  }
+
+  ::tessera::testing::TempDir spool_dir_;
+  std::mutex mutex_;
+  SeenRequest seen_;
+  int dispatched_ = 0;
+  RoutedServer server_;
+};
+
+TEST_F(SpooledBody, ReachesTheDispatchAsAFileWithTheExactBytes) {
+  std::string sent = PseudoRandomBytes(3 * 1024 * 1024, 1);
+  auto client = server_.NewClient();
+
+  Response response = client->Send("PUT", "/upload/package?name=p", {}, sent);
+
+  ASSERT_EQ(response.status, 200);
+  SeenRequest seen = Seen();
+  EXPECT_TRUE(seen.body.empty());
+  ASSERT_TRUE(seen.has_body_file);
+  EXPECT_EQ(std::filesystem::path(seen.body_file_path).parent_path(), spool_dir_.path());
+  EXPECT_EQ(seen.body_file_size, sent.size());
+  EXPECT_TRUE(seen.body_file_content == sent) << "the spooled bytes differ from the sent ones";
+}
+
+TEST_F(SpooledBody, FileIsRemovedOnceTheRequestIsReleased) {
+  auto client = server_.NewClient();
+
+  ASSERT_EQ(client->Send("PUT", "/upload/x", {}, PseudoRandomBytes(100 * 1024, 2)).status, 200);
+
+  std::string path = Seen().body_file_path;
+  ASSERT_FALSE(path.empty());
+  EXPECT_TRUE(WaitUntil([&] { return !std::filesystem::exists(path); }));
+  EXPECT_TRUE(SpoolDirIsEmpty());
+}
+
+TEST_F(SpooledBody, EmptyBodyIsAnEmptyFile) {
+  auto client = server_.NewClient();
+
+  ASSERT_EQ(client->Send("PUT", "/upload/empty").status, 200);
+
+  SeenRequest seen = Seen();
+  ASSERT_TRUE(seen.has_body_file);
+  EXPECT_EQ(seen.body_file_size, 0u);
+  EXPECT_EQ(seen.body_file_content, "");
+}
+
+TEST_F(SpooledBody, UnselectedRequestStaysInMemoryUnderTheSmallLimit) {
+  auto client = server_.NewClient();
+
+  Response small = client->Send("POST", "/upload/x", {}, "abc");
+  SeenRequest seen = Seen();
+  Response large = client->Send("POST", "/upload/x", {}, std::string(kMemoryLimit + 1, 'x'));
+
+  EXPECT_EQ(small.status, 200);
+  EXPECT_EQ(seen.body, "abc");
+  EXPECT_FALSE(seen.has_body_file);
+  ExpectTooLarge(large, kMemoryLimit);
+}
+
+TEST_F(SpooledBody, DeclaredLengthOverTheSpoolLimitIs413AndLeavesNoFile) {
+  RawConnection connection(server_.port());
+
+  connection.Write(RequestText("PUT", "/upload/x",
+                               "Content-Length: " + std::to_string(kSpoolLimit + 1) + "\r\n"));
+
+  std::optional<Response> response = connection.ReadResponse();
+  ASSERT_TRUE(response.has_value());
+  ExpectTooLarge(*response, kSpoolLimit);
+  EXPECT_TRUE(SpoolDirIsEmpty());
+  EXPECT_EQ(Dispatched(), 0);
+}
+
+TEST_F(SpooledBody, ChunkedBodyOverTheSpoolLimitIs413AndLeavesNoFile) {
+  RawConnection connection(server_.port());
+  constexpr size_t kChunk = 1024 * 1024;
+  std::string chunk = "100000\r\n" + std::string(kChunk, 'x') + "\r\n";  // 0x100000 bytes
+
+  connection.Write(RequestText("PUT", "/upload/x", "Transfer-Encoding: chunked\r\n"));
+  for (uint64_t sent = 0; sent < kSpoolLimit; sent += kChunk) connection.Write(chunk);
+  connection.Write("1\r\nx\r\n0\r\n\r\n");  // one byte over
+
+  std::optional<Response> response = connection.ReadResponse();
+  ASSERT_TRUE(response.has_value());
+  ExpectTooLarge(*response, kSpoolLimit);
+  EXPECT_TRUE(SpoolDirIsEmpty()) << "the partly written file outlived the refusal";
+  EXPECT_EQ(Dispatched(), 0);
+}
+
+TEST_F(SpooledBody, ChunkedBodyAtTheSpoolLimitIsAccepted) {
+  RawConnection connection(server_.port());
+  std::string sent = PseudoRandomBytes(kSpoolLimit, 3);
+
+  connection.Write(RequestText("PUT", "/upload/x", "Transfer-Encoding: chunked\r\n"));
+  connection.Write("400000\r\n" + sent + "\r\n0\r\n\r\n");  // 0x400000 bytes: 4 MiB
+
+  std::optional<Response> response = connection.ReadResponse();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->status, 200);
+  EXPECT_TRUE(Seen().body_file_content == sent);
+}
+
+TEST_F(SpooledBody, ExpectContinueIsAnsweredBeforeTheBodyIsSent) {
+  RawConnection connection(server_.port());
+
+  connection.Write(
+      RequestText("PUT", "/upload/x", "Content-Length: 5\r\nExpect: 100-continue\r\n"));
+  std::optional<Response> interim = connection.ReadResponse();
+  connection.Write("hello");
+  std::optional<Response> final_response = connection.ReadResponse();
+
+  ASSERT_TRUE(interim && final_response);
+  EXPECT_EQ(interim->status, 100);
+  EXPECT_EQ(final_response->status, 200);
+  EXPECT_EQ(Seen().body_file_content, "hello");
+}
+
+TEST_F(SpooledBody, ClientThatLeavesMidBodyLeavesNoFile) {
+  {
+    RawConnection connection(server_.port());
+    connection.Write(RequestText("PUT", "/upload/x", "Content-Length: 1000000\r\n"));
+    connection.Write(std::string(300 * 1024, 'x'));
+    ASSERT_TRUE(WaitUntil([&] { return !SpoolDirIsEmpty(); })) << "the body was never spooled";
+  }
+
+  EXPECT_TRUE(WaitUntil([&] { return SpoolDirIsEmpty(); }));
+  EXPECT_EQ(Dispatched(), 0);
+}
+
+TEST_F(SpooledBody, KeepAliveContinuesAfterASpooledRequest) {
+  auto client = server_.NewClient();
+  ASSERT_EQ(client->Send("PUT", "/upload/x", {}, "first").status, 200);
+
+  Response second = client->Send("PUT", "/upload/y", {}, "second");
+
+  EXPECT_EQ(second.status, 200);
+  EXPECT_EQ(Seen().body_file_content, "second");
+}
+
+TEST(Server, SpoolDirThatCannotBeWrittenIsAnswered500) {
+  ::tessera::testing::TempDir dir;
+  ServerOptions options = TestOptions();
+  options.spools_body = [](std::string_view, std::string_view) { return true; };
+  options.spool_dir = (dir.path() / "missing").string();
+  std::atomic<int> dispatched{0};
+  RoutedServer server(
+      [&](Request, Respond respond) {
+        ++dispatched;
+        respond(Response::Empty(204));
+      },
+      options);
+  auto client = server.NewClient();
+
+  Response response = client->Send("PUT", "/upload/x", {}, "abc");
+
+  EXPECT_EQ(response.status, 500);
+  EXPECT_EQ(BodyJson(response)["code"], "ERR001");
+  EXPECT_EQ(BodyJson(response)["message"], "The request body cannot be stored");
+  EXPECT_EQ(response.headers.Get("Connection"), "close");
+  EXPECT_EQ(dispatched.load(), 0);
+}
+
+// ---- File responses ----
+
+// GET /file answers a 5 MiB file; GET /missing a file that does not exist; GET /api/status JSON.
+class FileResponse : public ::testing::Test {
+ protected:
+  FileResponse()
+      : content_(PseudoRandomBytes(5 * 1024 * 1024, 4)), server_(FileRouter(), TestOptions()) {}
+
+  Router FileRouter() {
+    std::string path = (dir_.path() / "data.bin").string();
+    std::ofstream(path, std::ios::binary) << content_;
+    std::string missing = (dir_.path() / "missing.bin").string();
+    Router router;
+    router.Add("GET", "/file", [path](const Request&, const PathParams&) {
+      return Response::File(200, path, "application/octet-stream");
+    });
+    router.Add("GET", "/missing", [missing](const Request&, const PathParams&) {
+      return Response::File(200, missing, "application/octet-stream");
+    });
+    router.Add("GET", "/api/status", [](const Request&, const PathParams&) {
+      return Response::Json(200, R"({"ok":true})");
+    });
+    return router;
+  }
+
+  ::tessera::testing::TempDir dir_;
+  std::string content_;
+  RoutedServer server_;
+};
+
+TEST_F(FileResponse, StreamsTheExactBytesWithLengthAndType) {
+  auto client = server_.NewClient();
+
+  Response response = client->Send("GET", "/file");
+
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.headers.Get("Content-Type"), "application/octet-stream");
+  EXPECT_EQ(response.headers.Get("Content-Length"), std::to_string(content_.size()));
+  EXPECT_EQ(response.body.size(), content_.size());
+  EXPECT_TRUE(response.body == content_) << "the streamed bytes differ from the file's";
+}
+
+TEST_F(FileResponse, HeadGivesTheLengthWithoutABody) {
+  auto client = server_.NewClient();
+
+  Response head = client->Send("HEAD", "/file");
+  Response after = client->Send("GET", "/api/status");
+
+  EXPECT_EQ(head.status, 200);
+  EXPECT_EQ(head.headers.Get("Content-Length"), std::to_string(content_.size()));
+  EXPECT_TRUE(head.body.empty());
+  EXPECT_EQ(after.body, R"({"ok":true})");
+}
+
+TEST_F(FileResponse, MissingFileIsAnswered500Err001) {
+  auto client = server_.NewClient();
+
+  Response response = client->Send("GET", "/missing");
+
+  EXPECT_EQ(response.status, 500);
+  EXPECT_EQ(response.headers.Get("Content-Type"), "application/json; charset=utf-8");
+  Json body = BodyJson(response);
+  EXPECT_EQ(body["code"], "ERR001");
+  EXPECT_EQ(body["message"], "Internal error");
+  EXPECT_TRUE(IsTicketId(body["ticketId"]));
+}
+
+TEST_F(FileResponse, ConnectionStaysOpenAfterAFileResponse) {
+  RawConnection connection(server_.port());
+
+  connection.Write(RequestText("GET", "/file"));
+  std::optional<Response> file = connection.ReadResponse();
+  connection.Write(RequestText("GET", "/api/status"));
+  std::optional<Response> after = connection.ReadResponse();
+
+  ASSERT_TRUE(file && after);
+  EXPECT_EQ(file->body.size(), content_.size());
+  EXPECT_EQ(after->body, R"({"ok":true})");
 }
 
 }  // namespace
