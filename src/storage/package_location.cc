@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/ids.h"
+#include "core/sha256_stream.h"
 
 namespace tessera::storage {
 
@@ -89,6 +91,35 @@ class FileDescriptor {
  private:
   int fd_;
 };
+
+fs::path TemporaryNextTo(const fs::path& file) {
+  // A random part keeps two writers of the same file (two nodes) from sharing a temporary file.
+  return file.parent_path() / ("." + file.filename().string() + "." + NewTicketId() + ".tmp");
+}
+
+// Appends `length` bytes of `in` from `offset` to `out`, returning their SHA-256.
+std::string CopyRange(int in, uint64_t offset, uint64_t length, int out, const fs::path& source,
+                      const fs::path& target) {
+  constexpr size_t kChunkBytes = 1 << 20;
+  std::string buffer(kChunkBytes, '\0');
+  Sha256Stream hash;
+  while (length > 0) {
+    size_t wanted = static_cast<size_t>(std::min<uint64_t>(length, kChunkBytes));
+    ssize_t got = ::pread(in, buffer.data(), wanted, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      throw Error(ErrorCode::kInternal,
+                  "cannot read " + source.string() + ": " + std::strerror(errno));
+    }
+    if (got == 0) throw Error(ErrorCode::kInvalidInput, "The uploaded content is truncated");
+    std::string_view piece(buffer.data(), static_cast<size_t>(got));
+    hash.Update(piece);
+    WriteAll(out, piece, target);
+    offset += static_cast<uint64_t>(got);
+    length -= static_cast<uint64_t>(got);
+  }
+  return hash.FinishHex();
+}
 
 }  // namespace
 
@@ -182,9 +213,7 @@ void CreateParentDirectories(const fs::path& file) {
 
 void WriteFileAtomically(const fs::path& file, std::string_view contents) {
   CreateParentDirectories(file);
-  // A random part keeps two writers of the same file (two nodes) from sharing a temporary file.
-  fs::path temporary =
-      file.parent_path() / ("." + file.filename().string() + "." + NewTicketId() + ".tmp");
+  fs::path temporary = TemporaryNextTo(file);
   try {
     FileDescriptor out(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
     if (out.get() < 0) ThrowLocationUnavailable("cannot create " + temporary.string(), errno);
@@ -192,6 +221,34 @@ void WriteFileAtomically(const fs::path& file, std::string_view contents) {
     if (::fsync(out.get()) != 0)
       ThrowLocationUnavailable("cannot sync " + temporary.string(), errno);
     if (out.Close() != 0) ThrowLocationUnavailable("cannot close " + temporary.string(), errno);
+    if (::rename(temporary.c_str(), file.c_str()) != 0) {
+      ThrowLocationUnavailable("cannot rename " + temporary.string() + " to " + file.string(),
+                               errno);
+    }
+  } catch (...) {
+    RemoveFileQuietly(temporary);
+    throw;
+  }
+  SyncDirectory(file.parent_path());
+}
+
+void StoreFileRange(const fs::path& source, uint64_t offset, uint64_t length, const fs::path& file,
+                    const AcceptStagedFile& accept) {
+  FileDescriptor in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
+  if (in.get() < 0) {
+    throw Error(ErrorCode::kInternal,
+                "cannot open " + source.string() + ": " + std::strerror(errno));
+  }
+  CreateParentDirectories(file);
+  fs::path temporary = TemporaryNextTo(file);
+  try {
+    FileDescriptor out(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    if (out.get() < 0) ThrowLocationUnavailable("cannot create " + temporary.string(), errno);
+    std::string sha256 = CopyRange(in.get(), offset, length, out.get(), source, temporary);
+    if (::fsync(out.get()) != 0)
+      ThrowLocationUnavailable("cannot sync " + temporary.string(), errno);
+    if (out.Close() != 0) ThrowLocationUnavailable("cannot close " + temporary.string(), errno);
+    accept(temporary, sha256);
     if (::rename(temporary.c_str(), file.c_str()) != 0) {
       ThrowLocationUnavailable("cannot rename " + temporary.string() + " to " + file.string(),
                                errno);

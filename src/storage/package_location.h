@@ -23,7 +23,9 @@
 //     a part, and a crash leaves at most a stray ".<name>.<random>.tmp".
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -63,6 +65,16 @@ std::string UploadedFileRelativePath(std::string_view file_id);
 void CreateParentDirectories(const std::filesystem::path& file);
 
 void WriteFileAtomically(const std::filesystem::path& file, std::string_view contents);
+
+// Copies `length` bytes of `source`, starting at `offset`, into a new temporary file next to
+// `file` (hashing them on the way), syncs it and hands it to `accept` with its SHA-256 (64
+// lower-case hex); `accept` may throw to refuse it. Accepted, the file is renamed to `file`
+// (replacing any). Refused or failed, nothing is left behind. A source shorter than
+// offset + length is Error(kInvalidInput); a source that cannot be read, Error(kInternal).
+using AcceptStagedFile =
+    std::function<void(const std::filesystem::path& staged, const std::string& sha256_hex)>;
+void StoreFileRange(const std::filesystem::path& source, uint64_t offset, uint64_t length,
+                    const std::filesystem::path& file, const AcceptStagedFile& accept);
 
 // Fsyncs a directory so a rename or creation inside it survives a crash.
 void SyncDirectory(const std::filesystem::path& directory);
