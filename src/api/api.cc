@@ -46,6 +46,15 @@ Api::Api(service::Services& services, ApiOptions options)
   RegisterMigrationRoutes(endpoints);
 }
 
+bool Api::SpoolsBody(std::string_view method, std::string_view path) {
+  constexpr std::string_view kFiles = "/api/mstrServices/library/storage/sharedFileStore/files/";
+  constexpr std::string_view kBinary = "/binary";
+  if (method != "PUT" || !path.ends_with(kBinary)) return false;
+  size_t files = path.find(kFiles);
+  return files != std::string_view::npos &&
+         path.find('/', files + kFiles.size()) == path.size() - kBinary.size();
+}
+
 http::Response Api::Handle(const http::Request& request) const {
   std::string_view path = request.path;
   if (!options_.context_path.empty()) {

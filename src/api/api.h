@@ -44,6 +44,10 @@ class Api {
   Api(service::Services& services, ApiOptions options);
   http::Response Handle(const http::Request& request) const;
 
+  // Whether the server should spool this request's body to a file (http::ServerOptions): the
+  // package uploads of the shared file store (spec 04 §3.4), which may be gigabytes.
+  static bool SpoolsBody(std::string_view method, std::string_view path);
+
  private:
   service::Services& services_;
   ApiOptions options_;

@@ -1,6 +1,7 @@
 // Migrations (spec 04 §1, §2, §3.5; spec 06 §11, §13).
 #include <fmt/format.h>
 
+#include "api/multipart_file.h"
 #include "api/routes.h"
 #include "core/error.h"
 #include "core/strings.h"
@@ -38,11 +39,25 @@ http::Response Reuse(RequestContext& context, std::string_view package_id) {
   return context.Reply(201, service::ShortForm(record, false));
 }
 
+bool IsSharedFileImport(const Json& body) {
+  if (!body.contains("packageInfo") || !body["packageInfo"].is_object()) return false;
+  const Json& package = body["packageInfo"];
+  return package.contains("purpose") && package["purpose"].is_string() &&
+         package["purpose"].get<std::string>() ==
+             model::PackagePurposeName(model::PackagePurpose::kMigrationFromSharedFileStore);
+}
+
 http::Response CreateMigration(RequestContext& context) {
   if (auto package_id = context.Query("packageId"); package_id && !package_id->empty()) {
     return Reuse(context, *package_id);
   }
-  auto request = service::ParseCreateBody(context.BodyJson());
+  Json body = context.BodyJson();
+  if (IsSharedFileImport(body)) {
+    auto record = context.services().migrations.ImportSharedFile(context.principal(),
+                                                                 ProjectHeader(context), body);
+    return context.Reply(201, service::ShortForm(record, false));
+  }
+  auto request = service::ParseCreateBody(body);
   auto record =
       context.services().migrations.Create(context.principal(), ProjectHeader(context), request);
   return context.Reply(201, service::ShortForm(record, false));
@@ -103,12 +118,97 @@ http::Response ValidateMigration(RequestContext& context) {
   return http::Response::Empty(202);
 }
 
+http::Response EditPackage(RequestContext& context) {
+  auto record = context.services().migrations.Edit(context.principal(), MigrationIdParam(context),
+                                                   context.BodyJson());
+  const auto& package = record.package_info;
+  return context.Reply(202, {{"id", package.id},
+                             {"status", service::PackageStatusName(package.status)},
+                             {"progress", package.progress}});
+}
+
+http::Response CertifyPackage(RequestContext& context) {
+  bool auto_sync = context.QueryBool("autoSync", false);
+  Json body = auto_sync || context.request().body.empty() ? Json::object() : context.BodyJson();
+  context.services().migrations.Certify(context.principal(), MigrationIdParam(context), body,
+                                        auto_sync);
+  return RequestContext::NoContent();
+}
+
 http::Response DeleteMigration(RequestContext& context) {
   auto package_id = context.Query("packageId");
   if (!package_id || package_id->empty()) {
     throw Error(ErrorCode::kMissingParameter, "The query parameter packageId is required");
   }
   context.services().migrations.Delete(context.principal(), std::string(*package_id));
+  return RequestContext::NoContent();
+}
+
+http::Response DownloadPackage(RequestContext& context) {
+  auto download =
+      context.services().migrations.Download(context.principal(), context.PathParam("packageId"));
+  http::Response response =
+      http::Response::File(200, download.file.string(), "application/octet-stream");
+  // mstrio-py takes everything after "filename=" as the name: no quotes (spec 04 §3.4).
+  response.headers.Set("Content-Disposition", "attachment; filename=" + download.file_name);
+  return response;
+}
+
+// Shared file store (spec 04 §3.4)
+
+http::Response DescribeSharedFile(RequestContext& context) {
+  return context.Reply(
+      200, context.services().shared_files.Describe(context.principal(), context.BodyJson()));
+}
+
+service::UploadedContent UploadedFileOf(RequestContext& context) {
+  const http::Request& request = context.request();
+  if (!request.body_file) {
+    throw Error(ErrorCode::kInvalidInput, "The request has no file content");
+  }
+  const http::BodyFile& body = *request.body_file;
+  std::string content_type(context.Header("Content-Type").value_or(""));
+  if (StartsWithIgnoreCase(content_type, "multipart/")) {
+    FileRange range = FindFormFile(body.path(), body.size(), content_type, "file");
+    return {body.path(), range.offset, range.length};
+  }
+  return {body.path(), 0, body.size()};  // the raw file (application/octet-stream)
+}
+
+http::Response UploadSharedFile(RequestContext& context) {
+  std::string file_id = context.PathParam("fileId");
+  service::UploadedContent content = UploadedFileOf(context);
+  return context.Reply(
+      200, context.services().shared_files.Upload(context.principal(), file_id, content));
+}
+
+http::Response GetSharedFile(RequestContext& context) {
+  return context.Reply(
+      200, context.services().shared_files.Get(context.principal(), context.PathParam("fileId")));
+}
+
+http::Response DownloadSharedFile(RequestContext& context) {
+  auto file =
+      context.services().shared_files.ContentPath(context.principal(), context.PathParam("fileId"));
+  return http::Response::File(200, file.string(), "application/octet-stream");
+}
+
+http::Response ListSharedFiles(RequestContext& context) {
+  int64_t offset = context.QueryInt("offset").value_or(0);
+  int64_t limit = context.QueryInt("limit").value_or(kMaxListLimit);
+  if (offset < 0 || limit < 0) {
+    throw Error(ErrorCode::kInvalidInput, "offset and limit must not be negative");
+  }
+  auto page = context.services().shared_files.List(context.principal(),
+                                                   std::string(context.Query("type").value_or("")),
+                                                   offset, std::min(limit, kMaxListLimit));
+  Json data = Json::array();
+  for (auto& file : page.files) data.push_back(std::move(file));
+  return context.Reply(200, {{"total", page.total}, {"data", std::move(data)}});
+}
+
+http::Response DeleteSharedFile(RequestContext& context) {
+  context.services().shared_files.Delete(context.principal(), context.PathParam("fileId"));
   return RequestContext::NoContent();
 }
 
@@ -136,9 +236,20 @@ void RegisterMigrationRoutes(Endpoints& endpoints) {
   endpoints.Add("PATCH", "/api/migrations/{migrationId}", {}, PatchMigration);
   endpoints.Add("PUT", "/api/migrations/{migrationId}", {}, ImportMigration);
   endpoints.Add("PUT", "/api/migrations/{migrationId}/validation", {}, ValidateMigration);
+  endpoints.Add("PUT", "/api/migrations/{migrationId}/packageInfo", {}, EditPackage);
+  endpoints.Add("PATCH", "/api/migrations/{migrationId}/packageInfo/certification", {},
+                CertifyPackage);
+  endpoints.Add("GET", "/api/migrations/packages/{packageId}/binary", {}, DownloadPackage);
   endpoints.Add("GET", "/api/mstrServices/library/storage", {}, GetStorage);
   endpoints.Add("PATCH", "/api/mstrServices/library/storage", {}, PatchStorage);
   endpoints.Add("POST", "/api/mstrServices/library/storage/validation", {}, ValidateStorage);
+  const std::string files = "/api/mstrServices/library/storage/sharedFileStore/files";
+  endpoints.Add("POST", files, {}, DescribeSharedFile);
+  endpoints.Add("GET", files, {}, ListSharedFiles);
+  endpoints.Add("GET", files + "/{fileId}", {}, GetSharedFile);
+  endpoints.Add("DELETE", files + "/{fileId}", {}, DeleteSharedFile);
+  endpoints.Add("PUT", files + "/{fileId}/binary", {}, UploadSharedFile);
+  endpoints.Add("GET", files + "/{fileId}/binary", {}, DownloadSharedFile);
 }
 
 }  // namespace tessera::api

@@ -105,6 +105,21 @@ std::function<void()> ImportCommitDelayFromEnvironment() {
   };
 }
 
+// Room for a multipart upload's delimiters and part headers around a package of the size limit.
+constexpr uint64_t kMultipartOverheadBytes = 1 << 20;
+
+// Where the server spools large request bodies: <data_dir>/uploads, emptied of what a stopped
+// or killed node left there (only this node's server writes it).
+std::filesystem::path EmptySpoolDirectory(const std::filesystem::path& data_dir) {
+  std::filesystem::path directory = data_dir / "uploads";
+  std::filesystem::create_directories(directory);
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    std::error_code ignored;
+    std::filesystem::remove_all(entry.path(), ignored);
+  }
+  return directory;
+}
+
 }  // namespace
 
 void Node::RecoverJobs() {
@@ -166,6 +181,7 @@ void Node::Start() {
                                             config_.ResolvedPublicUrl()};
   migration_setup.migrations.platform_version = config_.reported_version;
   migration_setup.migrations.max_package_bytes = config_.max_package_bytes;
+  migration_setup.shared_files.max_file_bytes = config_.max_package_bytes;
   migration_setup.migrations.before_import_commit = ImportCommitDelayFromEnvironment();
   parts_->services =
       std::make_unique<service::Services>(*parts_->store, session_options, *parts_->warehouses,
@@ -196,6 +212,10 @@ void Node::Start() {
   server_options.read_timeout = std::chrono::seconds(config_.read_timeout_seconds);
   server_options.idle_timeout = std::chrono::seconds(config_.idle_timeout_seconds);
   server_options.access_log = config_.access_log;
+  server_options.spools_body = api::Api::SpoolsBody;
+  server_options.max_spooled_body_bytes =
+      static_cast<uint64_t>(config_.max_package_bytes) + kMultipartOverheadBytes;
+  server_options.spool_dir = EmptySpoolDirectory(config_.data_dir).string();
 
   api::Api* api = parts_->api.get();
   ThreadPool* compute = parts_->compute.get();

@@ -91,6 +91,36 @@ storage::JobRecord JobFor(JobRunner& jobs, const char* kind, const char* role,
                      Json{{"role", role}, {"migrationId", FormatMigrationId(id)}});
 }
 
+std::string SharedFileIdIn(const Json& body) {
+  const Json* node = &body;
+  for (const char* key : {"packageInfo", "storage", "sharedFileStore", "files"}) {
+    if (!node->is_object() || !node->contains(key) || !(*node)[key].is_object()) {
+      throw Error(ErrorCode::kMissingField,
+                  "packageInfo.storage.sharedFileStore.files.id: the uploaded file is required");
+    }
+    node = &(*node)[key];
+  }
+  return RequiredString(*node, "id", "packageInfo.storage.sharedFileStore.files.id");
+}
+
+NamedRef NamedRefAt(const Json& body, const char* part, const char* key) {
+  if (!body.contains(part) || !body[part].is_object()) return {};
+  const Json& holder = body[part];
+  if (!holder.contains(key) || !holder[key].is_object()) return {};
+  return {holder[key].value("id", ""), holder[key].value("name", "")};
+}
+
+// A download name safe in a header and on any file system.
+std::string DownloadName(const PackageInfo& package) {
+  std::string name = package.name.empty() ? package.id : package.name;
+  for (char& c : name) {
+    bool safe = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                c == '-' || c == '_' || c == '.';
+    if (!safe) c = '_';
+  }
+  return name + ".mmp";
+}
+
 // One package created or imported at a time per user; one import or undo per target project
 // (spec 04 §8).
 std::string UserSerialKey(const Principal& principal) { return "user:" + principal.user_id; }
@@ -506,7 +536,7 @@ MigrationRecord MigrationService::Import(const Principal& principal, const Migra
     NamedRef project;
     if (!target_project.empty()) {
       storage::ProjectRecord target = RequireProject(tx, target_project);
-      CheckSchemaLineage(record, manifest, target);
+      CheckSchemaLineage(manifest, target);
       project = {target.object.id, target.object.name};
     }
     if (auto existing = tx.FindMigration(kTarget, FormatMigrationId(id), true)) {
@@ -584,10 +614,11 @@ storage::PackageManifest MigrationService::CheckPackageFile(const MigrationRecor
   return manifest;
 }
 
-void MigrationService::CheckSchemaLineage(const MigrationRecord& record,
-                                          const storage::PackageManifest& manifest,
+void MigrationService::CheckSchemaLineage(const storage::PackageManifest& manifest,
                                           const storage::ProjectRecord& target) {
-  if (record.package_info.purpose != model::PackagePurpose::kObjectMigration) return;
+  if (manifest.purpose != model::PackagePurposeName(model::PackagePurpose::kObjectMigration)) {
+    return;
+  }
   if (SchemaIdOf(target) == manifest.source_project.schema_id) return;
   throw Error(ErrorCode::kInvalidInput,
               fmt::format("Project '{}' does not share the schema of the package's project '{}': "
@@ -663,7 +694,7 @@ void MigrationService::Validate(const Principal& principal, const MigrationId& i
   storage::PackageManifest manifest = CheckPackageFile(record);
   if (!target_project.empty()) {
     store_.Read([&](storage::MetadataTransaction& tx) {
-      CheckSchemaLineage(record, manifest, RequireProject(tx, target_project));
+      CheckSchemaLineage(manifest, RequireProject(tx, target_project));
     });
   }
   Timestamp now = Now();
@@ -736,6 +767,165 @@ void MigrationService::Delete(const Principal& principal, const std::string& pac
   } catch (const Error& error) {
     spdlog::warn("package {} deleted; its files stay: {}", *canonical, error.message());
   }
+}
+
+// Edit and certification (spec 04 §1.10)
+
+MigrationRecord MigrationService::Edit(const Principal& principal, const MigrationId& id,
+                                       const Json& body) {
+  Json wrapped = body.is_object() && body.contains("packageInfo")
+                     ? body
+                     : Json{{"packageInfo", body}, {"importInfo", Json::object()}};
+  CreateRequest request = ParseCreateBody(wrapped);
+  std::optional<StoredFile> replaced;
+  MigrationRecord record;
+  storage::JobRecord job = JobFor(jobs_, kCreateJob, kSource, id, UserSerialKey(principal));
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    auto row = tx.FindMigration(kSource, FormatMigrationId(id), true);
+    if (!row) {
+      if (tx.FindMigration(kTarget, FormatMigrationId(id), false)) {
+        throw Error(ErrorCode::kInvalidInput,
+                    "A package can be edited only on its source environment");
+      }
+      throw MigrationNotFound(id);
+    }
+    RequirePackagePrivileges(principal, model::Privilege::kCreatePackage, row->project_id);
+    record = RecordFromJson(row->record);
+    if (request.type != record.package_info.type ||
+        request.purpose != record.package_info.purpose) {
+      throw Error(ErrorCode::kInvalidInput, "The type and purpose of a package cannot change");
+    }
+    replaced = record.package_info.storage;
+    Timestamp now = Now();
+    BeginRebuild(record, now);
+    if (!request.name.empty()) record.package_info.name = request.name;
+    record.package_info.toc_view.settings = model::ToJson(request.settings);
+    record.package_info.tree_view = request.tree_view;
+    record.package_info.warnings.clear();
+    record.package_info.certification.reset();  // another package: certified again
+    if (request.purpose != model::PackagePurpose::kProjectMerge) {
+      PackageScope scope{row->project_id, record.package_info.type, record.package_info.purpose};
+      Json full = ToJson(record);
+      full["packageInfo"]["tocView"]["content"] = DescribeContent(tx, scope, request.content);
+      record = RecordFromJson(full);
+    }
+    job.data["path"] = storage::PackageRelativePath(now, NewObjectId());
+    Json internal = row->internal;
+    internal["jobId"] = job.id;
+    internal.erase("sha256");
+    Store(tx, kSource, record, row->project_id, internal);
+    tx.PutJob(job);
+  });
+  if (replaced) RemoveUncommittedFile(replaced->path);
+  jobs_.Start(job);
+  return record;
+}
+
+void MigrationService::Certify(const Principal& principal, const MigrationId& id, const Json& body,
+                               bool auto_sync) {
+  MigrationRecord certified;
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    Loaded loaded = Load(tx, id, true);
+    RequirePackagePrivileges(
+        principal,
+        loaded.role == kSource ? model::Privilege::kCreatePackage : model::Privilege::kApplyPackage,
+        loaded.project_id);
+    MigrationRecord& record = loaded.record;
+    const auto& own = record.package_info.certification;
+    if (auto_sync) {
+      auto shared = ReadCertificationStatus(location_.Require(), id);
+      if (!shared || (own && shared->last_updated <= own->last_updated)) return;
+      record.package_info.certification = *shared;
+    } else {
+      CertificationOperator caller{principal.user_id, principal.username, principal.full_name};
+      Timestamp now = Now();
+      service::Certify(record, CertificationFromBody(body, caller, now), now);
+      certified = record;
+    }
+    Store(tx, loaded.role, record, loaded.project_id, loaded.internal);
+  });
+  if (certified.package_info.certification) {
+    WriteCertificationStatus(location_.Require(), certified);
+  }
+}
+
+// Shared file store (spec 04 §3.4)
+
+MigrationRecord MigrationService::ImportSharedFile(const Principal& principal,
+                                                   const std::optional<std::string>& project_id,
+                                                   const Json& body) {
+  std::string file_id = SharedFileIdIn(body);
+  std::optional<storage::SharedFileRecord> file;
+  store_.Read([&](storage::MetadataTransaction& tx) { file = tx.FindSharedFile(file_id); });
+  if (!file) {
+    throw Error(ErrorCode::kInvalidInput, fmt::format("Shared file '{}' was not found", file_id));
+  }
+  if (!file->data.value("existing", false)) {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("Shared file '{}' has no content yet: upload it first", file_id));
+  }
+  StoredFile stored{file->data.value("size", int64_t{0}), file->data.value("path", "")};
+  storage::PackageManifest manifest =
+      storage::CheckPackageStructure(location_.Require().Resolve(stored.path), stored.size);
+
+  Timestamp now = Now();
+  MigrationRecord record;
+  PackageInfo& package = record.package_info;
+  package.id = manifest.package_id;
+  package.replicated = true;
+  package.type = model::ParsePackageKind(manifest.type, "manifest.type");
+  package.purpose = model::PackagePurpose::kMigrationFromSharedFileStore;
+  package.name = file->data.value("name", "");
+  package.creator = Caller(principal);
+  package.creation_date = package.last_updated_date = now;
+  package.environment = {manifest.source_environment.id, manifest.source_environment.name};
+  package.storage = stored;
+  package.project = {manifest.source_project.id, manifest.source_project.name};
+  package.status = PackageStatus::kLocked;
+  package.progress = 100;
+  package.existing = true;
+  package.toc_view.settings = manifest.settings;
+  ImportInfo& import = record.import_info;
+  import.id = NewObjectId();
+  import.creation_date = import.last_updated_date = now;
+  import.environment = NamedRefAt(body, "importInfo", "environment");
+  if (import.environment.empty()) import.environment = options_.environment;
+  import.project = NamedRefAt(body, "importInfo", "project");
+  import.import_request_status = RequestStatus::kApproved;
+  Json full = ToJson(record);
+  if (manifest.purpose != model::PackagePurposeName(model::PackagePurpose::kProjectMerge)) {
+    full["packageInfo"]["tocView"]["content"] = manifest.content;
+  }
+  return Import(principal, IdOf(record), full, project_id, /*generate_undo=*/true);
+}
+
+MigrationService::PackageDownload MigrationService::Download(const Principal& principal,
+                                                             const std::string& package_id) {
+  auto not_found = [&] {
+    return Error(ErrorCode::kNotFound, fmt::format("Package '{}' was not found", package_id));
+  };
+  auto canonical = CanonicalObjectId(package_id);
+  if (!canonical) throw not_found();
+  std::vector<storage::MigrationRow> rows;
+  store_.Read(
+      [&](storage::MetadataTransaction& tx) { rows = tx.ListMigrationsOfPackage(*canonical); });
+  if (rows.empty()) throw not_found();
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.role == kSource && b.role != kSource;
+  });
+  const storage::MigrationRow& row = rows.front();
+  RequirePrivilege(
+      principal,
+      row.role == kSource ? model::Privilege::kCreatePackage : model::Privilege::kApplyPackage,
+      row.project_id);
+  MigrationRecord record = RecordFromJson(row.record);
+  if (!record.package_info.storage || record.package_info.deleted) {
+    throw Error(ErrorCode::kInvalidInput, "The package is not in status created");
+  }
+  std::filesystem::path file = location_.Require().Resolve(record.package_info.storage->path);
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(file, error)) throw storage::PackageNotAccessible();
+  return {file, DownloadName(record.package_info)};
 }
 
 }  // namespace tessera::service

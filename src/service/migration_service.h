@@ -97,8 +97,35 @@ class MigrationService {
   void Validate(const Principal& principal, const MigrationId& id, const Json& body,
                 const std::optional<std::string>& project_id);
 
+  // PUT /api/migrations/{id}/packageInfo (spec 04 §1.10, T8), on the source: the package is
+  // rebuilt from `body` ({type, name, tocView, treeView}, or the same under "packageInfo") as a
+  // creation job, keeping its package and import ids; its type and purpose cannot change. The
+  // previous package file is removed once the edit is stored.
+  MigrationRecord Edit(const Principal& principal, const MigrationId& id, const Json& body);
+
+  // PATCH /api/migrations/{id}/packageInfo/certification (§1.10): sets the certification `body`
+  // gives on this server's record (only while created) and shares it through the status file;
+  // with `auto_sync` the body is ignored and the status file's certification is taken when it is
+  // newer than the record's.
+  void Certify(const Principal& principal, const MigrationId& id, const Json& body, bool auto_sync);
+
   // DELETE /api/migrations?packageId=: this server's records of the package and their files.
   void Delete(const Principal& principal, const std::string& package_id);
+
+  // POST /api/migrations with packageInfo.purpose migration_from_shared_file_store (spec 04 §3.4
+  // step 4): a target record for the uploaded file named by
+  // packageInfo.storage.sharedFileStore.files.id, described by its manifest, approved and
+  // imported at once with an undo package -- the import's checks and refusals apply.
+  MigrationRecord ImportSharedFile(const Principal& principal,
+                                   const std::optional<std::string>& project_id, const Json& body);
+
+  // GET /api/migrations/packages/{id}/binary: a created package's file on this server, and the
+  // name to download it under ("<package name>.mmp", unsafe characters replaced by '_').
+  struct PackageDownload {
+    std::filesystem::path file;
+    std::string file_name;
+  };
+  PackageDownload Download(const Principal& principal, const std::string& package_id);
 
  private:
   struct Loaded;
@@ -109,7 +136,7 @@ class MigrationService {
   std::string ResolveTargetProject(const MigrationRecord& record,
                                    const std::optional<std::string>& header);
   storage::PackageManifest CheckPackageFile(const MigrationRecord& record);
-  void CheckSchemaLineage(const MigrationRecord& record, const storage::PackageManifest& manifest,
+  void CheckSchemaLineage(const storage::PackageManifest& manifest,
                           const storage::ProjectRecord& target);
   void CheckNoMigrationRunningOn(storage::MetadataTransaction& tx, const std::string& project_id);
   void RunCreation(JobContext& context);

@@ -93,6 +93,23 @@ void WriteImportStatus(const storage::PackageLocation& location,
   UpdateStatus(location, IdOf(target_record), "importInfo", ToJson(target_record)["importInfo"]);
 }
 
+void WriteCertificationStatus(const storage::PackageLocation& location,
+                              const MigrationRecord& record) {
+  if (!record.package_info.certification) return;
+  UpdateStatus(location, IdOf(record), "certification",
+               ToJson(record)["packageInfo"]["certification"]);
+}
+
+std::optional<Certification> ReadCertificationStatus(const storage::PackageLocation& location,
+                                                     const MigrationId& id) {
+  std::filesystem::path file = StatusFileOf(location, id);
+  Json status = ReadStatus(file);
+  if (!status.contains("certification")) return std::nullopt;
+  return ReadPart(file, [&]() -> std::optional<Certification> {
+    return CertificationFromBody(status["certification"], {}, Timestamp{});
+  });
+}
+
 MigrationRecord WithTargetStatus(const storage::PackageLocation& location, MigrationRecord record) {
   std::filesystem::path file = StatusFileOf(location, IdOf(record));
   Json status = ReadStatus(file);

@@ -35,6 +35,14 @@ void WriteValidationStatus(const storage::PackageLocation& location, const Migra
 void WriteImportStatus(const storage::PackageLocation& location,
                        const MigrationRecord& target_record);
 
+// Certification (spec 04 §1.10) travels both ways in the same file: each side writes the
+// certification it sets (part "certification"); ReadCertificationStatus gives the file's, or
+// nullopt when there is none or it is malformed.
+void WriteCertificationStatus(const storage::PackageLocation& location,
+                              const MigrationRecord& record);
+std::optional<Certification> ReadCertificationStatus(const storage::PackageLocation& location,
+                                                     const MigrationId& id);
+
 MigrationRecord WithTargetStatus(const storage::PackageLocation& location, MigrationRecord record);
 
 }  // namespace tessera::service

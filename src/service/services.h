@@ -17,6 +17,7 @@
 #include "service/push_service.h"
 #include "service/search_service.h"
 #include "service/session_service.h"
+#include "service/shared_file_service.h"
 #include "service/storage_location_service.h"
 #include "storage/metadata_store.h"
 
@@ -27,6 +28,7 @@ struct MigrationSetup {
   JobRunnerOptions jobs;
   std::filesystem::path packages_dir;  // empty: not configured
   MigrationServiceOptions migrations;
+  SharedFileOptions shared_files;
 };
 
 struct Services {
@@ -47,6 +49,7 @@ struct Services {
         push(metadata_store, objects, cubes),
         storage_location(metadata_store, migration_setup.packages_dir),
         migrations(metadata_store, jobs, storage_location, migration_setup.migrations),
+        shared_files(metadata_store, storage_location, migration_setup.shared_files),
         jobs(metadata_store, migration_setup.jobs) {
     migrations.RegisterJobs();
   }
@@ -65,6 +68,7 @@ struct Services {
   PushService push;
   StorageLocationService storage_location;
   MigrationService migrations;
+  SharedFileService shared_files;
   // Last, so that it is destroyed first: its jobs stop before the services they run on go.
   JobRunner jobs;
 };
