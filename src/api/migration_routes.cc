@@ -94,7 +94,9 @@ http::Response ListMigrations(RequestContext& context) {
 
 http::Response GetMigration(RequestContext& context) {
   auto show = service::ParseShowContent(context.Query("showContent").value_or(""));
-  auto record = context.services().migrations.Get(context.principal(), MigrationIdParam(context));
+  bool with_content = show == service::ShowContent::kAll || show == service::ShowContent::kTocView;
+  auto record = context.services().migrations.Get(context.principal(), MigrationIdParam(context),
+                                                  with_content);
   return context.Reply(200, service::ProjectForShowContent(service::ToJson(record), show));
 }
 

@@ -174,6 +174,10 @@ void MigrationService::Store(storage::MetadataTransaction& tx, const std::string
   row.package_status = std::string(PackageStatusName(record.package_info.status));
   row.import_status = std::string(ImportStatusName(record.import_info.status));
   row.record = ToJson(record);
+  if (record.package_info.storage) {  // the package file's manifest keeps the content (Get)
+    Json& toc = row.record["packageInfo"]["tocView"];
+    if (toc.contains("content")) toc["content"] = Json::array();
+  }
   row.internal = internal;
   row.created = record.package_info.creation_date;
   row.updated = Now();
@@ -394,11 +398,13 @@ void MigrationService::PublishTargetStatus(const MigrationRecord& record) {
 
 // Reading
 
-MigrationRecord MigrationService::Get(const Principal& principal, const MigrationId& id) {
+MigrationRecord MigrationService::Get(const Principal& principal, const MigrationId& id,
+                                      bool with_content) {
   RequireReader(principal);
   Loaded loaded;
   store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
   ShowRunningProgress(loaded.record);
+  if (with_content) ShowContentFromPackage(loaded.record);
   if (loaded.role != kSource) return loaded.record;
   try {
     return WithTargetStatus(location_.Require(), std::move(loaded.record));
@@ -406,6 +412,25 @@ MigrationRecord MigrationService::Get(const Principal& principal, const Migratio
     spdlog::warn("migration {}: the target's status cannot be read: {}", FormatMigrationId(id),
                  error.message());
     return loaded.record;
+  }
+}
+
+void MigrationService::ShowContentFromPackage(MigrationRecord& record) {
+  const PackageInfo& package = record.package_info;
+  if (!package.storage || package.purpose == model::PackagePurpose::kProjectMerge ||
+      !package.toc_view.content.empty()) {
+    return;
+  }
+  try {
+    storage::PackageManifest manifest = storage::CheckPackageStructure(
+        location_.Require().Resolve(package.storage->path), package.storage->size);
+    if (manifest.package_id != package.id) throw storage::PackageCorrupt("another package");
+    Json full = ToJson(record);
+    full["packageInfo"]["tocView"]["content"] = std::move(manifest.content);
+    record = RecordFromJson(full);
+  } catch (const Error& error) {
+    spdlog::warn("migration {}: the content list cannot be read from its package: {}",
+                 FormatMigrationId(IdOf(record)), error.message());
   }
 }
 
@@ -544,8 +569,11 @@ MigrationRecord MigrationService::Import(const Principal& principal, const Migra
     }
     CheckNoMigrationRunningOn(tx, target_project);
     BeginImport(record, Caller(principal), options_.environment, project, Now());
-    Store(tx, kTarget, record, target_project,
-          Json{{"jobId", job.id}, {"generateUndo", generate_undo}});
+    // §5.1: no undo package after keep_both. Decided now: the stored record keeps no content.
+    auto settings = model::ParsePackageSettings(record.package_info.toc_view.settings,
+                                                record.package_info.type);
+    bool undo = generate_undo && !model::UsesKeepBoth(settings, ContentItems(record));
+    Store(tx, kTarget, record, target_project, Json{{"jobId", job.id}, {"generateUndo", undo}});
     tx.PutJob(job);
   });
   PublishTargetStatus(record);
@@ -650,10 +678,7 @@ void MigrationService::RunImport(JobContext& context) {
   options.target_project_id = loaded.project_id;
   options.importing_user_id = record.import_info.creator.id;
   options.import_id = id.import_id;
-  auto settings =
-      model::ParsePackageSettings(record.package_info.toc_view.settings, record.package_info.type);
-  bool generate_undo = loaded.internal.value("generateUndo", true) &&
-                       !model::UsesKeepBoth(settings, ContentItems(record));
+  bool generate_undo = loaded.internal.value("generateUndo", true);
   std::string undo_relative = storage::UndoPackageRelativePath(id.package_id, id.import_id);
   if (generate_undo) options.undo_path = location.Resolve(undo_relative);
   storage::PackageManifest& undo = options.undo_manifest;
@@ -703,6 +728,8 @@ void MigrationService::Validate(const Principal& principal, const MigrationId& i
   job.data["projectId"] = target_project;
   job.data["userId"] = principal.user_id;
   job.data["record"] = ToJson(record);
+  Json& toc = job.data["record"]["packageInfo"]["tocView"];
+  if (toc.contains("content")) toc["content"] = Json::array();  // the package file has it
   job.data["validation"] = ToJson(Validation{ValidationStatus::kValidating, 0, "", now, now});
   store_.Write([&](storage::MetadataTransaction& tx) { tx.PutJob(job); });
   jobs_.Start(job);

@@ -75,7 +75,10 @@ class MigrationService {
   MigrationRecord Reuse(const Principal& principal, const std::string& package_id,
                         const NamedRef& target_environment, const NamedRef& target_project);
 
-  MigrationRecord Get(const Principal& principal, const MigrationId& id);
+  // `with_content`: tocView.content too. Once a package is built, its content list is kept only
+  // in the package file's manifest (a record rewritten on every state change stays small), and
+  // is read from there; a package file that cannot be read shows an empty list.
+  MigrationRecord Get(const Principal& principal, const MigrationId& id, bool with_content = true);
   // Newest first; `purposes` empty = object migrations only (spec 04 §1.8).
   MigrationPage List(const Principal& principal, const std::vector<model::PackagePurpose>& purposes,
                      int64_t offset, int64_t limit);
@@ -156,6 +159,7 @@ class MigrationService {
   // destroyed; ShowRunningProgress puts it in a record read meanwhile.
   std::shared_ptr<void> TrackRunning(const MigrationId& id, std::function<void(int)>& on_progress);
   void ShowRunningProgress(MigrationRecord& record);
+  void ShowContentFromPackage(MigrationRecord& record);
 
   storage::MetadataStore& store_;
   JobRunner& jobs_;

@@ -52,6 +52,27 @@ TEST_P(MigrationApi, AnObjectMigrationRunsInThePythonClientsOrderAndUndoes) {
   EXPECT_EQ(target_->storage.Dump(project_), before);
 }
 
+TEST_P(MigrationApi, ABuiltPackagesContentListIsReadFromItsFileNotKeptInItsRecord) {
+  model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
+  std::string id = CreateAndApprove(ObjectMigrationBody(cost, "replace"));
+  ImportOnTarget(id);
+
+  for (ServedEnvironment* side : {source_.get(), target_.get()}) {
+    std::optional<storage::MigrationRow> row;
+    side->storage.store->Read([&](storage::MetadataTransaction& tx) {
+      row = tx.FindMigration(side == source_.get() ? "source" : "target", id, false);
+    });
+    ASSERT_TRUE(row.has_value());
+    EXPECT_EQ(row->record["packageInfo"]["tocView"]["content"], Json::array());
+    Json content = side->Get(id, "all")["packageInfo"]["tocView"]["content"];
+    ASSERT_EQ(content.size(), 1u) << content.dump();
+    EXPECT_EQ(content[0]["id"], cost.id);
+    EXPECT_EQ(content[0]["action"], "replace");
+    EXPECT_EQ(side->Get(id, "tocview")["packageInfo"]["tocView"]["content"], content);
+    EXPECT_FALSE(side->Get(id)["packageInfo"].contains("tocView"));
+  }
+}
+
 TEST_P(MigrationApi, ListingShowsTheRecordsOfEachSide) {
   std::string id =
       CreateAndApprove(ObjectMigrationBody(source_->storage.Named(project_, "Cost"), "replace"));
