@@ -7,6 +7,8 @@
 # generateUndo=true, undo request and approval on the target), RUNS times per size. Prints for
 # each run, and as medians per size,
 #   - creation: POST /api/migrations until packageInfo.status is created,
+#   - download: GET /api/migrations/packages/{id}/binary on the source (spec 04 §3.4),
+#   - upload:   POST .../sharedFileStore/files and the multipart PUT of the package on the target,
 #   - import:   PUT /api/migrations/{id} until importInfo.status is imported,
 #   - undo:     PATCH undoRequestStatus requested, approved until importInfo.status is undo_success,
 # as seconds, objects/s and MB/s (package file size over the phase's time), and the server's

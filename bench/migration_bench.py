@@ -135,6 +135,15 @@ class Server:
         except urllib.error.HTTPError as error:
             raise RuntimeError(f"{method} {path}: {error.code} {error.read().decode()}") from None
 
+    def send(self, method, path, data, content_type, timeout=3600):
+        """A request with a raw body; the response's status and body."""
+        request = urllib.request.Request(self.url.rstrip("/") + path, data=data, method=method)
+        for key, value in getattr(self, "auth", {}).items():
+            request.add_header(key, value)
+        request.add_header("Content-Type", content_type)
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.read()
+
     def record(self, migration_id, show="default", timeout=3600):
         return json.loads(self.call("GET", f"/api/migrations/{migration_id}?showContent={show}",
                                     timeout=timeout)[2])
@@ -184,12 +193,48 @@ def phase(server, start, part, busy, done, options):
                                   "hwm_before": before, "hwm_after": server.memory_kib("VmHWM")}
 
 
+def transfer(server, action):
+    """Runs `action` against `server`, freshly started: its result, seconds and VmHWM."""
+    server.restart()
+    before = server.memory_kib("VmHWM")
+    began = time.perf_counter()
+    result = action()
+    seconds = time.perf_counter() - began
+    return result, {"seconds": seconds, "poll_latency": 0.0, "hwm_before": before,
+                    "hwm_after": server.memory_kib("VmHWM")}
+
+
+def download_and_upload(source, target, migration_id, run):
+    """The package travels without the shared location (spec 04 §3.4): downloaded from the
+    source, described and uploaded (multipart) to the target's shared file store."""
+    path = f"/api/migrations/packages/{migration_id.split(':')[0]}/binary"
+    package, run["download"] = transfer(source, lambda: source.call("GET", path)[2])
+    show("download", run)
+
+    def upload():
+        described = json.loads(target.call("POST", FILES, {
+            "name": "benchmark", "type": "migrations.packages", "extension": "mmp",
+            "size": len(package), "sha256": hashlib.sha256(package).hexdigest(),
+            "extraInfo": {"packageType": "project",
+                          "packagePurpose": "migration_from_shared_file_store"}})[2])
+        boundary = "tesserabenchmarkboundary"
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+                f"filename=\"file\"\r\n\r\n").encode() + package + f"\r\n--{boundary}--\r\n".encode()
+        target.send("PUT", f"{FILES}/{described['id']}/binary", body,
+                    f"multipart/form-data; boundary={boundary}")
+        target.call("DELETE", f"{FILES}/{described['id']}")
+
+    _, run["upload"] = transfer(target, upload)
+    show("upload", run)
+
+
 def package_objects(path):
     with zipfile.ZipFile(path) as package:
         return sum(1 for name in package.namelist() if name.startswith("objects/"))
 
 
-PHASES = ("create", "import", "undo")
+PHASES = ("create", "download", "upload", "import", "undo")
+FILES = "/api/mstrServices/library/storage/sharedFileStore/files"
 HEADER = (f"  {'phase':8} {'seconds':>9} {'objects/s':>10} {'MB/s':>7} {'status read ms':>14} "
           f"{'VmHWM before MiB':>17} {'VmHWM after MiB':>16} {'growth MiB':>11}")
 
@@ -236,6 +281,7 @@ def migrate_once(source, target, packages_dir, objects, options):
     run["bytes"] = storage["size"]
     run["objects"] = package_objects(os.path.join(packages_dir, storage["path"]))
     show("create", run)
+    download_and_upload(source, target, migration_id, run)
 
     for status in ("requested", "approved"):
         source.call("PATCH", f"/api/migrations/{migration_id}?migrationId={migration_id}",
