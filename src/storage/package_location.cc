@@ -121,6 +121,33 @@ std::string CopyRange(int in, uint64_t offset, uint64_t length, int out, const f
   return hash.FinishHex();
 }
 
+// Writes a new temporary file next to `file` with `write`, syncs and closes it, lets `accept`
+// (if any) refuse it by throwing, then renames it over `file` and syncs the directory. Whatever
+// throws removes the temporary file.
+void ReplaceAtomically(const fs::path& file,
+                       const std::function<void(int fd, const fs::path& temporary)>& write,
+                       const std::function<void(const fs::path& temporary)>& accept) {
+  CreateParentDirectories(file);
+  fs::path temporary = TemporaryNextTo(file);
+  try {
+    FileDescriptor out(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    if (out.get() < 0) ThrowLocationUnavailable("cannot create " + temporary.string(), errno);
+    write(out.get(), temporary);
+    if (::fsync(out.get()) != 0)
+      ThrowLocationUnavailable("cannot sync " + temporary.string(), errno);
+    if (out.Close() != 0) ThrowLocationUnavailable("cannot close " + temporary.string(), errno);
+    if (accept) accept(temporary);
+    if (::rename(temporary.c_str(), file.c_str()) != 0) {
+      ThrowLocationUnavailable("cannot rename " + temporary.string() + " to " + file.string(),
+                               errno);
+    }
+  } catch (...) {
+    RemoveFileQuietly(temporary);
+    throw;
+  }
+  SyncDirectory(file.parent_path());
+}
+
 }  // namespace
 
 PackageLocation::PackageLocation(const fs::path& root) {
@@ -212,24 +239,8 @@ void CreateParentDirectories(const fs::path& file) {
 }
 
 void WriteFileAtomically(const fs::path& file, std::string_view contents) {
-  CreateParentDirectories(file);
-  fs::path temporary = TemporaryNextTo(file);
-  try {
-    FileDescriptor out(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-    if (out.get() < 0) ThrowLocationUnavailable("cannot create " + temporary.string(), errno);
-    WriteAll(out.get(), contents, temporary);
-    if (::fsync(out.get()) != 0)
-      ThrowLocationUnavailable("cannot sync " + temporary.string(), errno);
-    if (out.Close() != 0) ThrowLocationUnavailable("cannot close " + temporary.string(), errno);
-    if (::rename(temporary.c_str(), file.c_str()) != 0) {
-      ThrowLocationUnavailable("cannot rename " + temporary.string() + " to " + file.string(),
-                               errno);
-    }
-  } catch (...) {
-    RemoveFileQuietly(temporary);
-    throw;
-  }
-  SyncDirectory(file.parent_path());
+  ReplaceAtomically(
+      file, [&](int fd, const fs::path& temporary) { WriteAll(fd, contents, temporary); }, nullptr);
 }
 
 void StoreFileRange(const fs::path& source, uint64_t offset, uint64_t length, const fs::path& file,
@@ -239,25 +250,13 @@ void StoreFileRange(const fs::path& source, uint64_t offset, uint64_t length, co
     throw Error(ErrorCode::kInternal,
                 "cannot open " + source.string() + ": " + std::strerror(errno));
   }
-  CreateParentDirectories(file);
-  fs::path temporary = TemporaryNextTo(file);
-  try {
-    FileDescriptor out(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-    if (out.get() < 0) ThrowLocationUnavailable("cannot create " + temporary.string(), errno);
-    std::string sha256 = CopyRange(in.get(), offset, length, out.get(), source, temporary);
-    if (::fsync(out.get()) != 0)
-      ThrowLocationUnavailable("cannot sync " + temporary.string(), errno);
-    if (out.Close() != 0) ThrowLocationUnavailable("cannot close " + temporary.string(), errno);
-    accept(temporary, sha256);
-    if (::rename(temporary.c_str(), file.c_str()) != 0) {
-      ThrowLocationUnavailable("cannot rename " + temporary.string() + " to " + file.string(),
-                               errno);
-    }
-  } catch (...) {
-    RemoveFileQuietly(temporary);
-    throw;
-  }
-  SyncDirectory(file.parent_path());
+  std::string sha256;
+  ReplaceAtomically(
+      file,
+      [&](int fd, const fs::path& temporary) {
+        sha256 = CopyRange(in.get(), offset, length, fd, source, temporary);
+      },
+      [&](const fs::path& temporary) { accept(temporary, sha256); });
 }
 
 void SyncDirectory(const fs::path& directory) {
