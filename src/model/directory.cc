@@ -1,5 +1,7 @@
 #include "model/directory.h"
 
+#include <algorithm>
+
 namespace tessera::model {
 
 namespace {
@@ -57,6 +59,40 @@ GroupDefinition GroupFromJson(const Json& json) {
   group.member_of = json.value("memberOf", std::vector<std::string>{});
   group.roles = GrantsFromJson(json.value("securityRoles", Json::array()));
   return group;
+}
+
+std::vector<std::string> ProjectRoleIds(const Json& definition, const std::string& project_id) {
+  std::vector<std::string> roles;
+  for (const auto& grant : GrantsFromJson(definition.value("securityRoles", Json::array()))) {
+    const auto& projects = grant.project_ids;
+    bool links = std::find(projects.begin(), projects.end(), project_id) != projects.end();
+    if (links && std::find(roles.begin(), roles.end(), grant.role_id) == roles.end()) {
+      roles.push_back(grant.role_id);
+    }
+  }
+  return roles;
+}
+
+Json WithProjectRoles(const Json& target, const Json& source, const std::string& source_project,
+                      const std::string& target_project) {
+  std::vector<RoleGrant> grants = GrantsFromJson(target.value("securityRoles", Json::array()));
+  for (auto& grant : grants) std::erase(grant.project_ids, target_project);
+  std::erase_if(grants, [](const RoleGrant& grant) { return grant.project_ids.empty(); });
+  for (const std::string& role : ProjectRoleIds(source, source_project)) {
+    auto explicit_grant = std::find_if(grants.begin(), grants.end(), [&](const RoleGrant& grant) {
+      const auto& projects = grant.project_ids;
+      return grant.role_id == role &&
+             std::find(projects.begin(), projects.end(), "*") == projects.end();
+    });
+    if (explicit_grant != grants.end()) {
+      explicit_grant->project_ids.push_back(target_project);
+    } else {
+      grants.push_back({role, {target_project}});
+    }
+  }
+  Json result = target.is_object() ? target : Json::object();
+  result["securityRoles"] = GrantsToJson(grants);
+  return result;
 }
 
 Json ToJson(const SecurityRoleDefinition& role) { return {{"privileges", role.privileges}}; }

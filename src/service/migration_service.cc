@@ -53,7 +53,8 @@ Error MigrationNotFound(const MigrationId& id) {
                fmt::format("Migration '{}' was not found", FormatMigrationId(id)));
 }
 
-bool IsConfiguration(model::PackageKind kind) { return kind != model::PackageKind::kProject; }
+// Configuration packages have no project; project and project_security packages have one.
+bool IsConfiguration(model::PackageKind kind) { return kind == model::PackageKind::kConfiguration; }
 
 // Projects related by duplication share a schema (spec 04 §4.9, §6.1).
 std::string SchemaIdOf(const storage::ProjectRecord& project) {
@@ -194,12 +195,11 @@ MigrationRecord MigrationService::Create(const Principal& principal,
     throw Error(ErrorCode::kMissingParameter,
                 "X-MSTR-ProjectID header is required for a project package");
   }
-  if (request.type == model::PackageKind::kConfiguration && project_id) {
+  if (is_configuration && project_id) {
     throw Error(ErrorCode::kInvalidInput,
                 "A configuration package must not be created with a project");
   }
-  std::string scope_project =
-      request.type == model::PackageKind::kConfiguration ? "" : project_id.value_or("");
+  std::string scope_project = is_configuration ? "" : project_id.value_or("");
   RequirePackagePrivileges(principal, model::Privilege::kCreatePackage, scope_project);
   location_.Require();
 

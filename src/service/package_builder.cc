@@ -43,8 +43,15 @@ bool IsAtPackageLevel(const PackageScope& scope, const ObjectRecord& record) {
 }
 
 std::vector<std::string> UsesOf(const PackageScope& scope, const ObjectRecord& record) {
-  return scope.kind == PackageKind::kProject ? model::UsedObjectIds(record)
-                                             : model::ConfigurationUses(record);
+  switch (scope.kind) {
+    case PackageKind::kProject:
+      return model::UsedObjectIds(record);
+    case PackageKind::kProjectSecurity:
+      return {};  // links only: the roles and groups themselves are not carried (§4.8)
+    case PackageKind::kConfiguration:
+      return model::ConfigurationUses(record);
+  }
+  return {};
 }
 
 // What the package holds of one object before its definition is read.

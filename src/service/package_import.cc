@@ -13,6 +13,7 @@
 #include "core/strings.h"
 #include "core/time.h"
 #include "model/action_resolver.h"
+#include "model/directory.h"
 #include "model/id_repointing.h"
 #include "model/object_types.h"
 #include "model/package_entry.h"
@@ -43,6 +44,7 @@ struct PackageRules {
   model::PackagePurpose purpose;
   model::PackageSettings settings;
   std::vector<model::ContentItem> content;
+  std::string source_project_id;  // project_security: whose links the package carries
 };
 
 PackageRules RulesOf(const storage::PackageManifest& manifest) {
@@ -51,6 +53,7 @@ PackageRules RulesOf(const storage::PackageManifest& manifest) {
   rules.purpose = model::ParsePackagePurpose(manifest.purpose, "manifest.purpose");
   rules.settings = model::ParsePackageSettings(manifest.settings, rules.kind, "manifest.settings");
   rules.content = model::ParseContent(manifest.content, "manifest.content");
+  rules.source_project_id = manifest.source_project.id;
   return rules;
 }
 
@@ -269,6 +272,7 @@ class ImportRun {
         model::Classify(target, target_chain, object.record, model::AncestorIds(object));
     bool source_is_newer = target && model::IsSourceNewer(object.record.modified, target->modified);
     Outcome outcome = model::Decide(RuleOf(object), conflict, source_is_newer);
+    if (rules_.kind == model::PackageKind::kProjectSecurity) CheckLinksOnly(object, outcome);
     plans_[object.record.id] = {outcome};
     ++summary_.outcomes[outcome];
     if (outcome == Outcome::kCopyAsNew) {
@@ -365,7 +369,47 @@ class ImportRun {
     changed_folders_.insert(record.folder_id);
   }
 
+  // A project_security package changes only the links of users and groups that the destination
+  // already has (§4.8): their grants of roles in the target project.
+  void CheckLinksOnly(const PackageObject& object, Outcome outcome) {
+    if (outcome == Outcome::kOverwrite || outcome == Outcome::kKeep || outcome == Outcome::kNoop) {
+      return;
+    }
+    bool missing = outcome == Outcome::kCreate || outcome == Outcome::kCopyAsNew;
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("'{}' ({}): {}", object.record.name, object.record.id,
+                            missing ? "a project security package carries only the links of "
+                                      "users and groups the destination has; migrate it with a "
+                                      "configuration package first"
+                                    : "a project security package only replaces or keeps "
+                                      "project links"));
+  }
+
+  void OverwriteLinks(const PackageObject& object, const ObjectRecord& target) {
+    std::vector<std::string> roles =
+        model::ProjectRoleIds(object.record.definition, rules_.source_project_id);
+    for (const std::string& role : roles) {
+      auto found = tx_.FindObject("", role);
+      if (!found || found->type != model::kTypeSecurityRole) {
+        throw Error(ErrorCode::kInvalidInput,
+                    fmt::format("'{}' ({}) holds the security role {}, which the destination "
+                                "does not have; migrate it with a configuration package first",
+                                object.record.name, object.record.id, role));
+      }
+    }
+    ObjectRecord record = target;
+    record.definition =
+        model::WithProjectRoles(target.definition, object.record.definition,
+                                rules_.source_project_id, options_.target_project_id);
+    if (record.definition == target.definition) return;
+    record.version = NewObjectId();
+    record.modified = Now();
+    RecordRestore(target);
+    Write(record, /*from_source=*/false);
+  }
+
   void Overwrite(const PackageObject& object, const ObjectRecord& target) {
+    if (rules_.kind == model::PackageKind::kProjectSecurity) return OverwriteLinks(object, target);
     ObjectRecord record = Incoming(object);
     RequireParent(record);
     switch (rules_.settings.acl_on_replacing) {

@@ -214,6 +214,78 @@ TEST_P(MigrationFlowsApi, ValidationDryRunsTheImportOnTheTargetAndTheSourceShows
               400, "ERR006");  // the package is locked now
 }
 
+Json ProjectSecurityBody(const model::ObjectRecord& user) {
+  return {{"packageInfo",
+           {{"type", "project_security"},
+            {"name", "Ana's links"},
+            {"tocView",
+             {{"settings",
+               {{"updateSchema", nullptr},
+                {"aclOnReplacingObjects", nullptr},
+                {"aclOnNewObjects", Json::array({"keep_acl_as_source_object"})},
+                {"defaultAction", "replace"}}},
+              {"content",
+               {{{"id", user.id},
+                 {"name", user.name},
+                 {"type", model::kTypeUser},
+                 {"action", "replace"},
+                 {"includeDependents", true}}}}}},
+            {"treeView", Json::object()}}},
+          {"importInfo", Json::object()}};
+}
+
+TEST_P(MigrationFlowsApi, AProjectSecurityPackageMovesOnlyAUsersLinksToTheProjectAndUndoes) {
+  service::DirectoryService directory(*source_->storage.store);
+  std::string role = service::DirectoryService::NormalUserRoleId();
+  service::NewUser analyst;
+  analyst.username = "ana";
+  analyst.password = "s3cret";
+  analyst.roles = {{role, {project_}}};
+  model::ObjectRecord ana =
+      directory.CreateUser(directory.LoadPrincipal(kAdministratorId), analyst);
+  model::ObjectRecord on_target = ana;  // the same user, elsewhere without links to the project
+  on_target.definition["securityRoles"] = Json::array({{{"roleId", role}, {"projects", {"X"}}}});
+  on_target.definition["passwordHash"] = "the target's own";
+  target_->storage.Save(on_target);
+  auto read_target = [&] {
+    model::ObjectRecord record;
+    target_->storage.store->Read(
+        [&](storage::MetadataTransaction& tx) { record = *tx.FindObject("", ana.id); });
+    return record;
+  };
+  model::ObjectRecord before = read_target();
+
+  std::string id = CreateAndApprove(ProjectSecurityBody(ana));
+  Json imported = ImportOnTarget(id);
+  ASSERT_EQ(imported["importInfo"]["status"], "imported") << imported.dump();
+  model::ObjectRecord linked = read_target();
+  EXPECT_EQ(model::ProjectRoleIds(linked.definition, project_), std::vector<std::string>({role}));
+  EXPECT_EQ(model::ProjectRoleIds(linked.definition, "X"), std::vector<std::string>({role}));
+  EXPECT_EQ(linked.definition["passwordHash"], "the target's own");
+  EXPECT_NE(linked.version, before.version);
+
+  Json undone = UndoOnTarget(id);
+  EXPECT_EQ(undone["importInfo"]["status"], "undo_success") << undone.dump();
+  model::ObjectRecord restored = read_target();
+  EXPECT_EQ(restored.version, before.version);
+  EXPECT_EQ(restored.modified, before.modified);
+  EXPECT_EQ(restored.definition, before.definition);
+
+  service::NewUser stranger;
+  stranger.username = "bob";
+  stranger.roles = {{role, {project_}}};
+  model::ObjectRecord bob =
+      directory.CreateUser(directory.LoadPrincipal(kAdministratorId), stranger);
+  std::string refused = CreateAndApprove(ProjectSecurityBody(bob));
+  Json failed = ImportOnTarget(refused);
+  EXPECT_EQ(failed["importInfo"]["status"], "import_failed") << failed.dump();
+  EXPECT_NE(failed["importInfo"]["message"].get<std::string>().find("configuration package first"),
+            std::string::npos)
+      << failed.dump();
+  EXPECT_EQ(read_target().definition, before.definition);
+  ExpectError(source_->Send("POST", "/api/migrations", ProjectSecurityBody(ana)), 400, "ERR005");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, MigrationFlowsApi, ::testing::ValuesIn(kAllStoreBackends),
                          BackendParamName);
 
