@@ -303,6 +303,7 @@ void MigrationService::RunCreation(JobContext& context) {
     store_.Write([&](storage::MetadataTransaction& tx) {
       context.MarkDone(tx);
       Loaded current = Load(tx, id, true);
+      current.record.package_info.toc_view.content.clear();  // the package keeps it (Store)
       MarkCreated(current.record, {built.file.size_bytes, relative}, Now());
       current.internal["sha256"] = built.file.sha256;
       Store(tx, kSource, current.record, current.project_id, current.internal);
@@ -573,6 +574,7 @@ MigrationRecord MigrationService::Import(const Principal& principal, const Migra
     auto settings = model::ParsePackageSettings(record.package_info.toc_view.settings,
                                                 record.package_info.type);
     bool undo = generate_undo && !model::UsesKeepBoth(settings, ContentItems(record));
+    record.package_info.toc_view.content.clear();  // the package keeps it (Store)
     Store(tx, kTarget, record, target_project, Json{{"jobId", job.id}, {"generateUndo", undo}});
     tx.PutJob(job);
   });

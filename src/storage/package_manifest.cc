@@ -74,7 +74,7 @@ Json ToJson(const PackageManifest& manifest) {
   };
 }
 
-PackageManifest ParsePackageManifest(const Json& json) {
+PackageManifest ParsePackageManifest(Json json) {
   if (!json.is_object()) throw Error(ErrorCode::kInvalidInput, "manifest: expected a JSON object");
   if (String(json, "format") != kPackageFormat) {
     Refuse("format", "'" + String(json, "format") + "' is not " + std::string(kPackageFormat));
@@ -110,8 +110,8 @@ PackageManifest ParsePackageManifest(const Json& json) {
                              String(target, "name", "targetProject."), ""};
 
   manifest.settings = Object(json, "settings");
-  manifest.content = Member(json, "content", "");
-  if (!manifest.content.is_array()) Refuse("content", "expected an array");
+  if (!Member(json, "content", "").is_array()) Refuse("content", "expected an array");
+  manifest.content = std::move(json["content"]);
 
   manifest.created_at = String(json, "createdAt");
   if (!ParseTimestamp(manifest.created_at)) {

@@ -60,6 +60,8 @@ struct PackageManifest {
 };
 
 Json ToJson(const PackageManifest& manifest);
-PackageManifest ParsePackageManifest(const Json& json);
+// Takes `json` by value so that the content list, the bulk of a large package's manifest, is
+// moved rather than copied.
+PackageManifest ParsePackageManifest(Json json);
 
 }  // namespace tessera::storage

@@ -124,6 +124,7 @@ PackageReader::PackageReader(const fs::path& path) : path_(path), fd_(OpenPackag
     std::string text = ReadManifestText();
     try {
       manifest_ = ParsePackageManifest(ParseJson(text));
+      std::string().swap(text);  // a large content list's text is not kept while reading on
     } catch (const PackageCorrupt&) {
       throw;
     } catch (const Error& error) {
@@ -301,7 +302,7 @@ PackageManifest CheckPackageStructure(const fs::path& path, int64_t expected_siz
                            std::to_string(expected_size));
     }
   }
-  return PackageReader(path).manifest();
+  return PackageReader(path).ReleaseManifest();
 }
 
 PackageManifest VerifyPackage(const fs::path& path) {

@@ -48,6 +48,7 @@ class PackageReader {
   PackageReader& operator=(const PackageReader&) = delete;
 
   const PackageManifest& manifest() const { return manifest_; }
+  PackageManifest ReleaseManifest() { return std::move(manifest_); }  // manifest() is then empty
 
   bool Next(PackageEntry& out);
 
