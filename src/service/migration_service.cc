@@ -111,6 +111,17 @@ NamedRef NamedRefAt(const Json& body, const char* part, const char* key) {
   return {holder[key].value("id", ""), holder[key].value("name", "")};
 }
 
+// Whether a record of the package other than `row` (a reuse, T15) names the file at `path`.
+bool IsFileOfAnotherRecord(storage::MetadataTransaction& tx, const storage::MigrationRow& row,
+                           const std::string& path) {
+  for (const auto& other : tx.ListMigrationsOfPackage(row.package_id)) {
+    if (other.role == row.role && other.migration_id == row.migration_id) continue;
+    MigrationRecord record = RecordFromJson(other.record);
+    if (record.package_info.storage && record.package_info.storage->path == path) return true;
+  }
+  return false;
+}
+
 // A download name safe in a header and on any file system.
 std::string DownloadName(const PackageInfo& package) {
   std::string name = package.name.empty() ? package.id : package.name;
@@ -827,6 +838,7 @@ MigrationRecord MigrationService::Edit(const Principal& principal, const Migrati
     replaced = record.package_info.storage;
     Timestamp now = Now();
     BeginRebuild(record, now);
+    if (replaced && IsFileOfAnotherRecord(tx, *row, replaced->path)) replaced.reset();
     if (!request.name.empty()) record.package_info.name = request.name;
     record.package_info.toc_view.settings = model::ToJson(request.settings);
     record.package_info.tree_view = request.tree_view;

@@ -78,6 +78,26 @@ TEST_P(MigrationSideApi, AnEditedPackageIsRebuiltUnderItsIdsAndImportsTheNewCont
   EXPECT_EQ(BodyOf(object)["description"], "Revenue, restated");
 }
 
+TEST_P(MigrationSideApi, EditingAPackageKeepsTheFileAReuseOfItStillNeeds) {
+  model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
+  std::string id = Create(ObjectMigrationBody(cost, "replace"));
+  std::string path = source_->Get(id, "all")["packageInfo"]["storage"]["path"];
+  auto reused = source_->Send("POST", "/api/migrations?packageId=" + id.substr(0, 32),
+                              {{"importInfo", Json::object()}});
+  ASSERT_EQ(reused.status, 201) << reused.body;
+  std::string reuse_id = BodyOf(reused)["id"];
+
+  Json edited = ObjectMigrationBody(source_->storage.Named(project_, "Revenue"), "replace");
+  ASSERT_EQ(Edit(id, edited).status, 202);
+  source_->WaitWhile(id, "packageInfo", "creating");
+
+  EXPECT_TRUE(std::filesystem::exists(packages_.path() / path));
+  Json reuse = source_->Get(reuse_id, "all");
+  EXPECT_EQ(reuse["packageInfo"]["storage"]["path"], path);
+  ASSERT_EQ(reuse["packageInfo"]["tocView"]["content"].size(), 1u) << reuse.dump();
+  EXPECT_EQ(reuse["packageInfo"]["tocView"]["content"][0]["id"], cost.id);
+}
+
 TEST_P(MigrationSideApi, EditsThatCannotApplyAreRefusedAndChangeNothing) {
   model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
   std::string id = Create(ObjectMigrationBody(cost, "replace"));
