@@ -29,6 +29,22 @@ bool CanLogIn(ServedEnvironment& environment, const std::string& username,
              .status == 204;
 }
 
+// The settings of a package of users and roles: no schema update, sources' ACLs on new objects.
+Json UserLevelSettings(const Json& acl_on_replacing) {
+  return {{"updateSchema", nullptr},
+          {"aclOnReplacingObjects", acl_on_replacing},
+          {"aclOnNewObjects", Json::array({"keep_acl_as_source_object"})},
+          {"defaultAction", "replace"}};
+}
+
+Json ReplaceItem(const model::ObjectRecord& object, int type, bool include_dependents) {
+  return {{"id", object.id},
+          {"name", object.name},
+          {"type", type},
+          {"action", "replace"},
+          {"includeDependents", include_dependents}};
+}
+
 TEST_P(MigrationFlowsApi, AConfigurationPackageMovesAUserAndARoleWithoutAProjectAndUndoes) {
   model::ObjectRecord role;
   source_->storage.store->Read([&](storage::MetadataTransaction& tx) {
@@ -55,22 +71,10 @@ TEST_P(MigrationFlowsApi, AConfigurationPackageMovesAUserAndARoleWithoutAProject
                   {{"id", "https://dev.example.com/TesseraLibrary/"},
                    {"name", "https://dev.example.com/TesseraLibrary/"}}},
                  {"tocView",
-                  {{"settings",
-                    {{"updateSchema", nullptr},
-                     {"aclOnReplacingObjects", "replace"},
-                     {"aclOnNewObjects", Json::array({"keep_acl_as_source_object"})},
-                     {"defaultAction", "replace"}}},
+                  {{"settings", UserLevelSettings("replace")},
                    {"content",
-                    {{{"id", user.id},
-                      {"name", user.name},
-                      {"type", model::kTypeUser},
-                      {"action", "replace"},
-                      {"includeDependents", true}},
-                     {{"id", role.id},
-                      {"name", role.name},
-                      {"type", model::kTypeSecurityRole},
-                      {"action", "replace"},
-                      {"includeDependents", false}}}}}},
+                    {ReplaceItem(user, model::kTypeUser, true),
+                     ReplaceItem(role, model::kTypeSecurityRole, false)}}}},
                  {"treeView", Json::object()}}},
                {"importInfo", Json::object()}};
   std::string id = CreateAndApprove(body, /*configuration=*/true);
@@ -219,17 +223,8 @@ Json ProjectSecurityBody(const model::ObjectRecord& user) {
            {{"type", "project_security"},
             {"name", "Ana's links"},
             {"tocView",
-             {{"settings",
-               {{"updateSchema", nullptr},
-                {"aclOnReplacingObjects", nullptr},
-                {"aclOnNewObjects", Json::array({"keep_acl_as_source_object"})},
-                {"defaultAction", "replace"}}},
-              {"content",
-               {{{"id", user.id},
-                 {"name", user.name},
-                 {"type", model::kTypeUser},
-                 {"action", "replace"},
-                 {"includeDependents", true}}}}}},
+             {{"settings", UserLevelSettings(nullptr)},
+              {"content", Json::array({ReplaceItem(user, model::kTypeUser, true)})}}},
             {"treeView", Json::object()}}},
           {"importInfo", Json::object()}};
 }
