@@ -76,14 +76,20 @@ std::vector<model::PackagePurpose> PurposesParam(RequestContext& context) {
   return purposes;
 }
 
-http::Response ListMigrations(RequestContext& context) {
+// offset (default 0) and limit (default and at most kMaxListLimit) of a list request.
+std::pair<int64_t, int64_t> ListWindow(RequestContext& context) {
   int64_t offset = context.QueryInt("offset").value_or(0);
   int64_t limit = context.QueryInt("limit").value_or(kMaxListLimit);
   if (offset < 0 || limit < 0) {
     throw Error(ErrorCode::kInvalidInput, "offset and limit must not be negative");
   }
+  return {offset, std::min(limit, kMaxListLimit)};
+}
+
+http::Response ListMigrations(RequestContext& context) {
+  auto [offset, limit] = ListWindow(context);
   auto page = context.services().migrations.List(context.principal(), PurposesParam(context),
-                                                 offset, std::min(limit, kMaxListLimit));
+                                                 offset, limit);
   Json data = Json::array();
   for (const auto& record : page.records) {
     data.push_back(
@@ -196,14 +202,9 @@ http::Response DownloadSharedFile(RequestContext& context) {
 }
 
 http::Response ListSharedFiles(RequestContext& context) {
-  int64_t offset = context.QueryInt("offset").value_or(0);
-  int64_t limit = context.QueryInt("limit").value_or(kMaxListLimit);
-  if (offset < 0 || limit < 0) {
-    throw Error(ErrorCode::kInvalidInput, "offset and limit must not be negative");
-  }
-  auto page = context.services().shared_files.List(context.principal(),
-                                                   std::string(context.Query("type").value_or("")),
-                                                   offset, std::min(limit, kMaxListLimit));
+  auto [offset, limit] = ListWindow(context);
+  auto page = context.services().shared_files.List(
+      context.principal(), std::string(context.Query("type").value_or("")), offset, limit);
   Json data = Json::array();
   for (auto& file : page.files) data.push_back(std::move(file));
   return context.Reply(200, {{"total", page.total}, {"data", std::move(data)}});
