@@ -80,10 +80,62 @@ std::vector<model::ContentItem> ContentItems(const MigrationRecord& record) {
   return items;
 }
 
-Json StoredContent(const MigrationRecord& record) {
+// The content list of a package being created is stored in chunks beside its record (the
+// package file keeps it once built); the record's internal data counts its items.
+constexpr char kContentCount[] = "contentCount";
+
+int64_t StoredContentCount(const Json& internal) {
+  return internal.value(kContentCount, int64_t{0});
+}
+
+// Stores the described content of `request` for the source record `key`; returns its count.
+int64_t StoreDescribedContent(storage::MetadataTransaction& tx, const PackageScope& scope,
+                              const std::string& key, const CreateRequest& request) {
+  tx.DeleteMigrationContent(kSource, key);
+  if (request.purpose == model::PackagePurpose::kProjectMerge) return 0;
+  DescribeContent(tx, scope, request.content, [&](int64_t sequence, std::string chunk) {
+    tx.PutMigrationContent(kSource, key, sequence, chunk);
+  });
+  return static_cast<int64_t>(request.content.size());
+}
+
+std::string StoredContentChunk(storage::MetadataTransaction& tx, const std::string& key,
+                               int64_t sequence) {
+  auto chunk = tx.FindMigrationContent(kSource, key, sequence);
+  if (!chunk) {
+    throw Error(ErrorCode::kInternal,
+                fmt::format("migration {}: content chunk {} is missing", key, sequence));
+  }
+  return std::move(*chunk);
+}
+
+// The request items of a stored content list: what the build needs of it.
+std::vector<model::ContentItem> StoredContentItems(storage::MetadataTransaction& tx,
+                                                   const std::string& key, int64_t count) {
+  std::vector<model::ContentItem> items;
+  items.reserve(static_cast<size_t>(count));
+  for (int64_t sequence = 1; sequence <= storage::ContentEntryCount(count); ++sequence) {
+    for (auto& item : model::ParseContent(ParseJson(StoredContentChunk(tx, key, sequence)))) {
+      items.push_back(std::move(item));
+    }
+  }
+  return items;
+}
+
+Json StoredContentList(storage::MetadataTransaction& tx, const std::string& key, int64_t count) {
+  Json list = Json::array();
+  for (int64_t sequence = 1; sequence <= storage::ContentEntryCount(count); ++sequence) {
+    for (auto& item : ParseJson(StoredContentChunk(tx, key, sequence))) {
+      list.push_back(std::move(item));
+    }
+  }
+  return list;
+}
+
+void WithContentList(MigrationRecord& record, Json list) {
   Json full = ToJson(record);
-  const Json& toc = full["packageInfo"]["tocView"];
-  return toc.contains("content") ? toc["content"] : Json::array();
+  full["packageInfo"]["tocView"]["content"] = std::move(list);
+  record = RecordFromJson(full);
 }
 
 storage::JobRecord JobFor(JobRunner& jobs, const char* kind, const char* role,
@@ -241,12 +293,10 @@ MigrationRecord MigrationService::Create(const Principal& principal,
     if (!scope_project.empty()) {
       package.project = {scope_project, RequireProject(tx, scope_project).object.name};
     }
-    if (request.purpose != model::PackagePurpose::kProjectMerge) {
-      Json full = ToJson(record);
-      full["packageInfo"]["tocView"]["content"] = DescribeContent(tx, scope, request.content);
-      record = RecordFromJson(full);
-    }
-    Store(tx, kSource, record, scope_project, Json{{"jobId", job.id}});
+    int64_t content_count =
+        StoreDescribedContent(tx, scope, FormatMigrationId(IdOf(record)), request);
+    Store(tx, kSource, record, scope_project,
+          Json{{"jobId", job.id}, {kContentCount, content_count}});
     tx.PutJob(job);
   });
   jobs_.Start(job);
@@ -297,24 +347,30 @@ void MigrationService::RunCreation(JobContext& context) {
   manifest.purpose = std::string(model::PackagePurposeName(record.package_info.purpose));
   manifest.source_environment = {options_.environment.id, options_.environment.name};
   manifest.settings = record.package_info.toc_view.settings;
-  manifest.content = StoredContent(record);
+  manifest.content_count = StoredContentCount(loaded.internal);
   manifest.created_at = FormatTimestamp(Now());
-  if (!loaded.project_id.empty()) {
-    store_.Read([&](storage::MetadataTransaction& tx) {
-      auto project = RequireProject(tx, loaded.project_id);
-      manifest.source_project = {project.object.id, project.object.name, SchemaIdOf(project)};
-    });
-  }
+  std::string key = FormatMigrationId(id);
+  std::vector<model::ContentItem> content;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    content = StoredContentItems(tx, key, manifest.content_count);
+    if (loaded.project_id.empty()) return;
+    auto project = RequireProject(tx, loaded.project_id);
+    manifest.source_project = {project.object.id, project.object.name, SchemaIdOf(project)};
+  });
+  options.content_entry = [&](storage::MetadataTransaction& tx, int64_t sequence) {
+    return StoredContentChunk(tx, key, sequence);
+  };
   auto tracked = TrackRunning(id, options.on_progress);
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
 
-  BuiltPackage built = BuildPackage(store_, scope, ContentItems(record), options);
+  BuiltPackage built = BuildPackage(store_, scope, content, options);
+  std::vector<model::ContentItem>().swap(content);
   try {
     if (options_.before_creation_commit) options_.before_creation_commit();
     store_.Write([&](storage::MetadataTransaction& tx) {
       context.MarkDone(tx);
       Loaded current = Load(tx, id, true);
-      current.record.package_info.toc_view.content.clear();  // the package keeps it (Store)
+      tx.DeleteMigrationContent(kSource, key);  // the package keeps it
       MarkCreated(current.record, {built.file.size_bytes, relative}, Now());
       current.internal["sha256"] = built.file.sha256;
       Store(tx, kSource, current.record, current.project_id, current.internal);
@@ -414,7 +470,13 @@ MigrationRecord MigrationService::Get(const Principal& principal, const Migratio
                                       bool with_content) {
   RequireReader(principal);
   Loaded loaded;
-  store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    loaded = Load(tx, id, false);
+    int64_t count = StoredContentCount(loaded.internal);
+    if (with_content && !loaded.record.package_info.storage && loaded.role == kSource && count) {
+      WithContentList(loaded.record, StoredContentList(tx, FormatMigrationId(id), count));
+    }
+  });
   ShowRunningProgress(loaded.record);
   if (with_content) ShowContentFromPackage(loaded.record);
   if (loaded.role != kSource) return loaded.record;
@@ -434,12 +496,13 @@ void MigrationService::ShowContentFromPackage(MigrationRecord& record) {
     return;
   }
   try {
-    storage::PackageManifest manifest = storage::CheckPackageStructure(
-        location_.Require().Resolve(package.storage->path), package.storage->size);
-    if (manifest.package_id != package.id) throw storage::PackageCorrupt("another package");
-    Json full = ToJson(record);
-    full["packageInfo"]["tocView"]["content"] = std::move(manifest.content);
-    record = RecordFromJson(full);
+    std::filesystem::path path = location_.Require().Resolve(package.storage->path);
+    storage::CheckPackageStructure(path, package.storage->size);
+    storage::PackageReader reader(path);
+    if (reader.manifest().package_id != package.id) {
+      throw storage::PackageCorrupt("another package");
+    }
+    WithContentList(record, storage::ReadContentList(reader));
   } catch (const Error& error) {
     spdlog::warn("migration {}: the content list cannot be read from its package: {}",
                  FormatMigrationId(IdOf(record)), error.message());
@@ -844,15 +907,12 @@ MigrationRecord MigrationService::Edit(const Principal& principal, const Migrati
     record.package_info.tree_view = request.tree_view;
     record.package_info.warnings.clear();
     record.package_info.certification.reset();  // another package: certified again
-    if (request.purpose != model::PackagePurpose::kProjectMerge) {
-      PackageScope scope{row->project_id, record.package_info.type, record.package_info.purpose};
-      Json full = ToJson(record);
-      full["packageInfo"]["tocView"]["content"] = DescribeContent(tx, scope, request.content);
-      record = RecordFromJson(full);
-    }
+    PackageScope scope{row->project_id, record.package_info.type, record.package_info.purpose};
+    int64_t content_count = StoreDescribedContent(tx, scope, row->migration_id, request);
     job.data["path"] = storage::PackageRelativePath(now, NewObjectId());
     Json internal = row->internal;
     internal["jobId"] = job.id;
+    internal[kContentCount] = content_count;
     internal.erase("sha256");
     Store(tx, kSource, record, row->project_id, internal);
     tx.PutJob(job);
@@ -906,8 +966,10 @@ MigrationRecord MigrationService::ImportSharedFile(const Principal& principal,
                 fmt::format("Shared file '{}' has no content yet: upload it first", file_id));
   }
   StoredFile stored{file->data.value("size", int64_t{0}), file->data.value("path", "")};
-  storage::PackageManifest manifest =
-      storage::CheckPackageStructure(location_.Require().Resolve(stored.path), stored.size);
+  std::filesystem::path path = location_.Require().Resolve(stored.path);
+  storage::CheckPackageStructure(path, stored.size);
+  storage::PackageReader reader(path);
+  const storage::PackageManifest& manifest = reader.manifest();
 
   Timestamp now = Now();
   MigrationRecord record;
@@ -935,7 +997,7 @@ MigrationRecord MigrationService::ImportSharedFile(const Principal& principal,
   import.import_request_status = RequestStatus::kApproved;
   Json full = ToJson(record);
   if (manifest.purpose != model::PackagePurposeName(model::PackagePurpose::kProjectMerge)) {
-    full["packageInfo"]["tocView"]["content"] = manifest.content;
+    full["packageInfo"]["tocView"]["content"] = storage::ReadContentList(reader);
   }
   return Import(principal, IdOf(record), full, project_id, /*generate_undo=*/true);
 }

@@ -17,6 +17,7 @@
 #include "model/object_types.h"
 #include "model/package_entry.h"
 #include "model/semantic.h"
+#include "storage/package_format.h"
 
 namespace tessera::service {
 namespace {
@@ -264,12 +265,27 @@ void WriteObjects(storage::MetadataTransaction& tx, const PackageScope& scope,
 
 }  // namespace
 
-Json DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope,
-                     const std::vector<model::ContentItem>& content) {
-  std::vector<std::string> ids;
-  for (const auto& item : content) ids.push_back(item.id);
-  std::vector<ObjectRecord> found = FindInBatches(tx, StorageScope(scope), ids);
-  std::vector<std::string> missing = MissingIds(content, found, scope);
+void DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope,
+                     const std::vector<model::ContentItem>& content,
+                     const std::function<void(int64_t sequence, std::string chunk)>& store_chunk) {
+  const size_t chunk_items = static_cast<size_t>(storage::kContentItemsPerEntry);
+  std::vector<std::string> missing;
+  int64_t sequence = 0;
+  for (size_t start = 0; start < content.size(); start += chunk_items) {
+    std::vector<model::ContentItem> chunk(
+        content.begin() + start, content.begin() + std::min(content.size(), start + chunk_items));
+    std::vector<std::string> ids;
+    for (const auto& item : chunk) ids.push_back(item.id);
+    std::vector<ObjectRecord> found = FindInBatches(tx, StorageScope(scope), ids);
+    std::vector<std::string> absent = MissingIds(chunk, found, scope);
+    missing.insert(missing.end(), absent.begin(), absent.end());
+    if (!missing.empty()) continue;  // only the ids are wanted now
+    std::unordered_map<std::string, const ObjectRecord*> by_id;
+    for (const auto& record : found) by_id[record.id] = &record;
+    Json stored = Json::array();
+    for (const auto& item : chunk) stored.push_back(StoredItem(item, *by_id.at(item.id)));
+    store_chunk(++sequence, DumpJson(stored));
+  }
   if (!missing.empty()) {
     throw Error(ErrorCode::kInvalidInput,
                 fmt::format("packageInfo.tocView.content: no {} with the id(s) {} in the source{}",
@@ -279,11 +295,6 @@ Json DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope
                             fmt::join(missing, ", "),
                             scope.kind == PackageKind::kProject ? " project" : ""));
   }
-  std::unordered_map<std::string, const ObjectRecord*> by_id;
-  for (const auto& record : found) by_id[record.id] = &record;
-  Json stored = Json::array();
-  for (const auto& item : content) stored.push_back(StoredItem(item, *by_id.at(item.id)));
-  return stored;
 }
 
 BuiltPackage BuildPackage(storage::MetadataStore& store, const PackageScope& scope,
@@ -297,6 +308,9 @@ BuiltPackage BuildPackage(storage::MetadataStore& store, const PackageScope& sco
     manifest.object_count = static_cast<int64_t>(members.size());
     storage::PackageWriter writer(options.path, options.max_package_bytes);
     writer.WriteManifest(manifest);
+    for (int64_t entry = 1; entry <= storage::ContentEntryCount(manifest.content_count); ++entry) {
+      writer.AddContent(options.content_entry(tx, entry));
+    }
     WriteObjects(tx, scope, members, folders, writer, options);
     built.file = writer.Commit();
     built.object_count = manifest.object_count;

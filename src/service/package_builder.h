@@ -8,14 +8,16 @@
 //     is accepted: every listed id must name an object of the package's level -- an object of the
 //     project for project packages, a user or user group for project_security packages, another
 //     configuration object for configuration packages -- else Error(kInvalidInput) listing the
-//     ids (spec 04 §2.3 rows 7, 8). It returns the content as a package stores it (§1.6): each
-//     item with the object's version, owner and dates now, explicitIncluded and level.
+//     ids (spec 04 §2.3 rows 7, 8). It gives `store_chunk` the content as a package stores it
+//     (§1.6), in chunks of storage::kContentItemsPerEntry items as JSON array text: each item
+//     with the object's version, owner and dates now, explicitIncluded and level.
 //   - BuildPackage writes the file from one consistent snapshot of the source: the listed
 //     objects; with includeDependents, everything they use, recursively, at the same level (owners
 //     and ACL trustees never); for a project merge, every object of the project; and, as implicit
 //     folders, the ancestor folders of each object the package does not hold already. Objects come
 //     in import order (model/import_order.h), then by id. Memory holds the ids of the package,
-//     never its definitions: objects are read and written in batches.
+//     never its definitions: objects are read and written in batches. The content list
+//     (manifest.content_count items) is written as `content_entry` gives it, entry by entry.
 //   - Throws storage::PackageTooLarge at the byte limit, Error(kStorageUnavailable) when the
 //     storage service fails, Error(kServiceUnavailable) when the storage location cannot be
 //     written, and whatever `check_cancelled` throws. A failed build leaves no file.
@@ -41,13 +43,17 @@ struct PackageScope {
   model::PackagePurpose purpose = model::PackagePurpose::kObjectMigration;
 };
 
-Json DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope,
-                     const std::vector<model::ContentItem>& content);
+void DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope,
+                     const std::vector<model::ContentItem>& content,
+                     const std::function<void(int64_t sequence, std::string chunk)>& store_chunk);
 
 struct BuildOptions {
   std::filesystem::path path;
   int64_t max_package_bytes = int64_t{1} << 31;
   storage::PackageManifest manifest;  // object_count is set by BuildPackage
+  // Content entry `sequence` (1 .. ContentEntryCount(manifest.content_count)), read in the
+  // build's snapshot.
+  std::function<std::string(storage::MetadataTransaction& tx, int64_t sequence)> content_entry;
   std::function<void(int percent)> on_progress;
   std::function<void()> check_cancelled;
 };

@@ -47,12 +47,17 @@ struct PackageRules {
   std::string source_project_id;  // project_security: whose links the package carries
 };
 
-PackageRules RulesOf(const storage::PackageManifest& manifest) {
+PackageRules RulesOf(const std::filesystem::path& path) {
+  storage::PackageReader reader(path);
+  const storage::PackageManifest& manifest = reader.manifest();
   PackageRules rules;
   rules.kind = model::ParsePackageKind(manifest.type, "manifest.type");
   rules.purpose = model::ParsePackagePurpose(manifest.purpose, "manifest.purpose");
   rules.settings = model::ParsePackageSettings(manifest.settings, rules.kind, "manifest.settings");
-  rules.content = model::ParseContent(manifest.content, "manifest.content");
+  storage::ForEachContentEntry(reader, [&](Json entry) {
+    for (auto& item : model::ParseContent(entry, "content"))
+      rules.content.push_back(std::move(item));
+  });
   rules.source_project_id = manifest.source_project.id;
   return rules;
 }
@@ -582,7 +587,7 @@ class ImportRun {
 PackageImportSummary ImportPackage(storage::MetadataStore& store,
                                    const PackageImportOptions& options) {
   storage::PackageManifest manifest = storage::VerifyPackage(options.package_path);
-  PackageRules rules = RulesOf(manifest);
+  PackageRules rules = RulesOf(options.package_path);
   if (options.on_progress) options.on_progress(20);
   struct RolledBack {};  // the end of a dry run
   std::optional<PackageImportSummary> summary;

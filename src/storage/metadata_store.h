@@ -30,7 +30,7 @@
 
 namespace tessera::storage {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 struct ObjectFilter {
   std::vector<int> types;     // empty = any; matches ObjectRecord::type
@@ -111,7 +111,18 @@ class MetadataTransaction {
                                                     bool for_update = false) = 0;
   virtual std::vector<MigrationRow> ListMigrations() = 0;
   virtual std::vector<MigrationRow> ListMigrationsOfPackage(const std::string& package_id) = 0;
+  // DeleteMigration removes the record's content chunks with it.
   virtual bool DeleteMigration(const std::string& role, const std::string& migration_id) = 0;
+
+  // The content list of a package being created (spec 04 §1.6), keyed like its record, as
+  // numbered chunks of JSON array text (chunk 1, 2, ...), so that no request or job need hold
+  // more than a chunk of it. PutMigrationContent inserts or replaces a chunk.
+  virtual void PutMigrationContent(const std::string& role, const std::string& migration_id,
+                                   int64_t chunk, const std::string& items_json) = 0;
+  virtual std::optional<std::string> FindMigrationContent(const std::string& role,
+                                                          const std::string& migration_id,
+                                                          int64_t chunk) = 0;
+  virtual void DeleteMigrationContent(const std::string& role, const std::string& migration_id) = 0;
 
   // Jobs. ReplaceLease moves a job's lease only if it is still exactly `expected_owner` until
   // `expected_expires` (compare and set): of several nodes taking over one abandoned job, one

@@ -8,6 +8,7 @@ namespace {
 
 constexpr std::string_view kObjectsPrefix = "objects/";
 constexpr std::string_view kObjectsSuffix = ".json";
+constexpr std::string_view kContentPrefix = "content/";
 
 bool IsAsciiAlphanumeric(char c) {
   return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
@@ -22,13 +23,26 @@ std::string DescribeLimit(int64_t max_package_bytes) {
   return std::to_string(max_package_bytes) + " bytes";
 }
 
-}  // namespace
-
-std::string ObjectEntryName(int64_t sequence, std::string_view id) {
+std::string SequenceText(int64_t sequence) {
   char number[32];
   std::snprintf(number, sizeof number, "%06lld", static_cast<long long>(sequence));
+  return number;
+}
+
+}  // namespace
+
+int64_t ContentEntryCount(int64_t content_count) {
+  return content_count <= 0 ? 0
+                            : (content_count + kContentItemsPerEntry - 1) / kContentItemsPerEntry;
+}
+
+std::string ContentEntryName(int64_t sequence) {
+  return std::string(kContentPrefix) + SequenceText(sequence) + std::string(kObjectsSuffix);
+}
+
+std::string ObjectEntryName(int64_t sequence, std::string_view id) {
   std::string name(kObjectsPrefix);
-  name += number;
+  name += SequenceText(sequence);
   name += '-';
   name += id;
   name += kObjectsSuffix;

@@ -4,9 +4,13 @@
 // PackageWriter and PackageReader, and the errors that report a package file that cannot be
 // used. A package is a ZIP archive (deflate) whose entries come in this order:
 //   1. manifest.json                        the PackageManifest (storage/package_manifest.h)
-//   2. objects/<sequence>-<id>.json         one object's JSON per entry; sequence 000001, 000002,
+//   2. content/<sequence>.json              the package's content list (tocView.content), a JSON
+//                                           array of up to kContentItemsPerEntry items per
+//                                           entry, as many entries as ContentEntryCount() of the
+//                                           manifest's contentCount; sequence 000001, ...
+//   3. objects/<sequence>-<id>.json         one object's JSON per entry; sequence 000001, 000002,
 //                                           ... (at least 6 digits), in import order
-//   3. checksums.tsv                        one line "<sha256 hex>  <entry name>" per entry above,
+//   4. checksums.tsv                        one line "<sha256 hex>  <entry name>" per entry above,
 //                                           in order, then the line "# objects <n>"
 // Nothing follows the trailer but the ZIP central directory.
 //
@@ -33,9 +37,18 @@ inline constexpr std::string_view kChecksumsEntryName = "checksums.tsv";
 inline constexpr std::string_view kObjectCountLinePrefix = "# objects ";
 
 // The reader refuses an entry whose JSON is larger than this (a package cannot make it allocate
-// more for one entry). Object definitions are kilobytes; the manifest's content list is the
-// largest entry.
+// more for one entry). Object definitions are kilobytes; so are content entries.
 inline constexpr int64_t kMaxPackageEntryBytes = 64 << 20;
+
+// The content list is cut into entries of this many items, so that neither a writer nor a
+// reader ever holds more of it.
+inline constexpr int64_t kContentItemsPerEntry = 1000;
+
+// How many content entries a package whose content list has `content_count` items holds.
+int64_t ContentEntryCount(int64_t content_count);
+
+// "content/000001.json"; `sequence` counts from 1.
+std::string ContentEntryName(int64_t sequence);
 
 // "objects/000042-<id>.json"; `sequence` counts from 1.
 std::string ObjectEntryName(int64_t sequence, std::string_view id);

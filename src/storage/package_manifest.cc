@@ -68,13 +68,13 @@ Json ToJson(const PackageManifest& manifest) {
       {"targetProject",
        {{"id", manifest.target_project.id}, {"name", manifest.target_project.name}}},
       {"settings", manifest.settings},
-      {"content", manifest.content},
+      {"contentCount", manifest.content_count},
       {"createdAt", manifest.created_at},
       {"objectCount", manifest.object_count},
   };
 }
 
-PackageManifest ParsePackageManifest(Json json) {
+PackageManifest ParsePackageManifest(const Json& json) {
   if (!json.is_object()) throw Error(ErrorCode::kInvalidInput, "manifest: expected a JSON object");
   if (String(json, "format") != kPackageFormat) {
     Refuse("format", "'" + String(json, "format") + "' is not " + std::string(kPackageFormat));
@@ -110,8 +110,8 @@ PackageManifest ParsePackageManifest(Json json) {
                              String(target, "name", "targetProject."), ""};
 
   manifest.settings = Object(json, "settings");
-  if (!Member(json, "content", "").is_array()) Refuse("content", "expected an array");
-  manifest.content = std::move(json["content"]);
+  manifest.content_count = Integer(json, "contentCount");
+  if (manifest.content_count < 0) Refuse("contentCount", "must not be negative");
 
   manifest.created_at = String(json, "createdAt");
   if (!ParseTimestamp(manifest.created_at)) {

@@ -3,20 +3,21 @@
 // The manifest: the first entry of every package file (storage/package_format.h), which a target
 // reads before accepting an import (spec 04 §3.1.3, §6.6). JSON shape, keys always present and in
 // this order:
-//   {"format": "tessera-mmp", "formatVersion": 1, "kind": "package"|"undo",
+//   {"format": "tessera-mmp", "formatVersion": 2, "kind": "package"|"undo",
 //    "platformVersion": "11.6.0200.0001", "packageId": "<32 hex>", "importId": "<32 hex>"|"",
 //    "type": "project", "purpose": "object_migration",
 //    "sourceEnvironment": {"id", "name"}, "sourceProject": {"id", "name", "schemaId"},
-//    "targetProject": {"id", "name"}, "settings": {...}, "content": [...],
+//    "targetProject": {"id", "name"}, "settings": {...}, "contentCount": 3,
 //    "createdAt": "2025-06-02T10:00:00.000+0000", "objectCount": 42}
 // `importId` and `targetProject` are filled for undo packages only; project fields are empty
-// strings for configuration packages. `settings` and `content` are carried opaquely here; the
-// migration model gives them meaning.
+// strings for configuration packages. `settings` is carried opaquely here; the migration model
+// gives it meaning. The content list itself (contentCount items) follows the manifest in
+// entries of its own (storage/package_format.h), so a manifest stays small whatever the package.
 //
 // Parsing checks the shape, not the meaning: it throws Error(kInvalidInput) naming the key when
 // the format, formatVersion or kind is not one this server writes, a key is missing, or a value
-// has the wrong type (platformVersion must parse, createdAt must be a timestamp, objectCount
-// must be >= 0). Readers report that as a corrupt package.
+// has the wrong type (platformVersion must parse, createdAt must be a timestamp, contentCount
+// and objectCount must be >= 0). Readers report that as a corrupt package.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,8 @@
 namespace tessera::storage {
 
 inline constexpr std::string_view kPackageFormat = "tessera-mmp";
-inline constexpr int kPackageFormatVersion = 1;
+// Version 1 carried the content list inside the manifest.
+inline constexpr int kPackageFormatVersion = 2;
 
 enum class PackageFileKind { kPackage, kUndo };
 
@@ -54,14 +56,12 @@ struct PackageManifest {
   ManifestProject source_project;
   ManifestProject target_project;  // undo packages
   Json settings = Json::object();
-  Json content = Json::array();
+  int64_t content_count = 0;
   std::string created_at;
   int64_t object_count = 0;
 };
 
 Json ToJson(const PackageManifest& manifest);
-// Takes `json` by value so that the content list, the bulk of a large package's manifest, is
-// moved rather than copied.
-PackageManifest ParsePackageManifest(Json json);
+PackageManifest ParsePackageManifest(const Json& json);
 
 }  // namespace tessera::storage

@@ -124,16 +124,17 @@ PackageReader::PackageReader(const fs::path& path) : path_(path), fd_(OpenPackag
     std::string text = ReadManifestText();
     try {
       manifest_ = ParsePackageManifest(ParseJson(text));
-      std::string().swap(text);  // a large content list's text is not kept while reading on
     } catch (const PackageCorrupt&) {
       throw;
     } catch (const Error& error) {
       Corrupt(error.message());
     }
-    if (directory_entries_ >= 0 && directory_entries_ != manifest_.object_count + 2) {
+    content_entries_ = ContentEntryCount(manifest_.content_count);
+    if (directory_entries_ >= 0 &&
+        directory_entries_ != manifest_.object_count + content_entries_ + 2) {
       Corrupt("the ZIP directory lists " + std::to_string(directory_entries_) +
               " entries, the manifest announces " + std::to_string(manifest_.object_count) +
-              " objects");
+              " objects and " + std::to_string(manifest_.content_count) + " content items");
     }
   } catch (...) {
     Close();
@@ -158,9 +159,30 @@ std::string PackageReader::ReadManifestText() {
   return text;
 }
 
+bool PackageReader::NextContent(std::string& json) {
+  if (state_ == State::kFailed) Corrupt("the package was found damaged before");
+  if (state_ == State::kFinished || content_entries_read_ == content_entries_) return false;
+
+  archive_entry* entry = nullptr;
+  int result = archive_read_next_header(archive_, &entry);
+  if (result == ARCHIVE_EOF) Corrupt("a content entry is missing (the file is truncated)");
+  if (result != ARCHIVE_OK) Corrupt(LibarchiveError(archive_));
+  const char* name_text = archive_entry_pathname(entry);
+  std::string name = name_text ? name_text : "";
+  std::string expected = ContentEntryName(content_entries_read_ + 1);
+  if (name != expected) {
+    Corrupt("entry '" + name + "' is not " + expected + ", the next one expected");
+  }
+  ReadEntryData(name, json);
+  ++content_entries_read_;
+  return true;
+}
+
 bool PackageReader::Next(PackageEntry& out) {
   if (state_ == State::kFinished) return false;
   if (state_ == State::kFailed) Corrupt("the package was found damaged before");
+  while (NextContent(out.json)) {
+  }
 
   archive_entry* entry = nullptr;
   int result = archive_read_next_header(archive_, &entry);
@@ -291,6 +313,28 @@ void PackageReader::Close() noexcept {
     ::close(fd_);
     fd_ = -1;
   }
+}
+
+void ForEachContentEntry(PackageReader& reader, const std::function<void(Json entry)>& visit) {
+  std::string text;
+  for (int64_t sequence = 1; reader.NextContent(text); ++sequence) {
+    Json entry;
+    try {
+      entry = ParseJson(text);
+    } catch (const Error& error) {
+      throw PackageCorrupt(ContentEntryName(sequence) + ": " + std::string(error.message()));
+    }
+    if (!entry.is_array()) throw PackageCorrupt(ContentEntryName(sequence) + " is not an array");
+    visit(std::move(entry));
+  }
+}
+
+Json ReadContentList(PackageReader& reader) {
+  Json list = Json::array();
+  ForEachContentEntry(reader, [&](Json entry) {
+    for (auto& item : entry) list.push_back(std::move(item));
+  });
+  return list;
 }
 
 PackageManifest CheckPackageStructure(const fs::path& path, int64_t expected_size) {

@@ -9,6 +9,9 @@
 //     A file that cannot be opened throws PackageNotAccessible; a file that is not an intact
 //     package -- no ZIP end record at its end (truncated), first entry not the manifest,
 //     manifest unreadable -- throws PackageCorrupt.
+//   - NextContent() yields the content list's entries (storage/package_format.h), one JSON array
+//     text per call, and returns false once all of them are read; it is for use before the first
+//     Next(), which passes over those not read.
 //   - Next() yields the objects in file order, one per call, and returns false once it has read
 //     the checksums.tsv trailer and found it consistent: every entry's SHA-256 and name (manifest
 //     included), the object count of the trailer and of the manifest, nothing after the trailer.
@@ -25,6 +28,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "core/sha256_stream.h"
@@ -50,6 +54,7 @@ class PackageReader {
   const PackageManifest& manifest() const { return manifest_; }
   PackageManifest ReleaseManifest() { return std::move(manifest_); }  // manifest() is then empty
 
+  bool NextContent(std::string& json);
   bool Next(PackageEntry& out);
 
   int64_t objects_read() const { return objects_read_; }
@@ -70,12 +75,20 @@ class PackageReader {
   int64_t directory_entries_ = -1;  // from the ZIP end record; -1 when it does not say (Zip64)
   PackageManifest manifest_;
   State state_ = State::kReadingObjects;
-  int64_t entries_read_ = 0;  // manifest and objects
+  int64_t entries_read_ = 0;     // manifest, content and objects
+  int64_t content_entries_ = 0;  // announced by the manifest
+  int64_t content_entries_read_ = 0;
   int64_t objects_read_ = 0;
   Sha256Stream entry_hash_;
   Sha256Stream expected_trailer_;  // the checksum lines the entries read so far call for
   std::string buffer_;
 };
+
+// Gives `visit` each content entry of the package `reader` reads, parsed (a JSON array), in
+// order; for use before the reader's first Next(). An entry that is not a JSON array throws
+// PackageCorrupt. ReadContentList joins them into the whole content list.
+void ForEachContentEntry(PackageReader& reader, const std::function<void(Json entry)>& visit);
+Json ReadContentList(PackageReader& reader);
 
 // Returns the manifest. Throws PackageNotAccessible or PackageCorrupt.
 PackageManifest CheckPackageStructure(const std::filesystem::path& path, int64_t expected_size);

@@ -142,12 +142,26 @@ PackageWriter::~PackageWriter() {
 void PackageWriter::WriteManifest(const PackageManifest& manifest) {
   RequireState(State::kNeedsManifest, "WriteManifest");
   object_count_ = manifest.object_count;
+  content_entries_ = ContentEntryCount(manifest.content_count);
   WriteEntry(kManifestEntryName, DumpJson(ToJson(manifest)));
   state_ = State::kWritingObjects;
 }
 
+void PackageWriter::AddContent(std::string_view json) {
+  RequireState(State::kWritingObjects, "AddContent");
+  if (objects_written_ > 0 || content_entries_written_ == content_entries_) {
+    Abandon();
+    throw Error(ErrorCode::kInternal, "package writer: AddContent: the manifest announces " +
+                                          std::to_string(content_entries_) +
+                                          " content entries, and they come before the objects");
+  }
+  WriteEntry(ContentEntryName(content_entries_written_ + 1), json);
+  ++content_entries_written_;
+}
+
 void PackageWriter::AddObject(std::string_view id, std::string_view json) {
   RequireState(State::kWritingObjects, "AddObject");
+  RequireContentWritten("AddObject");
   if (!IsValidEntryId(id)) {
     Abandon();
     throw Error(ErrorCode::kInternal,
@@ -159,6 +173,7 @@ void PackageWriter::AddObject(std::string_view id, std::string_view json) {
 
 PackageFileInfo PackageWriter::Commit() {
   RequireState(State::kWritingObjects, "Commit");
+  RequireContentWritten("Commit");
   if (objects_written_ != object_count_) {
     Abandon();
     throw Error(ErrorCode::kInternal, "package writer: the manifest announces " +
@@ -197,6 +212,15 @@ void PackageWriter::RequireState(State expected, std::string_view call) {
                                                          : "the manifest is already written";
   if (state_ != State::kFailed && state_ != State::kCommitted) Abandon();
   throw Error(ErrorCode::kInternal, "package writer: " + std::string(call) + ": " + reason);
+}
+
+void PackageWriter::RequireContentWritten(std::string_view call) {
+  if (content_entries_written_ == content_entries_) return;
+  Abandon();
+  throw Error(ErrorCode::kInternal, "package writer: " + std::string(call) +
+                                        ": the manifest announces " +
+                                        std::to_string(content_entries_) + " content entries but " +
+                                        std::to_string(content_entries_written_) + " were added");
 }
 
 void PackageWriter::WriteEntry(std::string_view name, std::string_view data) {

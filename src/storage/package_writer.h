@@ -9,8 +9,10 @@
 //   - The file is written as ".<final name>.tmp" in the final file's directory (created when
 //     missing) and appears under its final name only when Commit() renames it, after an fsync;
 //     the directory is fsynced after the rename. Readers never see a partial package.
-//   - Calls come in this order: WriteManifest() once, AddObject() once per object (as many as the
-//     manifest's objectCount), Commit() once. Each entry's size is set in its header.
+//   - Calls come in this order: WriteManifest() once, AddContent() once per content entry (as
+//     many as ContentEntryCount() of the manifest's contentCount), AddObject() once per object
+//     (as many as the manifest's objectCount), Commit() once. Each entry's size is set in its
+//     header.
 //   - max_package_bytes bounds the whole file (entries, trailer, central directory), counted as
 //     bytes leave the compressor: once the file would exceed it, the call throws PackageTooLarge
 //     carrying the number of objects completely written.
@@ -53,6 +55,9 @@ class PackageWriter {
 
   void WriteManifest(const PackageManifest& manifest);
 
+  // `json`: a JSON array of up to kContentItemsPerEntry items of the content list.
+  void AddContent(std::string_view json);
+
   // `id` names the entry (storage/package_format.h IsValidEntryId); `json` is its whole content.
   void AddObject(std::string_view id, std::string_view json);
 
@@ -66,6 +71,7 @@ class PackageWriter {
   enum class State { kNeedsManifest, kWritingObjects, kCommitted, kFailed };
 
   void RequireState(State expected, std::string_view call);
+  void RequireContentWritten(std::string_view call);
   void WriteEntry(std::string_view name, std::string_view data);
   void WriteTrailer();
   void AppendChecksumLine(std::string_view line);
@@ -80,7 +86,9 @@ class PackageWriter {
   std::time_t entry_time_;
   State state_ = State::kNeedsManifest;
   int64_t objects_written_ = 0;
-  int64_t object_count_ = 0;  // announced by the manifest
+  int64_t object_count_ = 0;     // announced by the manifest
+  int64_t content_entries_ = 0;  // announced by the manifest
+  int64_t content_entries_written_ = 0;
   std::unique_ptr<Output> output_;
   bool temporary_exists_ = false;
   bool entry_open_ = false;  // between archive_write_header() and archive_write_finish_entry()

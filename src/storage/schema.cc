@@ -93,6 +93,13 @@ constexpr std::string_view kVersion3Statements[] = {
     "object_id)",
 };
 
+// Version 4: the content list of a package being created, in chunks (spec 04 §1.6).
+constexpr std::string_view kVersion4Statements[] = {
+    "CREATE TABLE IF NOT EXISTS migration_contents ("
+    " role TEXT NOT NULL, migration_id TEXT NOT NULL, chunk BIGINT NOT NULL,"
+    " items_json TEXT NOT NULL, PRIMARY KEY (role, migration_id, chunk))",
+};
+
 // The oldest version this binary upgrades; older ones are refused.
 constexpr int64_t kOldestUpgradableVersion = 1;
 
@@ -107,6 +114,9 @@ void ApplyUpgrades(SqlConnection& connection, int64_t from_version) {
   }
   if (from_version < 3) {
     for (std::string_view statement : kVersion3Statements) connection.Execute(statement);
+  }
+  if (from_version < 4) {
+    for (std::string_view statement : kVersion4Statements) connection.Execute(statement);
   }
 }
 

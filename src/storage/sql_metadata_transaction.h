@@ -64,6 +64,12 @@ class SqlMetadataTransaction : public MetadataTransaction {
   std::vector<MigrationRow> ListMigrations() override;
   std::vector<MigrationRow> ListMigrationsOfPackage(const std::string& package_id) override;
   bool DeleteMigration(const std::string& role, const std::string& migration_id) override;
+  void PutMigrationContent(const std::string& role, const std::string& migration_id, int64_t chunk,
+                           const std::string& items_json) override;
+  std::optional<std::string> FindMigrationContent(const std::string& role,
+                                                  const std::string& migration_id,
+                                                  int64_t chunk) override;
+  void DeleteMigrationContent(const std::string& role, const std::string& migration_id) override;
 
   void PutJob(const JobRecord& job) override;
   std::optional<JobRecord> FindJob(const std::string& id, bool for_update) override;

@@ -119,8 +119,35 @@ std::vector<MigrationRow> SqlMetadataTransaction::ListMigrationsOfPackage(
 
 bool SqlMetadataTransaction::DeleteMigration(const std::string& role,
                                              const std::string& migration_id) {
+  DeleteMigrationContent(role, migration_id);
   return db_.Execute("DELETE FROM migration_records WHERE role = ? AND migration_id = ?",
                      {role, migration_id}) > 0;
+}
+
+void SqlMetadataTransaction::PutMigrationContent(const std::string& role,
+                                                 const std::string& migration_id, int64_t chunk,
+                                                 const std::string& items_json) {
+  db_.Execute(
+      "INSERT INTO migration_contents (role, migration_id, chunk, items_json) "
+      "VALUES (?, ?, ?, ?) "
+      "ON CONFLICT (role, migration_id, chunk) DO UPDATE SET items_json = excluded.items_json",
+      {role, migration_id, chunk, items_json});
+}
+
+std::optional<std::string> SqlMetadataTransaction::FindMigrationContent(
+    const std::string& role, const std::string& migration_id, int64_t chunk) {
+  auto rows = db_.Query(
+      "SELECT items_json FROM migration_contents WHERE role = ? AND migration_id = ? AND "
+      "chunk = ?",
+      {role, migration_id, chunk});
+  if (rows.empty()) return std::nullopt;
+  return AsText(rows.front().at(0));
+}
+
+void SqlMetadataTransaction::DeleteMigrationContent(const std::string& role,
+                                                    const std::string& migration_id) {
+  db_.Execute("DELETE FROM migration_contents WHERE role = ? AND migration_id = ?",
+              {role, migration_id});
 }
 
 // Jobs

@@ -333,6 +333,62 @@ TEST_P(MigrationServiceTest, ARunningImportShowsItsProgressOnTheNodeThatRunsIt) 
   EXPECT_EQ(after.import_info.progress, 100);
 }
 
+// While a package is being created, its content list is stored beside its record, not in it:
+// reads without content never carry it, showContent=all shows it; once the package is recorded
+// the list is read from the package file and nothing of it is left beside the record.
+TEST_P(MigrationServiceTest, AContentListIsStoredBesideItsRecordUntilThePackageHoldsIt) {
+  model::ObjectRecord cost = source_->Named(project_, "Cost");
+  std::promise<void> written;
+  std::promise<void> resume;
+  std::shared_future<void> resumed = resume.get_future().share();
+  service::MigrationServiceOptions options{{"https://dev.example.com/", "dev"}, "11.6.0200.0001"};
+  options.before_creation_commit = [&] {
+    written.set_value();
+    resumed.wait();
+  };
+  service::JobRunner jobs(*source_->store, {"dev-held", 1, std::chrono::milliseconds(30000)});
+  service::MigrationService held(*source_->store, jobs, source_->location, options);
+  held.RegisterJobs();
+  auto admin = source_->Administrator();
+  auto id = service::IdOf(
+      held.Create(admin, project_, service::ParseCreateBody(ObjectMigrationBody(cost, "replace"))));
+  std::string key = service::FormatMigrationId(id);
+  auto stored = [&] {
+    std::pair<std::optional<storage::MigrationRow>, std::optional<std::string>> found;
+    source_->store->Read([&](storage::MetadataTransaction& tx) {
+      found = {tx.FindMigration("source", key, false), tx.FindMigrationContent("source", key, 1)};
+    });
+    return found;
+  };
+  ASSERT_EQ(written.get_future().wait_for(30s), std::future_status::ready);
+
+  auto [row, chunk] = stored();
+  ASSERT_TRUE(row.has_value());
+  Json toc = row->record["packageInfo"]["tocView"];
+  EXPECT_TRUE(!toc.contains("content") || toc["content"].empty()) << toc.dump();
+  ASSERT_TRUE(chunk.has_value());
+  EXPECT_EQ(ParseJson(*chunk)[0]["id"], cost.id);
+  EXPECT_EQ(ParseJson(*chunk)[0]["version"], cost.version);
+  MigrationRecord during = held.Get(admin, id);
+  EXPECT_EQ(during.package_info.status, PackageStatus::kCreating);
+  ASSERT_EQ(during.package_info.toc_view.content.size(), 1u);
+  EXPECT_EQ(during.package_info.toc_view.content[0].item.id, cost.id);
+  EXPECT_EQ(during.package_info.toc_view.content[0].version, cost.version);
+  EXPECT_TRUE(held.Get(admin, id, false).package_info.toc_view.content.empty());
+
+  resume.set_value();
+  MigrationRecord created = held.Get(admin, id);
+  for (int i = 0; i < 400 && created.package_info.status == PackageStatus::kCreating; ++i) {
+    std::this_thread::sleep_for(50ms);
+    created = held.Get(admin, id);
+  }
+  jobs.Stop();
+  EXPECT_EQ(created.package_info.status, PackageStatus::kCreated) << created.package_info.message;
+  EXPECT_FALSE(stored().second.has_value());
+  ASSERT_EQ(created.package_info.toc_view.content.size(), 1u);
+  EXPECT_EQ(created.package_info.toc_view.content[0], during.package_info.toc_view.content[0]);
+}
+
 // The source's storage service (a private PostgreSQL cluster) stops after the package file is
 // written and before the creation is recorded: the job cannot store its outcome until the
 // service is back; then the record is create_failed with the reason, and no file is left.

@@ -85,9 +85,16 @@ class PackageMigration : public ::testing::TestWithParam<StoreBackend> {
     options.manifest.source_project = {project_, "Tutorial", project_};
     options.manifest.settings = model::ToJson(settings);
     options.manifest.created_at = FormatTimestamp(Now());
+    std::vector<std::string> chunks;
     source_->store->Read([&](MetadataTransaction& tx) {
-      options.manifest.content = service::DescribeContent(tx, scope, content);
+      service::DescribeContent(tx, scope, content, [&](int64_t, std::string chunk) {
+        chunks.push_back(std::move(chunk));
+      });
     });
+    options.manifest.content_count = static_cast<int64_t>(content.size());
+    options.content_entry = [&](MetadataTransaction&, int64_t sequence) {
+      return chunks.at(static_cast<size_t>(sequence - 1));
+    };
     service::BuildPackage(*source_->store, scope, content, options);
     return options.path;
   }

@@ -148,6 +148,39 @@ TEST_P(MigrationStore, MigrationsListNewestFirstAndByPackage) {
               ElementsAre("source " + Id(1) + ":" + Id(5), "source " + Id(1) + ":" + Id(2)));
 }
 
+TEST_P(MigrationStore, ContentChunksAreKeptPerRecordAndGoWithIt) {
+  MigrationRow row = SampleMigration("source", 1, 2, 1000);
+  MigrationRow other = SampleMigration("source", 3, 4, 2000);
+  store_->Write([&](MetadataTransaction& tx) {
+    tx.PutMigration(row);
+    tx.PutMigration(other);
+    tx.PutMigrationContent("source", row.migration_id, 1, R"([{"id": "a"}])");
+    tx.PutMigrationContent("source", row.migration_id, 2, R"([{"id": "b"}])");
+    tx.PutMigrationContent("source", row.migration_id, 2, R"([{"id": "c"}])");  // replaces
+    tx.PutMigrationContent("source", other.migration_id, 1, R"([{"id": "d"}])");
+  });
+  auto chunk = [&](const std::string& migration_id, int64_t sequence) {
+    std::optional<std::string> text;
+    store_->Read([&](MetadataTransaction& tx) {
+      text = tx.FindMigrationContent("source", migration_id, sequence);
+    });
+    return text.value_or("(none)");
+  };
+  EXPECT_EQ(chunk(row.migration_id, 1), R"([{"id": "a"}])");
+  EXPECT_EQ(chunk(row.migration_id, 2), R"([{"id": "c"}])");
+  EXPECT_EQ(chunk(row.migration_id, 3), "(none)");
+
+  store_->Write([&](MetadataTransaction& tx) { tx.DeleteMigration("source", row.migration_id); });
+  EXPECT_EQ(chunk(row.migration_id, 1), "(none)");
+  EXPECT_EQ(chunk(other.migration_id, 1), R"([{"id": "d"}])");
+  store_->Write(
+      [&](MetadataTransaction& tx) { tx.DeleteMigrationContent("source", other.migration_id); });
+  EXPECT_EQ(chunk(other.migration_id, 1), "(none)");
+  std::vector<MigrationRow> left;
+  store_->Read([&](MetadataTransaction& tx) { left = tx.ListMigrations(); });
+  EXPECT_THAT(MigrationKeys(left), ElementsAre("source " + other.migration_id));
+}
+
 TEST_P(MigrationStore, DeletingAnUnknownRowReportsNothingDeleted) {
   bool deleted = true;
   store_->Write([&](MetadataTransaction& tx) { deleted = tx.DeleteMigration("source", "X:Y"); });

@@ -2,6 +2,7 @@
 // truncation, corruption and the trailer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 
@@ -316,7 +317,7 @@ TEST(PackageFile, AnUnreadableManifestIsCorrupt) {
   WriteRawZip(dir.path() / "p.mmp", {{"manifest.json", DumpJson(manifest)}});
   EXPECT_EQ(CorruptMessage([&] { CheckPackageStructure(dir.path() / "p.mmp", -1); }),
             "Package file is corrupt: manifest.formatVersion: 9 is not a format version this "
-            "server reads; expected 1");
+            "server reads; expected 2");
 }
 
 TEST(PackageFile, AMissingTrailerIsCorrupt) {
@@ -324,7 +325,7 @@ TEST(PackageFile, AMissingTrailerIsCorrupt) {
   WriteRawZip(dir.path() / "p.mmp", ValidEntries(2));
   EXPECT_EQ(CorruptMessage([&] { VerifyPackage(dir.path() / "p.mmp"); }),
             "Package file is corrupt: the ZIP directory lists 3 entries, the manifest announces 2 "
-            "objects");
+            "objects and 0 content items");
 
   // The same, with a ZIP directory that cannot tell: the stream ends without the trailer.
   HideDirectoryCount(dir.path() / "p.mmp");
@@ -340,7 +341,7 @@ TEST(PackageFile, AnEntryAfterTheTrailerIsCorrupt) {
   WriteRawZip(dir.path() / "p.mmp", entries);
   EXPECT_EQ(CorruptMessage([&] { VerifyPackage(dir.path() / "p.mmp"); }),
             "Package file is corrupt: the ZIP directory lists 5 entries, the manifest announces 2 "
-            "objects");
+            "objects and 0 content items");
 
   HideDirectoryCount(dir.path() / "p.mmp");
   EXPECT_EQ(CorruptMessage([&] { VerifyPackage(dir.path() / "p.mmp"); }),
@@ -386,6 +387,115 @@ TEST(PackageFile, ObjectsOutOfSequenceAreCorrupt) {
             "Package file is corrupt: entry '" + entries[1].first +
                 "' is not objects/000001-<id>.json, "
                 "the next one expected");
+}
+
+// A content list of `count` items, each naming its position.
+Json SampleContent(int64_t begin, int64_t end) {
+  Json items = Json::array();
+  for (int64_t i = begin; i < end; ++i) {
+    items.push_back(Json{{"id", testing::SampleObjectId(i)}, {"action", "replace"}, {"n", i}});
+  }
+  return items;
+}
+
+// Writes a package of `objects` with a content list of `content_count` items.
+void WritePackageWithContent(const std::filesystem::path& path,
+                             const std::vector<SampleObject>& objects, int64_t content_count) {
+  PackageManifest manifest = SampleManifest(static_cast<int64_t>(objects.size()));
+  manifest.content_count = content_count;
+  PackageWriter writer(path, int64_t{1} << 31);
+  writer.WriteManifest(manifest);
+  for (int64_t begin = 0; begin < content_count; begin += kContentItemsPerEntry) {
+    writer.AddContent(
+        DumpJson(SampleContent(begin, std::min(content_count, begin + kContentItemsPerEntry))));
+  }
+  for (const SampleObject& object : objects) writer.AddObject(object.id, object.json);
+  writer.Commit();
+}
+
+TEST(PackageFile, KeepsTheContentListInEntriesOfItsOwnBetweenManifestAndObjects) {
+  testing::TempDir dir;
+  std::vector<SampleObject> objects = SampleObjects(3, 100);
+  WritePackageWithContent(dir.path() / "p.mmp", objects, 2500);
+
+  std::string file = ReadWholeFile(dir.path() / "p.mmp");
+  size_t first = LocalHeaderOffset(file, "content/000001.json");
+  size_t third = LocalHeaderOffset(file, "content/000003.json");
+  EXPECT_EQ(file.find("content/000004.json"), std::string::npos);
+  EXPECT_LT(first, third);
+  EXPECT_LT(third, LocalHeaderOffset(file, "objects/000001-" + objects[0].id + ".json"));
+
+  PackageReader reader(dir.path() / "p.mmp");
+  EXPECT_EQ(reader.manifest().content_count, 2500);
+  EXPECT_EQ(ReadContentList(reader), SampleContent(0, 2500));
+  EXPECT_EQ(ReadAll(reader).size(), 3u);
+  EXPECT_EQ(VerifyPackage(dir.path() / "p.mmp").content_count, 2500);
+}
+
+TEST(PackageFile, ObjectsCanBeReadWithoutReadingTheContentList) {
+  testing::TempDir dir;
+  std::vector<SampleObject> objects = SampleObjects(2, 100);
+  WritePackageWithContent(dir.path() / "p.mmp", objects, 1001);
+  PackageReader reader(dir.path() / "p.mmp");
+  std::vector<PackageEntry> entries = ReadAll(reader);  // the trailer checks the content too
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].id, objects[0].id);
+  std::string content;
+  EXPECT_FALSE(reader.NextContent(content));
+}
+
+TEST(PackageFile, TheWriterRefusesContentEntriesOtherThanAnnounced) {
+  testing::TempDir dir;
+  std::vector<SampleObject> objects = SampleObjects(1, 100);
+  auto internal_error = [](const std::function<void()>& action) {
+    try {
+      action();
+    } catch (const Error& error) {
+      return error.code() == ErrorCode::kInternal;
+    }
+    return false;
+  };
+  PackageManifest manifest = SampleManifest(1);
+  manifest.content_count = 1500;  // two entries
+  {
+    PackageWriter writer(dir.path() / "few.mmp", int64_t{1} << 31);
+    writer.WriteManifest(manifest);
+    writer.AddContent(DumpJson(SampleContent(0, 1000)));
+    EXPECT_TRUE(internal_error([&] { writer.AddObject(objects[0].id, objects[0].json); }));
+  }
+  {
+    PackageWriter writer(dir.path() / "many.mmp", int64_t{1} << 31);
+    writer.WriteManifest(manifest);
+    writer.AddContent(DumpJson(SampleContent(0, 1000)));
+    writer.AddContent(DumpJson(SampleContent(1000, 1500)));
+    EXPECT_TRUE(internal_error([&] { writer.AddContent("[]"); }));
+  }
+  EXPECT_EQ(FileNames(dir.path()), std::vector<std::string>{});
+}
+
+TEST(PackageFile, AMissingOrMalformedContentEntryIsCorrupt) {
+  testing::TempDir dir;
+  PackageManifest manifest = SampleManifest(1);
+  manifest.content_count = 1500;
+  Entries entries{{"manifest.json", DumpJson(ToJson(manifest))},
+                  {"content/000001.json", DumpJson(SampleContent(0, 1000))},
+                  {"objects/000001-" + testing::SampleObjectId(1) + ".json", "{}"}};
+  entries.emplace_back("checksums.tsv", ChecksumTrailer(entries, 1));
+  WriteRawZip(dir.path() / "p.mmp", entries);
+  HideDirectoryCount(dir.path() / "p.mmp");
+  EXPECT_EQ(CorruptMessage([&] { VerifyPackage(dir.path() / "p.mmp"); }),
+            "Package file is corrupt: entry '" + entries[2].first +
+                "' is not content/000002.json, the next one expected");
+
+  manifest.content_count = 1;
+  entries = {{"manifest.json", DumpJson(ToJson(manifest))},
+             {"content/000001.json", "{\"id\": 1}"},
+             {"objects/000001-" + testing::SampleObjectId(1) + ".json", "{}"}};
+  entries.emplace_back("checksums.tsv", ChecksumTrailer(entries, 1));
+  WriteRawZip(dir.path() / "q.mmp", entries);
+  PackageReader reader(dir.path() / "q.mmp");
+  EXPECT_EQ(CorruptMessage([&] { ReadContentList(reader); }),
+            "Package file is corrupt: content/000001.json is not an array");
 }
 
 TEST(PackageFile, AMissingFileCannotBeAccessed) {

@@ -25,12 +25,12 @@ TEST(PackageManifest, WritesEveryKeyInTheDocumentedOrder) {
   Json json = ToJson(SampleManifest(3));
   std::vector<std::string> keys;
   for (const auto& [key, value] : json.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"format", "formatVersion", "kind", "platformVersion",
-                                            "packageId", "importId", "type", "purpose",
-                                            "sourceEnvironment", "sourceProject", "targetProject",
-                                            "settings", "content", "createdAt", "objectCount"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "format", "formatVersion", "kind", "platformVersion", "packageId", "importId",
+                      "type", "purpose", "sourceEnvironment", "sourceProject", "targetProject",
+                      "settings", "contentCount", "createdAt", "objectCount"}));
   EXPECT_EQ(json["format"], "tessera-mmp");
-  EXPECT_EQ(json["formatVersion"], 1);
+  EXPECT_EQ(json["formatVersion"], 2);
   EXPECT_EQ(json["kind"], "package");
   EXPECT_EQ(json["sourceProject"], (Json{{"id", "B19DEDCC11D4E0EFC000EB9495D0F44F"},
                                          {"name", "Tutorial"},
@@ -44,6 +44,7 @@ TEST(PackageManifest, RoundTripsEveryField) {
   manifest.kind = PackageFileKind::kUndo;
   manifest.import_id = "9D2E4F6A8B0C41D3E5F70819A2B3C4D5";
   manifest.target_project = {"F1E2D3C4B5A697887766554433221100", "Sales Prod", ""};
+  manifest.content_count = 1234;
 
   PackageManifest back = ParsePackageManifest(ParseJson(DumpJson(ToJson(manifest))));
 
@@ -61,7 +62,7 @@ TEST(PackageManifest, RoundTripsEveryField) {
   EXPECT_EQ(back.target_project.id, "F1E2D3C4B5A697887766554433221100");
   EXPECT_EQ(back.target_project.name, "Sales Prod");
   EXPECT_EQ(back.settings, manifest.settings);
-  EXPECT_EQ(back.content, manifest.content);
+  EXPECT_EQ(back.content_count, 1234);
   EXPECT_EQ(back.created_at, "2025-06-02T10:15:30.250+0000");
   EXPECT_EQ(back.object_count, 7);
 }
@@ -72,9 +73,9 @@ TEST(PackageManifest, RefusesAnotherFormatOrVersionOrKind) {
   EXPECT_EQ(ParseError(json), "manifest.format: 'zip' is not tessera-mmp");
 
   json = ToJson(SampleManifest(1));
-  json["formatVersion"] = 2;
+  json["formatVersion"] = 1;  // the content list inside the manifest
   EXPECT_EQ(ParseError(json),
-            "manifest.formatVersion: 2 is not a format version this server reads; expected 1");
+            "manifest.formatVersion: 1 is not a format version this server reads; expected 2");
 
   json = ToJson(SampleManifest(1));
   json["kind"] = "backup";
@@ -104,7 +105,8 @@ TEST(PackageManifest, RefusesValuesOfTheWrongShape) {
   EXPECT_EQ(with("packageId", 42), "manifest.packageId: expected a string");
   EXPECT_EQ(with("objectCount", "3"), "manifest.objectCount: expected an integer");
   EXPECT_EQ(with("objectCount", -1), "manifest.objectCount: must not be negative");
-  EXPECT_EQ(with("content", Json::object()), "manifest.content: expected an array");
+  EXPECT_EQ(with("contentCount", Json::array()), "manifest.contentCount: expected an integer");
+  EXPECT_EQ(with("contentCount", -2), "manifest.contentCount: must not be negative");
   EXPECT_EQ(with("settings", Json::array()), "manifest.settings: expected an object");
   EXPECT_EQ(with("createdAt", "yesterday"), "manifest.createdAt: 'yesterday' is not a timestamp");
   EXPECT_NE(with("platformVersion", "11.x")

@@ -28,8 +28,7 @@ storage::PackageManifest SampleManifest(int64_t object_count) {
                              "B19DEDCC11D4E0EFC000EB9495D0F44F"};
   manifest.target_project = {"", "", ""};
   manifest.settings = Json{{"defaultAction", "replace"}, {"validateDependencies", true}};
-  manifest.content = Json::array(
-      {Json{{"id", "8D679D3711D3E4981000E787EC6DE8A4"}, {"type", 4}, {"action", "use_existing"}}});
+  manifest.content_count = 0;
   manifest.created_at = "2025-06-02T10:15:30.250+0000";
   manifest.object_count = object_count;
   return manifest;

@@ -44,7 +44,7 @@ TEST_P(StoreSchema, EveryTableOfTheSchemaExists) {
 
   for (const char* table :
        {"objects", "dependencies", "projects", "sessions", "searches", "instances", "jobs",
-        "cube_snapshots", "migration_records", "settings", "shared_files"}) {
+        "cube_snapshots", "migration_records", "migration_contents", "settings", "shared_files"}) {
     EXPECT_EQ(database().QueryDirect(std::string("SELECT COUNT(*) FROM ") + table), "0") << table;
   }
 }
@@ -104,7 +104,8 @@ TEST_P(StoreSchema, ASchemaOlderThanTheFirstVersionMakesEveryCallUnavailable) {
 TEST_P(StoreSchema, AVersionOneDatabaseIsUpgradedKeepingItsData) {
   OpenStore()->Write(
       [](MetadataTransaction& tx) { tx.PutObject(SampleObject(kProject, Id(1), 4, "Revenue")); });
-  for (const char* table : {"migration_records", "settings", "shared_files"}) {
+  for (const char* table :
+       {"migration_records", "migration_contents", "settings", "shared_files"}) {
     database().ExecuteDirect(std::string("DROP TABLE ") + table);
   }
   database().ExecuteDirect(
@@ -125,6 +126,7 @@ TEST_P(StoreSchema, AVersionOneDatabaseIsUpgradedKeepingItsData) {
   EXPECT_EQ(database().QueryDirect("SELECT version FROM schema_version"),
             std::to_string(storage::kSchemaVersion));
   EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM settings"), "1");
+  EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM migration_contents"), "0");
   EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM schema_version"), "1");
 }
 
