@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -132,14 +133,22 @@ Json StoredItem(const model::ContentItem& item, const ObjectRecord& record) {
   return stored;
 }
 
-std::vector<ObjectRecord> FindInBatches(storage::MetadataTransaction& tx, const std::string& scope,
-                                        const std::vector<std::string>& ids) {
-  std::vector<ObjectRecord> found;
+// Gives `visit` the records found of `ids`, a batch at a time: no more than a batch of
+// definitions is held.
+void ForEachFound(storage::MetadataTransaction& tx, const std::string& scope,
+                  const std::vector<std::string>& ids,
+                  const std::function<void(const ObjectRecord&)>& visit) {
   for (size_t start = 0; start < ids.size(); start += kBatchSize) {
     std::vector<std::string> batch(ids.begin() + start,
                                    ids.begin() + std::min(ids.size(), start + kBatchSize));
-    for (auto& record : tx.FindObjects(scope, batch)) found.push_back(std::move(record));
+    for (const auto& record : tx.FindObjects(scope, batch)) visit(record);
   }
+}
+
+std::vector<ObjectRecord> FindInBatches(storage::MetadataTransaction& tx, const std::string& scope,
+                                        const std::vector<std::string>& ids) {
+  std::vector<ObjectRecord> found;
+  ForEachFound(tx, scope, ids, [&](const ObjectRecord& record) { found.push_back(record); });
   return found;
 }
 
@@ -163,18 +172,18 @@ std::vector<Member> ListedClosure(storage::MetadataTransaction& tx, const Packag
     listed_ids.push_back(item.id);
     if (item.include_dependents) with_dependents.insert(item.id);
   }
-  for (const auto& record : FindInBatches(tx, StorageScope(scope), listed_ids)) {
+  ForEachFound(tx, StorageScope(scope), listed_ids, [&](const ObjectRecord& record) {
     add(record, true);
     if (with_dependents.count(record.id)) {
       for (auto& used : UsesOf(scope, record)) frontier.push_back(std::move(used));
     }
-  }
+  });
   while (!frontier.empty()) {
     std::vector<std::string> next;
-    for (const auto& record : FindInBatches(tx, StorageScope(scope), frontier)) {
-      if (!add(record, false)) continue;
+    ForEachFound(tx, StorageScope(scope), frontier, [&](const ObjectRecord& record) {
+      if (!add(record, false)) return;
       for (auto& used : UsesOf(scope, record)) next.push_back(std::move(used));
-    }
+    });
     frontier = std::move(next);
   }
   return closure;
@@ -204,12 +213,12 @@ void AddImplicitFolders(storage::MetadataTransaction& tx, const PackageScope& sc
       if (members.insert(ancestor.id).second) missing.push_back(ancestor.id);
     }
   }
-  for (const auto& record : FindInBatches(tx, StorageScope(scope), missing)) {
+  ForEachFound(tx, StorageScope(scope), missing, [&](const ObjectRecord& record) {
     int depth = static_cast<int>(folders.AncestorsOf(record.folder_id).size());
     closure.push_back({record.id, record.folder_id,
                        model::MakeImportOrderKey(scope.kind, record.type, record.subtype, depth),
                        false, true});
-  }
+  });
 }
 
 std::vector<Member> PackageMembers(storage::MetadataTransaction& tx, const PackageScope& scope,
