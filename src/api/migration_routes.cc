@@ -4,6 +4,7 @@
 #include "api/multipart_file.h"
 #include "api/routes.h"
 #include "core/error.h"
+#include "core/ids.h"
 #include "core/strings.h"
 
 namespace tessera::api {
@@ -51,13 +52,21 @@ http::Response CreateMigration(RequestContext& context) {
   if (auto package_id = context.Query("packageId"); package_id && !package_id->empty()) {
     return Reuse(context, *package_id);
   }
-  Json body = context.BodyJson();
+  service::StreamedContent content(service::StreamedContent::Form::kRequest);
+  StreamedArray parsed = context.BodyJsonStreaming(service::StreamedContent::Path(),
+                                                   [&](Json item) { content.Add(item); });
+  const Json& body = parsed.document;
   if (IsSharedFileImport(body)) {
     auto record = context.services().migrations.ImportSharedFile(context.principal(),
                                                                  ProjectHeader(context), body);
     return context.Reply(201, service::ShortForm(record, false));
   }
-  auto request = service::ParseCreateBody(body);
+  std::optional<std::vector<model::ContentItem>> items;
+  if (parsed.found) {
+    content.Finish();
+    items = content.TakeItems();
+  }
+  auto request = service::ParseCreateBody(body, std::move(items));
   auto record =
       context.services().migrations.Create(context.principal(), ProjectHeader(context), request);
   return context.Reply(201, service::ShortForm(record, false));
@@ -101,9 +110,25 @@ http::Response ListMigrations(RequestContext& context) {
 http::Response GetMigration(RequestContext& context) {
   auto show = service::ParseShowContent(context.Query("showContent").value_or(""));
   bool with_content = show == service::ShowContent::kAll || show == service::ShowContent::kTocView;
-  auto record = context.services().migrations.Get(context.principal(), MigrationIdParam(context),
-                                                  with_content);
-  return context.Reply(200, service::ProjectForShowContent(service::ToJson(record), show));
+  auto& migrations = context.services().migrations;
+  service::MigrationId id = MigrationIdParam(context);
+  if (!with_content || context.has_fields()) {
+    auto record = migrations.Get(context.principal(), id, with_content);
+    return context.Reply(200, service::ProjectForShowContent(service::ToJson(record), show));
+  }
+  // The content list goes into the response as text, chunk by chunk: a list of 100,000 items
+  // would otherwise exist as a document several times over.
+  auto record = migrations.Get(context.principal(), id, /*with_content=*/false);
+  Json shown = service::ProjectForShowContent(service::ToJson(record), show);
+  Json& toc = shown["packageInfo"]["tocView"];
+  if (!toc.contains("content")) return context.Reply(200, std::move(shown));
+  const std::string placeholder = "content-list-" + NewTicketId();
+  toc["content"] = placeholder;
+  std::string text = DumpJson(shown);
+  size_t at = text.find("\"" + placeholder + "\"");
+  if (at == std::string::npos) throw Error(ErrorCode::kInternal, "the content list has no place");
+  text.replace(at, placeholder.size() + 2, migrations.ContentListText(context.principal(), id));
+  return http::Response::Json(200, std::move(text));
 }
 
 http::Response PatchMigration(RequestContext& context) {
@@ -113,16 +138,29 @@ http::Response PatchMigration(RequestContext& context) {
   return context.Reply(200, service::ShortForm(record, request.validation_status.has_value()));
 }
 
+// The body of an import or a validation: the source's record with its content list, which is
+// read item by item and checked, never held whole.
+std::pair<Json, std::optional<service::ContentDigest>> RecordBody(RequestContext& context) {
+  service::StreamedContent content(service::StreamedContent::Form::kStored);
+  StreamedArray parsed = context.BodyJsonStreaming(service::StreamedContent::Path(),
+                                                   [&](Json item) { content.Add(item); });
+  if (!parsed.found) return {std::move(parsed.document), std::nullopt};
+  content.Finish();
+  return {std::move(parsed.document), content.digest()};
+}
+
 http::Response ImportMigration(RequestContext& context) {
-  auto record = context.services().migrations.Import(context.principal(), MigrationIdParam(context),
-                                                     context.BodyJson(), ProjectHeader(context),
-                                                     context.QueryBool("generateUndo", true));
+  auto [body, content] = RecordBody(context);
+  auto record = context.services().migrations.Import(
+      context.principal(), MigrationIdParam(context), body, ProjectHeader(context),
+      context.QueryBool("generateUndo", true), content);
   return context.Reply(201, service::ShortForm(record, false));
 }
 
 http::Response ValidateMigration(RequestContext& context) {
-  context.services().migrations.Validate(context.principal(), MigrationIdParam(context),
-                                         context.BodyJson(), ProjectHeader(context));
+  auto [body, content] = RecordBody(context);
+  context.services().migrations.Validate(context.principal(), MigrationIdParam(context), body,
+                                         ProjectHeader(context));
   return http::Response::Empty(202);
 }
 

@@ -124,6 +124,16 @@ Json RequestContext::BodyJson() const {
   return body;
 }
 
+StreamedArray RequestContext::BodyJsonStreaming(
+    const std::vector<std::string>& array_path,
+    const std::function<void(Json element)>& on_element) const {
+  if (Trim(request_.body).empty()) return {Json::object(), false};
+  StreamedArray parsed = ParseJsonStreamingArray(request_.body, array_path, on_element);
+  if (!parsed.document.is_object())
+    throw Error(ErrorCode::kInvalidInput, "The request body must be a JSON object");
+  return parsed;
+}
+
 http::Response RequestContext::Reply(int status, Json body) const {
   if (fields_) ApplyFieldSelection(body, *fields_);
   return http::Response::Json(status, DumpJson(body));

@@ -41,6 +41,7 @@ class RequestContext {
   const service::Session& session() const { return *session_; }
   const service::Principal& principal() const { return session_->principal; }
   void set_fields(std::optional<FieldSelection> fields) { fields_ = std::move(fields); }
+  bool has_fields() const { return fields_.has_value(); }
 
   // The project named by X-MSTR-ProjectID (or X-SVC-ProjectID): required, or "" when absent.
   std::string RequiredProjectId();
@@ -59,6 +60,10 @@ class RequestContext {
   service::Page PageParams() const;  // offset >= 0, limit >= -1
 
   Json BodyJson() const;  // an object; kInvalidInput otherwise
+  // BodyJson, with the elements of the array at `array_path` given to `on_element` one by one
+  // rather than kept (core/json.h ParseJsonStreamingArray).
+  StreamedArray BodyJsonStreaming(const std::vector<std::string>& array_path,
+                                  const std::function<void(Json element)>& on_element) const;
 
   http::Response Reply(int status, Json body) const;
   static http::Response NoContent();

@@ -5,10 +5,12 @@
 // throw Error(kInvalidInput / kMissingField) naming the offending field.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tessera {
 
@@ -16,6 +18,19 @@ using Json = nlohmann::ordered_json;
 
 // Parses a request body; throws Error(kInvalidInput, "Invalid JSON: ...") on malformed text.
 Json ParseJson(std::string_view text);
+
+// Parses like ParseJson, except that the elements of the array at `array_path` (the object keys
+// leading to it from the root) go to `on_element` one by one as they are parsed and are not kept:
+// the document holds an empty array there, so a long list never exists whole. Returns whether
+// such an array was found (false when the path is absent or holds something else, which the
+// document then keeps). An exception from `on_element` ends the parse and propagates.
+struct StreamedArray {
+  Json document;
+  bool found = false;
+};
+StreamedArray ParseJsonStreamingArray(std::string_view text,
+                                      const std::vector<std::string>& array_path,
+                                      const std::function<void(Json element)>& on_element);
 
 // Serialises compactly; invalid UTF-8 in strings is replaced rather than thrown.
 std::string DumpJson(const Json& value);

@@ -259,39 +259,13 @@ bool ParseValidateDependencies(const Json& settings, std::string_view settings_p
 
 // Content -------------------------------------------------------------------------------------
 
-ContentItem ParseContentItem(const Json& value, std::string_view item_path) {
-  const Json& item = RequireObject(value, item_path);
-  ContentItem parsed;
-  const Json* id = Find(item, "id");
-  if (id == nullptr) FailMissing(Member(item_path, "id"));
-  parsed.id = RequireId(*id, Member(item_path, "id"));
-  if (const Json* name = Find(item, "name")) {
-    parsed.name = RequireString(*name, Member(item_path, "name"));
-  }
-  if (const Json* type = Find(item, "type")) {
-    parsed.type = RequireInt(*type, Member(item_path, "type"));
-  }
-  const Json* action = Find(item, "action");
-  if (action == nullptr) FailMissing(Member(item_path, "action"));
-  parsed.action = RequireRule(*action, Member(item_path, "action"));
-  if (const Json* include = Find(item, "includeDependents")) {
-    if (!include->is_boolean()) {
-      Fail(Member(item_path, "includeDependents"), "expected true or false");
-    }
-    parsed.include_dependents = include->get<bool>();
-  }
-  return parsed;
-}
-
-void RefuseDuplicateIds(const std::vector<ContentItem>& items, std::string_view path) {
+void RefuseDuplicateItems(const std::vector<ContentItem>& items, std::string_view path) {
   std::unordered_map<std::string_view, int> listed;
   std::vector<std::string> duplicates;
   for (const ContentItem& item : items) {
     if (++listed[item.id] == 2) duplicates.push_back(item.id);
   }
-  if (duplicates.empty()) return;
-  Fail(path,
-       "an object may be listed once; listed more than once: " + JoinStrings(duplicates, ", "));
+  if (!duplicates.empty()) RefuseDuplicateIds(duplicates, path);
 }
 
 Json IdActionsToJson(const std::vector<IdAction>& actions) {
@@ -334,8 +308,37 @@ std::vector<ContentItem> ParseContent(const Json& content, std::string_view fiel
   for (size_t i = 0; i < content.size(); ++i) {
     items.push_back(ParseContentItem(content[i], Element(field_path, i)));
   }
-  RefuseDuplicateIds(items, field_path);
+  RefuseDuplicateItems(items, field_path);
   return items;
+}
+
+ContentItem ParseContentItem(const Json& value, std::string_view item_path) {
+  const Json& item = RequireObject(value, item_path);
+  ContentItem parsed;
+  const Json* id = Find(item, "id");
+  if (id == nullptr) FailMissing(Member(item_path, "id"));
+  parsed.id = RequireId(*id, Member(item_path, "id"));
+  if (const Json* name = Find(item, "name")) {
+    parsed.name = RequireString(*name, Member(item_path, "name"));
+  }
+  if (const Json* type = Find(item, "type")) {
+    parsed.type = RequireInt(*type, Member(item_path, "type"));
+  }
+  const Json* action = Find(item, "action");
+  if (action == nullptr) FailMissing(Member(item_path, "action"));
+  parsed.action = RequireRule(*action, Member(item_path, "action"));
+  if (const Json* include = Find(item, "includeDependents")) {
+    if (!include->is_boolean()) {
+      Fail(Member(item_path, "includeDependents"), "expected true or false");
+    }
+    parsed.include_dependents = include->get<bool>();
+  }
+  return parsed;
+}
+
+void RefuseDuplicateIds(const std::vector<std::string>& duplicates, std::string_view field_path) {
+  Fail(field_path,
+       "an object may be listed once; listed more than once: " + JoinStrings(duplicates, ", "));
 }
 
 Json ToJson(const PackageSettings& settings) {

@@ -102,6 +102,14 @@ PackageSettings ParsePackageSettings(const Json& settings, PackageKind kind,
 std::vector<ContentItem> ParseContent(const Json& content,
                                       std::string_view field_path = "packageInfo.tocView.content");
 
+// One item of a content list, checked as ParseContent checks each (`item_path` names it, as
+// "<field_path>[i]"); for lists read item by item.
+ContentItem ParseContentItem(const Json& item, std::string_view item_path);
+
+// The error ParseContent throws for ids listed more than once (`duplicates`, each once).
+[[noreturn]] void RefuseDuplicateIds(const std::vector<std::string>& duplicates,
+                                     std::string_view field_path);
+
 Json ToJson(const PackageSettings& settings);
 Json ToJson(const ContentItem& item);  // {id, name, type?, action, includeDependents}
 

@@ -218,22 +218,25 @@ Certification ReadCertification(const Json& certification, std::string_view path
   return parsed;
 }
 
-// The stored tocView.content: request items plus what creation learnt (§1.6).
+// One stored tocView.content item: the request item plus what creation learnt (§1.6).
+PackageContentEntry ReadContentEntry(model::ContentItem parsed, const Json& item,
+                                     std::string_view item_path) {
+  PackageContentEntry entry;
+  entry.item = std::move(parsed);
+  entry.version = StringAt(item, "version", item_path);
+  entry.owner_id = StringAt(ObjectAt(item, "owner", item_path), "id", Member(item_path, "owner"));
+  entry.date_created = OptionalTimestampAt(item, "dateCreated", item_path);
+  entry.date_modified = OptionalTimestampAt(item, "dateModified", item_path);
+  entry.explicit_included = BoolAt(item, "explicitIncluded", item_path, true);
+  entry.level = OptionalEnumAt(item, "level", item_path, kContentLevelNames);
+  return entry;
+}
+
 std::vector<PackageContentEntry> ReadContent(const Json& content, std::string_view path) {
   std::vector<model::ContentItem> items = model::ParseContent(content, path);
   std::vector<PackageContentEntry> entries;
   for (size_t i = 0; i < items.size(); ++i) {
-    std::string item_path = Element(path, i);
-    const Json& item = content[i];
-    PackageContentEntry entry;
-    entry.item = std::move(items[i]);
-    entry.version = StringAt(item, "version", item_path);
-    entry.owner_id = StringAt(ObjectAt(item, "owner", item_path), "id", Member(item_path, "owner"));
-    entry.date_created = OptionalTimestampAt(item, "dateCreated", item_path);
-    entry.date_modified = OptionalTimestampAt(item, "dateModified", item_path);
-    entry.explicit_included = BoolAt(item, "explicitIncluded", item_path, true);
-    entry.level = OptionalEnumAt(item, "level", item_path, kContentLevelNames);
-    entries.push_back(std::move(entry));
+    entries.push_back(ReadContentEntry(std::move(items[i]), content[i], Element(path, i)));
   }
   return entries;
 }
@@ -452,11 +455,16 @@ const Json& RequireBodyObject(const Json& body) {
   return body;
 }
 
-std::vector<model::ContentItem> ReadCreateContent(const Json& toc, model::PackagePurpose purpose) {
-  constexpr std::string_view path = "packageInfo.tocView.content";
+constexpr std::string_view kContentPath = "packageInfo.tocView.content";
+
+std::vector<model::ContentItem> ReadCreateContent(
+    const Json& toc, model::PackagePurpose purpose,
+    std::optional<std::vector<model::ContentItem>> streamed) {
+  constexpr std::string_view path = kContentPath;
   const Json* content = Find(toc, "content");
-  std::vector<model::ContentItem> items =
-      content ? model::ParseContent(*content, path) : std::vector<model::ContentItem>{};
+  std::vector<model::ContentItem> items = streamed  ? std::move(*streamed)
+                                          : content ? model::ParseContent(*content, path)
+                                                    : std::vector<model::ContentItem>{};
   if (purpose == model::PackagePurpose::kProjectMerge) {
     // spec 04 §2.3 row 6: a project merge copies the whole project; an empty list is tolerated.
     if (!items.empty()) {
@@ -575,6 +583,12 @@ ShowContent ParseShowContent(std::string_view value) {
                           "' is not accepted; expected one of default, tocview, treeview, all");
 }
 
+Json ShownContentItem(const Json& stored_item) {
+  constexpr std::string_view path = "tocView.content[]";
+  return ContentEntryToJson(
+      ReadContentEntry(model::ParseContentItem(stored_item, path), stored_item, path));
+}
+
 Json ProjectForShowContent(const Json& full, ShowContent show) {
   Json out = full;
   Json& package = out["packageInfo"];
@@ -605,7 +619,8 @@ Json ShortForm(const MigrationRecord& record, bool with_validation) {
 
 // Request bodies ---------------------------------------------------------------------------------
 
-CreateRequest ParseCreateBody(const Json& body) {
+CreateRequest ParseCreateBody(const Json& body,
+                              std::optional<std::vector<model::ContentItem>> streamed) {
   RequireBodyObject(body);
   if (Find(body, "packageInfo") == nullptr) FailMissing("packageInfo");
   constexpr std::string_view path = "packageInfo";
@@ -626,7 +641,7 @@ CreateRequest ParseCreateBody(const Json& body) {
   const Json& toc = ObjectAt(package, "tocView", path);
   const Json* settings = Find(toc, "settings");
   request.settings = model::ParsePackageSettings(settings ? *settings : Json(), request.type);
-  request.content = ReadCreateContent(toc, request.purpose);
+  request.content = ReadCreateContent(toc, request.purpose, std::move(streamed));
   request.tree_view = ReadTreeView(package, path);
   // mstrio-py sends "importInfo": {} and sets the target later with the requested-PATCH (§7).
   const Json& imp = ObjectAt(body, "importInfo", "");
@@ -696,6 +711,30 @@ MigrationRecord ParseValidationBody(const Json& body, const MigrationId& path_id
                                record.import_info.id + "' is not the migration " + expected);
   }
   return record;
+}
+
+const std::vector<std::string>& StreamedContent::Path() {
+  static const std::vector<std::string> path{"packageInfo", "tocView", "content"};
+  return path;
+}
+
+void StreamedContent::Add(const Json& item) {
+  std::string item_path = Element(kContentPath, static_cast<size_t>(digest_.items));
+  model::ContentItem parsed = model::ParseContentItem(item, item_path);
+  if (!ids_.insert(parsed.id).second && reported_.insert(parsed.id).second) {
+    duplicates_.push_back(parsed.id);
+  }
+  ++digest_.items;
+  digest_.keeps_both |= parsed.action == model::ConflictRule::kKeepBoth;
+  if (form_ == Form::kStored) {
+    ReadContentEntry(std::move(parsed), item, item_path);  // checked, not kept
+  } else {
+    items_.push_back(std::move(parsed));
+  }
+}
+
+void StreamedContent::Finish() const {
+  if (!duplicates_.empty()) model::RefuseDuplicateIds(duplicates_, kContentPath);
 }
 
 Certification CertificationFromBody(const Json& body, const CertificationOperator& caller,

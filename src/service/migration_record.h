@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/json.h"
@@ -216,6 +217,10 @@ Json ProjectForShowContent(const Json& full, ShowContent show);
 // undoRequestStatus, progress}}, + validation{status, progress} when asked and present.
 Json ShortForm(const MigrationRecord& record, bool with_validation);
 
+// A stored tocView.content item (§1.6) as a record shows it: what ToJson(record) gives for it.
+// Throws as reading the item in a record would.
+Json ShownContentItem(const Json& stored_item);
+
 // Request bodies ---------------------------------------------------------------------------------
 
 // POST /api/migrations (§1.11 A/B/C and mstrio-py's body, §7.1).
@@ -230,7 +235,45 @@ struct CreateRequest {
   NamedRef target_environment;  // importInfo.environment; {} when absent
   NamedRef target_project;      // importInfo.project; {} when absent
 };
-CreateRequest ParseCreateBody(const Json& body);
+// `streamed`: the items of packageInfo.tocView.content when they were read item by item
+// (StreamedContent) and the body holds an empty array in their place.
+CreateRequest ParseCreateBody(
+    const Json& body, std::optional<std::vector<model::ContentItem>> streamed = std::nullopt);
+
+// What a tocView.content list read item by item (StreamedContent) held, in place of the list.
+struct ContentDigest {
+  int64_t items = 0;
+  bool keeps_both = false;  // an item's action is keep_both
+};
+
+// A tocView.content list read item by item while its request body is parsed
+// (ParseJsonStreamingArray at Path()), so that a long list is never held whole. Each item is
+// checked as the list of the same body is when read whole -- request items (kRequest:
+// ParseCreateBody), or items of a stored record (kStored, §1.6: the import and validation
+// bodies) -- with errors naming packageInfo.tocView.content[i]; Finish() refuses ids listed more
+// than once. Kept: the request items (kRequest) and the digest.
+class StreamedContent {
+ public:
+  enum class Form { kRequest, kStored };
+
+  static const std::vector<std::string>& Path();  // packageInfo, tocView, content
+
+  explicit StreamedContent(Form form) : form_(form) {}
+
+  void Add(const Json& item);
+  void Finish() const;
+
+  const ContentDigest& digest() const { return digest_; }
+  std::vector<model::ContentItem> TakeItems() { return std::move(items_); }
+
+ private:
+  Form form_;
+  ContentDigest digest_;
+  std::vector<model::ContentItem> items_;
+  std::unordered_set<std::string> ids_;
+  std::unordered_set<std::string> reported_;
+  std::vector<std::string> duplicates_;  // in the order found
+};
 
 // PATCH /api/migrations/{id}. Only the keys a client may change are read; the read-only keys
 // of a whole-record body (mstrio-py's trigger_validation sends its whole packageInfo) are

@@ -489,6 +489,32 @@ MigrationRecord MigrationService::Get(const Principal& principal, const Migratio
   }
 }
 
+namespace {
+
+// The package file of `package`, opened for reading and checked to be that package's.
+std::unique_ptr<storage::PackageReader> OpenPackageOf(const storage::PackageLocation& location,
+                                                      const PackageInfo& package) {
+  std::filesystem::path path = location.Resolve(package.storage->path);
+  storage::CheckPackageStructure(path, package.storage->size);
+  auto reader = std::make_unique<storage::PackageReader>(path);
+  if (reader->manifest().package_id != package.id) {
+    throw storage::PackageCorrupt("another package");
+  }
+  return reader;
+}
+
+// Appends the items of `chunk` (JSON array text) to the array text `list`, as records show them.
+void AppendShownItems(std::string_view chunk, std::string& list) {
+  Json items = ParseJson(chunk);
+  if (!items.is_array()) throw storage::PackageCorrupt("a content entry is not an array");
+  for (const Json& item : items) {
+    list += list.size() > 1 ? "," : "";
+    list += DumpJson(ShownContentItem(item));
+  }
+}
+
+}  // namespace
+
 void MigrationService::ShowContentFromPackage(MigrationRecord& record) {
   const PackageInfo& package = record.package_info;
   if (!package.storage || package.purpose == model::PackagePurpose::kProjectMerge ||
@@ -496,17 +522,39 @@ void MigrationService::ShowContentFromPackage(MigrationRecord& record) {
     return;
   }
   try {
-    std::filesystem::path path = location_.Require().Resolve(package.storage->path);
-    storage::CheckPackageStructure(path, package.storage->size);
-    storage::PackageReader reader(path);
-    if (reader.manifest().package_id != package.id) {
-      throw storage::PackageCorrupt("another package");
-    }
-    WithContentList(record, storage::ReadContentList(reader));
+    auto reader = OpenPackageOf(location_.Require(), package);
+    WithContentList(record, storage::ReadContentList(*reader));
   } catch (const Error& error) {
     spdlog::warn("migration {}: the content list cannot be read from its package: {}",
                  FormatMigrationId(IdOf(record)), error.message());
   }
+}
+
+std::string MigrationService::ContentListText(const Principal& principal, const MigrationId& id) {
+  RequireReader(principal);
+  Loaded loaded;
+  std::string list = "[";
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    loaded = Load(tx, id, false);
+    int64_t count = StoredContentCount(loaded.internal);
+    if (loaded.record.package_info.storage || loaded.role != kSource) return;
+    for (int64_t sequence = 1; sequence <= storage::ContentEntryCount(count); ++sequence) {
+      AppendShownItems(StoredContentChunk(tx, FormatMigrationId(id), sequence), list);
+    }
+  });
+  const PackageInfo& package = loaded.record.package_info;
+  if (package.storage && package.purpose != model::PackagePurpose::kProjectMerge) {
+    try {
+      auto reader = OpenPackageOf(location_.Require(), package);
+      std::string chunk;
+      while (reader->NextContent(chunk)) AppendShownItems(chunk, list);
+    } catch (const Error& error) {
+      spdlog::warn("migration {}: the content list cannot be read from its package: {}",
+                   FormatMigrationId(id), error.message());
+      list = "[";
+    }
+  }
+  return list + "]";
 }
 
 MigrationPage MigrationService::List(const Principal& principal,
@@ -624,7 +672,8 @@ void MigrationService::RunUndo(JobContext& context) {
 MigrationRecord MigrationService::Import(const Principal& principal, const MigrationId& id,
                                          const Json& body,
                                          const std::optional<std::string>& project_id,
-                                         bool generate_undo) {
+                                         bool generate_undo,
+                                         const std::optional<ContentDigest>& streamed) {
   MigrationRecord record = ParseImportBody(body, id);
   CheckImportable(record);
   std::string target_project = ResolveTargetProject(record, project_id);
@@ -647,7 +696,9 @@ MigrationRecord MigrationService::Import(const Principal& principal, const Migra
     // §5.1: no undo package after keep_both. Decided now: the stored record keeps no content.
     auto settings = model::ParsePackageSettings(record.package_info.toc_view.settings,
                                                 record.package_info.type);
-    bool undo = generate_undo && !model::UsesKeepBoth(settings, ContentItems(record));
+    bool keeps_both =
+        model::UsesKeepBoth(settings, ContentItems(record)) || (streamed && streamed->keeps_both);
+    bool undo = generate_undo && !keeps_both;
     record.package_info.toc_view.content.clear();  // the package keeps it (Store)
     Store(tx, kTarget, record, target_project, Json{{"jobId", job.id}, {"generateUndo", undo}});
     tx.PutJob(job);
@@ -995,11 +1046,15 @@ MigrationRecord MigrationService::ImportSharedFile(const Principal& principal,
   if (import.environment.empty()) import.environment = options_.environment;
   import.project = NamedRefAt(body, "importInfo", "project");
   import.import_request_status = RequestStatus::kApproved;
-  Json full = ToJson(record);
-  if (manifest.purpose != model::PackagePurposeName(model::PackagePurpose::kProjectMerge)) {
-    full["packageInfo"]["tocView"]["content"] = storage::ReadContentList(reader);
-  }
-  return Import(principal, IdOf(record), full, project_id, /*generate_undo=*/true);
+  ContentDigest content;  // the package's list, read entry by entry
+  storage::ForEachContentEntry(reader, [&](Json entry) {
+    for (const auto& item : model::ParseContent(entry, "content")) {
+      ++content.items;
+      content.keeps_both |= item.action == model::ConflictRule::kKeepBoth;
+    }
+  });
+  return Import(principal, IdOf(record), ToJson(record), project_id, /*generate_undo=*/true,
+                content);
 }
 
 MigrationService::PackageDownload MigrationService::Download(const Principal& principal,

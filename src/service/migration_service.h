@@ -83,14 +83,21 @@ class MigrationService {
   MigrationPage List(const Principal& principal, const std::vector<model::PackagePurpose>& purposes,
                      int64_t offset, int64_t limit);
 
+  // The content list Get(..., with_content=true) would show, as JSON array text, built one chunk
+  // at a time for a showContent=all or tocview response (a long list is never a document).
+  std::string ContentListText(const Principal& principal, const MigrationId& id);
+
   // PATCH /api/migrations/{id}: the import request, rename and retarget on the source; the undo
   // request on the target. `project_id`: the resolved project header, if sent.
   MigrationRecord Patch(const Principal& principal, const MigrationId& id,
                         const PatchRequest& request, const std::optional<std::string>& project_id);
 
   // PUT /api/migrations/{id}: `body` is the source's record read with showContent=all.
+  // `streamed`: what its tocView.content held when the list was read item by item (the body then
+  // holds an empty list).
   MigrationRecord Import(const Principal& principal, const MigrationId& id, const Json& body,
-                         const std::optional<std::string>& project_id, bool generate_undo);
+                         const std::optional<std::string>& project_id, bool generate_undo,
+                         const std::optional<ContentDigest>& streamed = std::nullopt);
 
   // PUT /api/migrations/{id}/validation (target): a dry run of the import of `body` (the
   // source's record read with showContent=all) into the target project, as a job; nothing is

@@ -69,6 +69,9 @@ TEST_P(MigrationApi, ABuiltPackagesContentListIsReadFromItsFileNotKeptInItsRecor
     EXPECT_EQ(content[0]["id"], cost.id);
     EXPECT_EQ(content[0]["action"], "replace");
     EXPECT_EQ(side->Get(id, "tocview")["packageInfo"]["tocView"]["content"], content);
+    auto selected = side->client->Get(
+        "/api/migrations/" + id + "?showContent=all&fields=packageInfo", side->Headers());
+    EXPECT_EQ(BodyOf(selected)["packageInfo"]["tocView"]["content"], content);  // as a document
     EXPECT_FALSE(side->Get(id)["packageInfo"].contains("tocView"));
   }
 }
@@ -123,6 +126,12 @@ TEST_P(MigrationApi, BadRequestsAreRefusedAndChangeNothing) {
   duplicated["packageInfo"]["tocView"]["content"].push_back(
       duplicated["packageInfo"]["tocView"]["content"][0]);
   ExpectError(source_->Send("POST", "/api/migrations", duplicated, project_), 400, "ERR006");
+  Json not_a_list = body;
+  not_a_list["packageInfo"]["tocView"]["content"] = body["packageInfo"]["tocView"]["content"][0];
+  ExpectError(source_->Send("POST", "/api/migrations", not_a_list, project_), 400, "ERR006");
+  Json empty = body;
+  empty["packageInfo"]["tocView"]["content"] = Json::array();
+  ExpectError(source_->Send("POST", "/api/migrations", empty, project_), 400, "ERR007");
   ExpectError(source_->client->Get("/api/migrations/NOT-AN-ID", source_->Headers()), 404, "ERR004");
 
   auto created = source_->Send("POST", "/api/migrations", body, project_);
@@ -144,6 +153,26 @@ TEST_P(MigrationApi, BadRequestsAreRefusedAndChangeNothing) {
   default_view["packageInfo"]["replicated"] = true;
   ExpectError(target_->Send("PUT", "/api/migrations/" + approved_id, default_view, project_), 400,
               "ERR007");  // read without showContent=all
+  Json replicated = not_replicated;
+  replicated["packageInfo"]["replicated"] = true;
+  Json& listed = replicated["packageInfo"]["tocView"]["content"];
+  ASSERT_EQ(listed.size(), 1u) << replicated.dump();
+  Json twice = replicated;
+  twice["packageInfo"]["tocView"]["content"].push_back(listed[0]);
+  Json unknown = replicated;
+  unknown["packageInfo"]["tocView"]["content"][0]["action"] = "merge";
+  Json single = replicated;
+  single["packageInfo"]["tocView"]["content"] = listed[0];  // not a list
+  for (const Json* bad : {&twice, &unknown, &single}) {
+    for (const char* path : {"", "/validation"}) {
+      ExpectError(target_->Send("PUT", "/api/migrations/" + approved_id + path, *bad, project_),
+                  400, "ERR006");
+    }
+  }
+  auto refused = target_->Send("PUT", "/api/migrations/" + approved_id, twice, project_);
+  EXPECT_NE(BodyOf(refused)["message"].get<std::string>().find("listed more than once"),
+            std::string::npos)
+      << refused.body;
   ExpectError(target_->client->Get("/api/migrations/" + approved_id, target_->Headers()), 404,
               "ERR004");  // nothing was stored on the target
 }

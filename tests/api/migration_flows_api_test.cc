@@ -137,6 +137,20 @@ TEST_P(MigrationFlowsApi, AProjectMergeTakesTheNewerSideOfEachObjectAndUndoes) {
   EXPECT_EQ(target_->storage.Dump(project_), before);
 }
 
+// The PUT body's content list is read item by item, not kept: a keep_both item in it still
+// means no undo package (spec 04 §5.1).
+TEST_P(MigrationFlowsApi, AKeepBothItemInTheImportBodyMeansNoUndoPackage) {
+  model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
+  std::string id = CreateAndApprove(ObjectMigrationBody(cost, "keep_both"));
+
+  auto put = target_->Send("PUT", "/api/migrations/" + id + "?generateUndo=true", Replicated(id),
+                           project_);
+  ASSERT_EQ(put.status, 201) << put.body;
+  Json imported = target_->WaitWhile(id, "importInfo", "importing");
+  ASSERT_EQ(imported["importInfo"]["status"], "imported") << imported.dump();
+  EXPECT_EQ(target_->Get(id, "all")["importInfo"]["undoStorage"], Json::object());
+}
+
 TEST_P(MigrationFlowsApi, AnImportWithoutUndoTakesItsProjectFromTheBodyAndRefusesUndo) {
   model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
   cost.description = "Cost, restated";

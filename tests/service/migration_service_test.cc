@@ -375,6 +375,10 @@ TEST_P(MigrationServiceTest, AContentListIsStoredBesideItsRecordUntilThePackageH
   EXPECT_EQ(during.package_info.toc_view.content[0].item.id, cost.id);
   EXPECT_EQ(during.package_info.toc_view.content[0].version, cost.version);
   EXPECT_TRUE(held.Get(admin, id, false).package_info.toc_view.content.empty());
+  auto shown = [](const MigrationRecord& record) {
+    return service::ToJson(record)["packageInfo"]["tocView"]["content"];
+  };
+  EXPECT_EQ(ParseJson(held.ContentListText(admin, id)), shown(during));
 
   resume.set_value();
   MigrationRecord created = held.Get(admin, id);
@@ -387,6 +391,7 @@ TEST_P(MigrationServiceTest, AContentListIsStoredBesideItsRecordUntilThePackageH
   EXPECT_FALSE(stored().second.has_value());
   ASSERT_EQ(created.package_info.toc_view.content.size(), 1u);
   EXPECT_EQ(created.package_info.toc_view.content[0], during.package_info.toc_view.content[0]);
+  EXPECT_EQ(ParseJson(held.ContentListText(admin, id)), shown(created));
 }
 
 // The source's storage service (a private PostgreSQL cluster) stops after the package file is
