@@ -46,13 +46,36 @@ Api::Api(service::Services& services, ApiOptions options)
   RegisterMigrationRoutes(endpoints);
 }
 
-bool Api::SpoolsBody(std::string_view method, std::string_view path) {
+namespace {
+
+bool IsSharedFileUpload(std::string_view method, std::string_view path) {
   constexpr std::string_view kFiles = "/api/mstrServices/library/storage/sharedFileStore/files/";
   constexpr std::string_view kBinary = "/binary";
   if (method != "PUT" || !path.ends_with(kBinary)) return false;
   size_t files = path.find(kFiles);
   return files != std::string_view::npos &&
          path.find('/', files + kFiles.size()) == path.size() - kBinary.size();
+}
+
+// POST /api/migrations, PUT /api/migrations/{id}, PUT .../{id}/validation and
+// PUT .../{id}/packageInfo: the bodies that carry a package's content list.
+bool CarriesAContentList(std::string_view method, std::string_view path) {
+  constexpr std::string_view kMigrations = "/api/migrations";
+  size_t at = path.find(kMigrations);
+  if (at == std::string_view::npos) return false;
+  std::string_view rest = path.substr(at + kMigrations.size());  // "", "/{id}", "/{id}/..."
+  if (method == "POST") return rest.empty();
+  if (method != "PUT" || !rest.starts_with('/')) return false;
+  size_t slash = rest.find('/', 1);
+  if (slash == 1) return false;  // no id
+  std::string_view tail = slash == std::string_view::npos ? "" : rest.substr(slash);
+  return tail.empty() || tail == "/validation" || tail == "/packageInfo";
+}
+
+}  // namespace
+
+bool Api::SpoolsBody(std::string_view method, std::string_view path) {
+  return IsSharedFileUpload(method, path) || CarriesAContentList(method, path);
 }
 
 http::Response Api::Handle(const http::Request& request) const {

@@ -45,7 +45,9 @@ class Api {
   http::Response Handle(const http::Request& request) const;
 
   // Whether the server should spool this request's body to a file (http::ServerOptions): the
-  // package uploads of the shared file store (spec 04 §3.4), which may be gigabytes.
+  // package uploads of the shared file store (spec 04 §3.4), which may be gigabytes, and the
+  // migration bodies that carry a content list (creation, import, validation, edit), which are
+  // parsed from the file item by item.
   static bool SpoolsBody(std::string_view method, std::string_view path);
 
  private:

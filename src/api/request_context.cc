@@ -1,5 +1,7 @@
 #include "api/request_context.h"
 
+#include "core/json_file.h"
+
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/strings.h"
@@ -116,21 +118,37 @@ service::Page RequestContext::PageParams() const {
   return page;
 }
 
-Json RequestContext::BodyJson() const {
-  if (Trim(request_.body).empty()) return Json::object();
-  Json body = ParseJson(request_.body);
+namespace {
+
+// Whether a request has no body, or only whitespace.
+bool HasNoBody(const http::Request& request) {
+  if (request.body_file) return IsBlankFile(request.body_file->path());
+  return Trim(request.body).empty();
+}
+
+Json RequireObject(Json body) {
   if (!body.is_object())
     throw Error(ErrorCode::kInvalidInput, "The request body must be a JSON object");
   return body;
 }
 
+}  // namespace
+
+Json RequestContext::BodyJson() const {
+  if (HasNoBody(request_)) return Json::object();
+  if (request_.body_file) return RequireObject(ParseJsonFile(request_.body_file->path()));
+  return RequireObject(ParseJson(request_.body));
+}
+
 StreamedArray RequestContext::BodyJsonStreaming(
     const std::vector<std::string>& array_path,
     const std::function<void(Json element)>& on_element) const {
-  if (Trim(request_.body).empty()) return {Json::object(), false};
-  StreamedArray parsed = ParseJsonStreamingArray(request_.body, array_path, on_element);
-  if (!parsed.document.is_object())
-    throw Error(ErrorCode::kInvalidInput, "The request body must be a JSON object");
+  if (HasNoBody(request_)) return {Json::object(), false};
+  StreamedArray parsed =
+      request_.body_file
+          ? ParseJsonFileStreamingArray(request_.body_file->path(), array_path, on_element)
+          : ParseJsonStreamingArray(request_.body, array_path, on_element);
+  parsed.document = RequireObject(std::move(parsed.document));
   return parsed;
 }
 

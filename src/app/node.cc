@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -213,8 +214,10 @@ void Node::Start() {
   server_options.idle_timeout = std::chrono::seconds(config_.idle_timeout_seconds);
   server_options.access_log = config_.access_log;
   server_options.spools_body = api::Api::SpoolsBody;
+  // Uploads of packages, and migration bodies whose content list grows with the package.
   server_options.max_spooled_body_bytes =
-      static_cast<uint64_t>(config_.max_package_bytes) + kMultipartOverheadBytes;
+      std::max(config_.max_body_bytes,
+               static_cast<uint64_t>(config_.max_package_bytes) + kMultipartOverheadBytes);
   server_options.spool_dir = EmptySpoolDirectory(config_.data_dir).string();
 
   api::Api* api = parts_->api.get();

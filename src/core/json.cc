@@ -1,5 +1,6 @@
 #include "core/json.h"
 
+#include "core/array_stream_callback.h"
 #include "core/error.h"
 
 namespace tessera {
@@ -33,45 +34,11 @@ Json ParseJson(std::string_view text) {
 StreamedArray ParseJsonStreamingArray(std::string_view text,
                                       const std::vector<std::string>& array_path,
                                       const std::function<void(Json element)>& on_element) {
-  // nlohmann's callback reports a key at the depth of its value, and an element of an array
-  // opened at depth d at depth d + 1; returning false drops the value just parsed.
-  const int array_depth = static_cast<int>(array_path.size());
-  std::vector<std::string> keys(array_path.size() + 1);
-  bool inside = false;
-  bool found = false;
-  auto on_path = [&] {
-    for (int depth = 1; depth <= array_depth; ++depth) {
-      if (keys[static_cast<size_t>(depth)] != array_path[static_cast<size_t>(depth - 1)]) {
-        return false;
-      }
-    }
-    return true;
-  };
-  auto callback = [&](int depth, Json::parse_event_t event, Json& parsed) {
-    using Event = Json::parse_event_t;
-    if (event == Event::key && depth <= array_depth) {
-      keys[static_cast<size_t>(depth)] = parsed.get<std::string>();
-      // Keys deeper than this one named members of an earlier value.
-      for (size_t deeper = static_cast<size_t>(depth) + 1; deeper < keys.size(); ++deeper) {
-        keys[deeper].clear();
-      }
-      return true;
-    }
-    if (depth == array_depth && event == Event::array_start && on_path()) {
-      inside = found = true;
-    } else if (depth == array_depth && event == Event::array_end) {
-      inside = false;
-    } else if (inside && depth == array_depth + 1 &&
-               (event == Event::object_end || event == Event::array_end || event == Event::value)) {
-      on_element(std::move(parsed));
-      return false;
-    }
-    return true;
-  };
+  ArrayStreamCallback callback(array_path, on_element);
   try {
     StreamedArray result;
-    result.document = Json::parse(text.begin(), text.end(), callback);
-    result.found = found;
+    result.document = Json::parse(text.begin(), text.end(), callback.AsParserCallback());
+    result.found = callback.found();
     return result;
   } catch (const nlohmann::json::parse_error& e) {
     throw Error(ErrorCode::kInvalidInput, std::string("Invalid JSON: ") + e.what());

@@ -177,6 +177,30 @@ TEST_P(MigrationApi, BadRequestsAreRefusedAndChangeNothing) {
               "ERR004");  // nothing was stored on the target
 }
 
+// Migration bodies grow with the package's content list: the server spools them to disk and
+// parses them from there, under the package limit rather than the in-memory body limit.
+TEST_P(MigrationApi, MigrationBodiesAreSpooledUnderThePackageLimitNotTheBodyLimit) {
+  source_->Stop();
+  source_->config.max_body_bytes = 16 * 1024;
+  source_->Start();
+  model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
+  Json body = ObjectMigrationBody(cost, "replace");
+  body["packageInfo"]["tocView"]["content"][0]["name"] = std::string(64 * 1024, 'x');
+
+  auto created = source_->Send("POST", "/api/migrations", body, project_);
+  ASSERT_EQ(created.status, 201) << created.body;
+  std::string id = BodyOf(created)["id"];
+  Json done = source_->WaitWhile(id, "packageInfo", "creating");
+  EXPECT_EQ(done["packageInfo"]["status"], "created") << done.dump();
+  Json listed = source_->Get(id, "all")["packageInfo"]["tocView"]["content"];
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0]["id"], cost.id);
+
+  auto renamed = source_->Send("PATCH", "/api/migrations/" + id,
+                               {{"packageInfo", {{"name", std::string(64 * 1024, 'y')}}}});
+  EXPECT_EQ(renamed.status, 413) << renamed.body;  // not a content-list body: held in memory
+}
+
 TEST_P(MigrationApi, TheStorageLocationIsReadAndChangedByTheAdministrator) {
   auto read = source_->client->Get("/api/mstrServices/library/storage", source_->Headers());
   ASSERT_EQ(read.status, 200) << read.body;
