@@ -51,12 +51,7 @@ std::string Quoted(std::string_view text) {
 }
 
 void WriteAll(int fd, std::string_view data, const fs::path& file) {
-  while (!data.empty()) {
-    ssize_t written = ::write(fd, data.data(), data.size());
-    if (written < 0 && errno == EINTR) continue;
-    if (written < 0) ThrowLocationUnavailable("cannot write " + file.string(), errno);
-    data.remove_prefix(static_cast<size_t>(written));
-  }
+  if (!WriteToFd(fd, data)) ThrowLocationUnavailable("cannot write " + file.string(), errno);
 }
 
 std::string ReadAll(int fd, const fs::path& file) {
@@ -272,6 +267,16 @@ bool RemoveFileIfExists(const fs::path& file) {
   if (::unlink(file.c_str()) == 0) return true;
   if (errno == ENOENT) return false;
   ThrowLocationUnavailable("cannot remove " + file.string(), errno);
+}
+
+bool WriteToFd(int fd, std::string_view data) noexcept {
+  while (!data.empty()) {
+    ssize_t written = ::write(fd, data.data(), data.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written < 0) return false;
+    data.remove_prefix(static_cast<size_t>(written));
+  }
+  return true;
 }
 
 void RemoveFileQuietly(const fs::path& file) noexcept {

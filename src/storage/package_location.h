@@ -76,6 +76,10 @@ using AcceptStagedFile =
 void StoreFileRange(const std::filesystem::path& source, uint64_t offset, uint64_t length,
                     const std::filesystem::path& file, const AcceptStagedFile& accept);
 
+// Writes all of `data` to `fd`, retrying short writes and interruptions; false with errno set
+// when the file refuses it.
+bool WriteToFd(int fd, std::string_view data) noexcept;
+
 // Fsyncs a directory so a rename or creation inside it survives a crash.
 void SyncDirectory(const std::filesystem::path& directory);
 

@@ -1,7 +1,5 @@
 #include "storage/package_writer.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -13,6 +11,7 @@
 #include "core/sha256_stream.h"
 #include "storage/package_format.h"
 #include "storage/package_location.h"
+#include "storage/zip_stream_writer.h"
 
 namespace tessera::storage {
 
@@ -22,59 +21,44 @@ namespace {
 
 constexpr size_t kBufferBytes = 64 * 1024;
 
-bool WriteAll(int fd, const char* data, size_t size) {
-  while (size > 0) {
-    ssize_t written = ::write(fd, data, size);
-    if (written < 0 && errno == EINTR) continue;
-    if (written < 0) return false;
-    data += written;
-    size -= static_cast<size_t>(written);
-  }
-  return true;
-}
-
 }  // namespace
 
-// Every byte of the archive passes through Accept(), called by libarchive: it is counted against
-// the limit, hashed, and buffered to the temporary file. Accept() never throws (libarchive is C)
-// and never fails towards libarchive: on the limit or an I/O error it records why and swallows
-// everything from then on, and PackageWriter::Check() turns the record into an exception. (A
-// failing write callback would leave libarchive in its fatal state, in which it no longer frees
-// the compressor of an unfinished entry.)
+// Every byte of the archive passes through Accept(): it is counted against the limit, hashed, and
+// buffered to the temporary file. Accept() never throws: on the limit or an I/O error it records
+// why and swallows everything from then on, and PackageWriter::CheckOutput() turns the record
+// into an exception once the ZIP writer's call returns.
 struct PackageWriter::Output {
   int fd = -1;
   int64_t max_bytes = 0;
   int64_t bytes = 0;
   bool over_limit = false;
   int io_errno = 0;
-  bool discarding = false;  // failed or abandoned: swallow whatever libarchive still writes
+  bool discarding = false;  // failed or abandoned: swallow whatever the ZIP writer still writes
   Sha256Stream file_hash;
   std::string buffer;
 
-  la_ssize_t Accept(const void* data, size_t length) noexcept {
-    if (discarding) return static_cast<la_ssize_t>(length);
-    if (bytes + static_cast<int64_t>(length) > max_bytes) {
+  void Accept(std::string_view piece) noexcept {
+    if (discarding) return;
+    if (bytes + static_cast<int64_t>(piece.size()) > max_bytes) {
       over_limit = true;
       discarding = true;
-      return static_cast<la_ssize_t>(length);
+      return;
     }
     try {
-      std::string_view piece(static_cast<const char*>(data), length);
       file_hash.Update(piece);
       buffer.append(piece);
     } catch (...) {
       io_errno = ENOMEM;
       discarding = true;
-      return static_cast<la_ssize_t>(length);
+      return;
     }
-    bytes += static_cast<int64_t>(length);
+    bytes += static_cast<int64_t>(piece.size());
     if (buffer.size() >= kBufferBytes) Flush();
-    return static_cast<la_ssize_t>(length);
   }
 
   bool Flush() noexcept {
     if (io_errno != 0) return false;
-    if (!WriteAll(fd, buffer.data(), buffer.size())) {
+    if (!WriteToFd(fd, buffer)) {
       io_errno = errno;
       discarding = true;
       return false;
@@ -88,6 +72,22 @@ namespace {
 
 fs::path TemporaryPathOf(const fs::path& final_path) {
   return final_path.parent_path() / ("." + final_path.filename().string() + ".tmp");
+}
+
+// A side file of the package being written, unlinked at once: it lives while open and
+// disappears with the process, even on a crash. -1 with errno set when it cannot be made.
+int OpenSideFile(const fs::path& final_path, std::string_view suffix) {
+  fs::path path = final_path.parent_path() / ("." + final_path.filename().string() + "." +
+                                              NewTicketId() + std::string(suffix));
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return -1;
+  if (::unlink(path.c_str()) != 0) {
+    int unlink_errno = errno;
+    ::close(fd);
+    errno = unlink_errno;
+    return -1;
+  }
+  return fd;
 }
 
 }  // namespace
@@ -112,27 +112,15 @@ PackageWriter::PackageWriter(fs::path final_path, int64_t max_package_bytes)
   if (output_->fd < 0) Fail("cannot create", errno);
   temporary_exists_ = true;
 
-  fs::path checksums_path = final_path_.parent_path() / ("." + final_path_.filename().string() +
-                                                         "." + NewTicketId() + ".sums.tmp");
-  checksums_fd_ = ::open(checksums_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  checksums_fd_ = OpenSideFile(final_path_, ".sums.tmp");
   if (checksums_fd_ < 0) Fail("cannot create the checksum side file of", errno);
-  // Unlinked at once: it lives while open and disappears with the process, even on a crash.
-  if (::unlink(checksums_path.c_str()) != 0) Fail("cannot unlink the checksum side file of", errno);
-
-  archive_ = archive_write_new();
-  if (archive_ == nullptr) Fail("libarchive cannot allocate a writer for", ENOMEM);
-  Check(archive_write_set_format_zip(archive_), "set the ZIP format");
-  Check(archive_write_zip_set_compression_deflate(archive_), "select deflate");
-  // Unblocked: every byte reaches Output::Accept() as soon as it is produced, so the count is
-  // exact and the last block is not padded.
-  Check(archive_write_set_bytes_per_block(archive_, 0), "set the block size");
-  Check(archive_write_open2(
-            archive_, output_.get(), nullptr,
-            [](archive*, void* output, const void* data, size_t length) -> la_ssize_t {
-              return static_cast<Output*>(output)->Accept(data, length);
-            },
-            nullptr, nullptr),
-        "open");
+  directory_fd_ = OpenSideFile(final_path_, ".dir.tmp");
+  if (directory_fd_ < 0) Fail("cannot create the ZIP directory side file of", errno);
+  ZipCall([&] {
+    zip_ = std::make_unique<ZipStreamWriter>(
+        [output = output_.get()](std::string_view bytes) { output->Accept(bytes); }, directory_fd_,
+        entry_time_);
+  });
 }
 
 PackageWriter::~PackageWriter() {
@@ -181,9 +169,8 @@ PackageFileInfo PackageWriter::Commit() {
                                           std::to_string(objects_written_) + " were added");
   }
   WriteTrailer();
-  Check(archive_write_close(archive_), "finish");
-  archive_write_free(archive_);
-  archive_ = nullptr;
+  ZipCall([&] { zip_->Finish(); });
+  zip_.reset();
 
   if (!output_->Flush()) Fail("cannot write", output_->io_errno);
   if (::fsync(output_->fd) != 0) Fail("cannot sync", errno);
@@ -192,8 +179,7 @@ PackageFileInfo PackageWriter::Commit() {
   if (::close(fd) != 0) Fail("cannot close", errno);
   if (::rename(temporary_path_.c_str(), final_path_.c_str()) != 0) Fail("cannot rename", errno);
   temporary_exists_ = false;
-  ::close(checksums_fd_);
-  checksums_fd_ = -1;
+  CloseSideFiles();
   state_ = State::kCommitted;
   try {
     SyncDirectory(final_path_.parent_path());
@@ -225,24 +211,11 @@ void PackageWriter::RequireContentWritten(std::string_view call) {
 
 void PackageWriter::WriteEntry(std::string_view name, std::string_view data) {
   std::string checksum_line = ChecksumLine(Sha256Hex(data), name);
-  std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(archive_entry_new(),
-                                                                 archive_entry_free);
-  if (!entry) Fail("libarchive cannot allocate an entry for", ENOMEM);
-  archive_entry_set_pathname(entry.get(), std::string(name).c_str());
-  archive_entry_set_filetype(entry.get(), AE_IFREG);
-  archive_entry_set_perm(entry.get(), 0644);
-  archive_entry_set_mtime(entry.get(), entry_time_, 0);
-  archive_entry_set_size(entry.get(), static_cast<la_int64_t>(data.size()));
-  Check(archive_write_header(archive_, entry.get()), "write the header of an entry");
-  entry_open_ = true;
-  while (!data.empty()) {
-    la_ssize_t written = archive_write_data(archive_, data.data(), data.size());
-    Check(written < 0 ? written : ARCHIVE_OK, "write an entry");
-    if (written <= 0) Fail("libarchive accepted no data for", EIO);
-    data.remove_prefix(static_cast<size_t>(written));
-  }
-  Check(archive_write_finish_entry(archive_), "finish an entry");
-  entry_open_ = false;
+  ZipCall([&] {
+    zip_->BeginEntry(name);
+    zip_->Write(data);
+    zip_->EndEntry();
+  });
   AppendChecksumLine(checksum_line);
 }
 
@@ -251,34 +224,17 @@ void PackageWriter::WriteTrailer() {
   FlushChecksums();
   if (::lseek(checksums_fd_, 0, SEEK_SET) != 0) Fail("cannot rewind the checksums of", errno);
 
-  std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(archive_entry_new(),
-                                                                 archive_entry_free);
-  if (!entry) Fail("libarchive cannot allocate an entry for", ENOMEM);
-  archive_entry_set_pathname(entry.get(), std::string(kChecksumsEntryName).c_str());
-  archive_entry_set_filetype(entry.get(), AE_IFREG);
-  archive_entry_set_perm(entry.get(), 0644);
-  archive_entry_set_mtime(entry.get(), entry_time_, 0);
-  archive_entry_set_size(entry.get(), static_cast<la_int64_t>(checksums_bytes_));
-  Check(archive_write_header(archive_, entry.get()), "write the header of the trailer");
-  entry_open_ = true;
-
+  ZipCall([&] { zip_->BeginEntry(kChecksumsEntryName); });
   std::string chunk(kBufferBytes, '\0');
   int64_t remaining = checksums_bytes_;
   while (remaining > 0) {
     ssize_t got = ::read(checksums_fd_, chunk.data(), chunk.size());
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) Fail("cannot read back the checksums of", got < 0 ? errno : EIO);
-    std::string_view piece(chunk.data(), static_cast<size_t>(got));
-    while (!piece.empty()) {
-      la_ssize_t written = archive_write_data(archive_, piece.data(), piece.size());
-      Check(written < 0 ? written : ARCHIVE_OK, "write the trailer");
-      if (written <= 0) Fail("libarchive accepted no data for", EIO);
-      piece.remove_prefix(static_cast<size_t>(written));
-    }
+    ZipCall([&] { zip_->Write(std::string_view(chunk.data(), static_cast<size_t>(got))); });
     remaining -= got;
   }
-  Check(archive_write_finish_entry(archive_), "finish the trailer");
-  entry_open_ = false;
+  ZipCall([&] { zip_->EndEntry(); });
 }
 
 void PackageWriter::AppendChecksumLine(std::string_view line) {
@@ -288,25 +244,35 @@ void PackageWriter::AppendChecksumLine(std::string_view line) {
 }
 
 void PackageWriter::FlushChecksums() {
-  if (!WriteAll(checksums_fd_, checksums_buffer_.data(), checksums_buffer_.size())) {
+  if (!WriteToFd(checksums_fd_, checksums_buffer_)) {
     Fail("cannot write the checksums of", errno);
   }
   checksums_buffer_.clear();
 }
 
-void PackageWriter::Check(int64_t libarchive_result, std::string_view what) {
+void PackageWriter::ZipCall(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const ZipStreamError& error) {
+    CheckOutput();  // the limit or the file first: they are why the ZIP writer stopped, if any
+    Fail(std::string(error.what()) + " for", error.errno_value());
+  }
+  CheckOutput();
+}
+
+void PackageWriter::CheckOutput() {
   if (output_->over_limit) {
     Abandon();
     throw PackageTooLarge(max_package_bytes_, objects_written_, object_count_);
   }
   if (output_->io_errno != 0) Fail("cannot write", output_->io_errno);
-  // ARCHIVE_WARN is a note about an entry's metadata; our entries' metadata is plain ASCII.
-  if (libarchive_result >= ARCHIVE_WARN) return;
-  std::string detail = "libarchive cannot " + std::string(what);
-  if (archive_ != nullptr && archive_error_string(archive_) != nullptr) {
-    detail += " (" + std::string(archive_error_string(archive_)) + ")";
+}
+
+void PackageWriter::CloseSideFiles() noexcept {
+  for (int* fd : {&checksums_fd_, &directory_fd_}) {
+    if (*fd >= 0) ::close(*fd);
+    *fd = -1;
   }
-  Fail(detail + " for", 0);
 }
 
 void PackageWriter::Fail(std::string_view what, int errno_value) {
@@ -318,14 +284,8 @@ void PackageWriter::Fail(std::string_view what, int errno_value) {
 void PackageWriter::Abandon() noexcept {
   if (state_ == State::kFailed) return;
   state_ = State::kFailed;
-  if (archive_ != nullptr) {
-    // Finishing the open entry and closing the archive (in archive_write_free()) release what
-    // libarchive holds; what they still write is swallowed.
-    output_->discarding = true;
-    if (entry_open_) archive_write_finish_entry(archive_);
-    archive_write_free(archive_);
-    archive_ = nullptr;
-  }
+  output_->discarding = true;
+  zip_.reset();
   if (output_->fd >= 0) {
     ::close(output_->fd);
     output_->fd = -1;
@@ -334,10 +294,7 @@ void PackageWriter::Abandon() noexcept {
     RemoveFileQuietly(temporary_path_);
     temporary_exists_ = false;
   }
-  if (checksums_fd_ >= 0) {
-    ::close(checksums_fd_);
-    checksums_fd_ = -1;
-  }
+  CloseSideFiles();
 }
 
 }  // namespace tessera::storage

@@ -1,9 +1,9 @@
 // storage/package_writer.h
 //
-// Writes one package file (storage/package_format.h) as a stream: a ZIP archive (libarchive,
-// deflate) whose bytes go straight to disk, so memory does not grow with the objects' sizes.
-// (libarchive keeps the ZIP central directory -- about 130 bytes per entry -- in memory until
-// Commit(); nothing else is kept per entry: the checksum lines wait in an unlinked side file.)
+// Writes one package file (storage/package_format.h) as a stream: a ZIP archive
+// (storage/zip_stream_writer.h, deflate) whose bytes go straight to disk, so memory grows with
+// neither the objects' sizes nor their number: the ZIP central directory and the checksum lines
+// wait in unlinked side files until Commit().
 //
 // Contract:
 //   - The file is written as ".<final name>.tmp" in the final file's directory (created when
@@ -27,15 +27,16 @@
 #include <cstdint>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "storage/package_manifest.h"
 
-struct archive;  // libarchive's handle
-
 namespace tessera::storage {
+
+class ZipStreamWriter;
 
 struct PackageFileInfo {
   int64_t size_bytes = 0;
@@ -67,7 +68,7 @@ class PackageWriter {
   const std::filesystem::path& temporary_path() const { return temporary_path_; }
 
  private:
-  struct Output;  // the byte sink libarchive writes through: counts, hashes, buffers, limits
+  struct Output;  // the byte sink the ZIP writer writes through: counts, hashes, buffers, limits
   enum class State { kNeedsManifest, kWritingObjects, kCommitted, kFailed };
 
   void RequireState(State expected, std::string_view call);
@@ -76,7 +77,10 @@ class PackageWriter {
   void WriteTrailer();
   void AppendChecksumLine(std::string_view line);
   void FlushChecksums();
-  void Check(int64_t libarchive_result, std::string_view what);
+  // Runs a call of the ZIP writer, then turns a failure of it or of the output into an exception.
+  void ZipCall(const std::function<void()>& call);
+  void CheckOutput();
+  void CloseSideFiles() noexcept;
   [[noreturn]] void Fail(std::string_view what, int errno_value);
   void Abandon() noexcept;
 
@@ -91,9 +95,9 @@ class PackageWriter {
   int64_t content_entries_written_ = 0;
   std::unique_ptr<Output> output_;
   bool temporary_exists_ = false;
-  bool entry_open_ = false;  // between archive_write_header() and archive_write_finish_entry()
-  archive* archive_ = nullptr;
+  std::unique_ptr<ZipStreamWriter> zip_;
   int checksums_fd_ = -1;  // unlinked side file holding checksums.tsv until Commit()
+  int directory_fd_ = -1;  // unlinked side file holding the ZIP central directory until Commit()
   int64_t checksums_bytes_ = 0;
   std::string checksums_buffer_;
 };
