@@ -109,10 +109,12 @@ std::function<void()> ImportCommitDelayFromEnvironment() {
 // Room for a multipart upload's delimiters and part headers around a package of the size limit.
 constexpr uint64_t kMultipartOverheadBytes = 1 << 20;
 
-// Where the server spools large request bodies: <data_dir>/uploads, emptied of what a stopped
-// or killed node left there (only this node's server writes it).
-std::filesystem::path EmptySpoolDirectory(const std::filesystem::path& data_dir) {
-  std::filesystem::path directory = data_dir / "uploads";
+// A working directory of this node under its data directory, emptied of what a stopped or
+// killed node left there (only this node writes it): "uploads", where the server spools large
+// request bodies, and "scratch", where migration jobs keep what they track per object.
+std::filesystem::path EmptyWorkDirectory(const std::filesystem::path& data_dir,
+                                         std::string_view name) {
+  std::filesystem::path directory = data_dir / name;
   std::filesystem::create_directories(directory);
   for (const auto& entry : std::filesystem::directory_iterator(directory)) {
     std::error_code ignored;
@@ -182,6 +184,7 @@ void Node::Start() {
                                             config_.ResolvedPublicUrl()};
   migration_setup.migrations.platform_version = config_.reported_version;
   migration_setup.migrations.max_package_bytes = config_.max_package_bytes;
+  migration_setup.migrations.scratch_dir = EmptyWorkDirectory(config_.data_dir, "scratch");
   migration_setup.shared_files.max_file_bytes = config_.max_package_bytes;
   migration_setup.migrations.before_import_commit = ImportCommitDelayFromEnvironment();
   parts_->services =
@@ -218,7 +221,7 @@ void Node::Start() {
   server_options.max_spooled_body_bytes =
       std::max(config_.max_body_bytes,
                static_cast<uint64_t>(config_.max_package_bytes) + kMultipartOverheadBytes);
-  server_options.spool_dir = EmptySpoolDirectory(config_.data_dir).string();
+  server_options.spool_dir = EmptyWorkDirectory(config_.data_dir, "uploads").string();
 
   api::Api* api = parts_->api.get();
   ThreadPool* compute = parts_->compute.get();

@@ -1,5 +1,7 @@
 #include "model/action_resolver.h"
 
+#include <memory>
+
 #include "core/strings.h"
 #include "model/object_types.h"
 
@@ -14,15 +16,27 @@ std::optional<ConflictRule> Lookup(const Map& map, const Key& key) {
   return it->second;
 }
 
+ListedActions ListedIn(const std::vector<ContentItem>& content) {
+  // A list read from a body holds one item per id already; assignment keeps the last one for
+  // lists built by hand too.
+  auto listed = std::make_shared<std::map<std::string, ConflictRule>>();
+  for (const ContentItem& item : content) (*listed)[ToUpper(item.id)] = item.action;
+  return [listed](const std::string& upper_id) { return Lookup(*listed, upper_id); };
+}
+
 }  // namespace
 
 ActionResolver::ActionResolver(const PackageSettings& settings,
                                const std::vector<ContentItem>& content, PackagePurpose purpose)
+    : ActionResolver(settings, purpose, ListedIn(content)) {}
+
+ActionResolver::ActionResolver(const PackageSettings& settings, PackagePurpose purpose,
+                               ListedActions listed)
     : is_project_merge_(purpose == PackagePurpose::kProjectMerge),
-      default_action_(settings.default_action) {
+      default_action_(settings.default_action),
+      listed_(std::move(listed)) {
   // Lists parsed by ParsePackageSettings hold one entry per key already; assignment keeps the
   // last one (§4.3) for lists built by hand too.
-  for (const ContentItem& item : content) listed_[ToUpper(item.id)] = item.action;
   if (!is_project_merge_) return;
   for (const IdAction& entry : settings.object_actions) {
     object_actions_[ToUpper(entry.id)] = entry.action;
@@ -41,7 +55,7 @@ ActionResolver::ActionResolver(const PackageSettings& settings,
 
 ConflictRule ActionResolver::Resolve(const ResolverObject& object) const {
   if (!is_project_merge_) {
-    return Lookup(listed_, ToUpper(object.id)).value_or(default_action_);
+    return listed_(ToUpper(object.id)).value_or(default_action_);
   }
   if (auto rule = Lookup(object_actions_, ToUpper(object.id))) return *rule;
   if (auto rule = FolderRule(object)) return *rule;

@@ -11,9 +11,11 @@
 //   itself and everything below it; the deepest matching folder wins. Folders take the normal
 //   precedence too (no special case for type 8).
 // Ids compare case-insensitively. The resolver copies what it needs: the settings and content
-// may go away after construction.
+// may go away after construction. A long content list may instead be looked up where it is kept
+// (ListedActions), for as long as the resolver is used.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,10 +35,14 @@ struct ResolverObject {
   std::vector<std::string> ancestor_ids;  // folder ids, nearest (the parent) first
 };
 
+// The action of the content item with an upper-case id; nullopt when the id is not listed.
+using ListedActions = std::function<std::optional<ConflictRule>(const std::string& upper_id)>;
+
 class ActionResolver {
  public:
   ActionResolver(const PackageSettings& settings, const std::vector<ContentItem>& content,
                  PackagePurpose purpose);
+  ActionResolver(const PackageSettings& settings, PackagePurpose purpose, ListedActions listed);
 
   ConflictRule Resolve(const ResolverObject& object) const;
 
@@ -46,7 +52,7 @@ class ActionResolver {
 
   bool is_project_merge_;
   ConflictRule default_action_;
-  std::map<std::string, ConflictRule> listed_;  // content items by upper-case id
+  ListedActions listed_;
   std::map<std::string, ConflictRule> object_actions_;
   std::map<std::string, ConflictRule> folder_actions_;
   std::map<std::pair<int, int>, ConflictRule> subtype_actions_;  // {type, subtype}

@@ -14,9 +14,7 @@ bool IsHex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
 class Repointer {
  public:
-  explicit Repointer(const std::map<std::string, std::string>& old_to_new) {
-    for (const auto& [old_id, new_id] : old_to_new) upper_old_to_new_[ToUpper(old_id)] = new_id;
-  }
+  explicit Repointer(const NewIdOf& new_id_of) : new_id_of_(new_id_of) {}
 
   Json Value(const Json& value) const {
     if (value.is_string()) return Text(value.get_ref<const std::string&>());
@@ -36,7 +34,7 @@ class Repointer {
  private:
   // Copies `text`, replacing each maximal hex run of exactly 32 characters found in the map.
   std::string Text(const std::string& text) const {
-    if (text.size() < kIdLength || upper_old_to_new_.empty()) return text;
+    if (text.size() < kIdLength) return text;
     std::string out;
     out.reserve(text.size());
     size_t i = 0;
@@ -48,10 +46,10 @@ class Repointer {
       size_t run_end = i;
       while (run_end < text.size() && IsHex(text[run_end])) ++run_end;
       std::string_view run(text.data() + i, run_end - i);
-      auto it =
-          run.size() == kIdLength ? upper_old_to_new_.find(ToUpper(run)) : upper_old_to_new_.end();
-      if (it != upper_old_to_new_.end()) {
-        out += it->second;
+      std::optional<std::string> new_id;
+      if (run.size() == kIdLength) new_id = new_id_of_(ToUpper(run));
+      if (new_id) {
+        out += *new_id;
       } else {
         out += run;
       }
@@ -60,13 +58,24 @@ class Repointer {
     return out;
   }
 
-  std::map<std::string, std::string> upper_old_to_new_;
+  const NewIdOf& new_id_of_;
 };
 
 }  // namespace
 
 Json Repoint(const Json& definition, const std::map<std::string, std::string>& old_to_new) {
-  return Repointer(old_to_new).Value(definition);
+  if (old_to_new.empty()) return definition;
+  std::map<std::string, std::string> upper_old_to_new;
+  for (const auto& [old_id, new_id] : old_to_new) upper_old_to_new[ToUpper(old_id)] = new_id;
+  return RepointWith(definition, [&](const std::string& upper_id) -> std::optional<std::string> {
+    auto it = upper_old_to_new.find(upper_id);
+    if (it == upper_old_to_new.end()) return std::nullopt;
+    return it->second;
+  });
+}
+
+Json RepointWith(const Json& definition, const NewIdOf& new_id_of) {
+  return Repointer(new_id_of).Value(definition);
 }
 
 }  // namespace tessera::model

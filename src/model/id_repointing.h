@@ -10,7 +10,9 @@
 // id, the later member in document order wins.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/json.h"
@@ -19,5 +21,10 @@ namespace tessera::model {
 
 // `old_to_new` maps old id -> new id; keys may be in any case.
 Json Repoint(const Json& definition, const std::map<std::string, std::string>& old_to_new);
+
+// The same with the map looked up where it is kept: `new_id_of` gets an upper-case id and gives
+// its new id, or nullopt when it keeps its id.
+using NewIdOf = std::function<std::optional<std::string>(const std::string& upper_id)>;
+Json RepointWith(const Json& definition, const NewIdOf& new_id_of);
 
 }  // namespace tessera::model

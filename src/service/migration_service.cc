@@ -109,19 +109,6 @@ std::string StoredContentChunk(storage::MetadataTransaction& tx, const std::stri
   return std::move(*chunk);
 }
 
-// The request items of a stored content list: what the build needs of it.
-std::vector<model::ContentItem> StoredContentItems(storage::MetadataTransaction& tx,
-                                                   const std::string& key, int64_t count) {
-  std::vector<model::ContentItem> items;
-  items.reserve(static_cast<size_t>(count));
-  for (int64_t sequence = 1; sequence <= storage::ContentEntryCount(count); ++sequence) {
-    for (auto& item : model::ParseContent(ParseJson(StoredContentChunk(tx, key, sequence)))) {
-      items.push_back(std::move(item));
-    }
-  }
-  return items;
-}
-
 Json StoredContentList(storage::MetadataTransaction& tx, const std::string& key, int64_t count) {
   Json list = Json::array();
   for (int64_t sequence = 1; sequence <= storage::ContentEntryCount(count); ++sequence) {
@@ -350,9 +337,7 @@ void MigrationService::RunCreation(JobContext& context) {
   manifest.content_count = StoredContentCount(loaded.internal);
   manifest.created_at = FormatTimestamp(Now());
   std::string key = FormatMigrationId(id);
-  std::vector<model::ContentItem> content;
   store_.Read([&](storage::MetadataTransaction& tx) {
-    content = StoredContentItems(tx, key, manifest.content_count);
     if (loaded.project_id.empty()) return;
     auto project = RequireProject(tx, loaded.project_id);
     manifest.source_project = {project.object.id, project.object.name, SchemaIdOf(project)};
@@ -363,8 +348,8 @@ void MigrationService::RunCreation(JobContext& context) {
   auto tracked = TrackRunning(id, options.on_progress);
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
 
-  BuiltPackage built = BuildPackage(store_, scope, content, options);
-  std::vector<model::ContentItem>().swap(content);
+  options.scratch_dir = options_.scratch_dir;
+  BuiltPackage built = BuildPackage(store_, scope, options);
   try {
     if (options_.before_creation_commit) options_.before_creation_commit();
     store_.Write([&](storage::MetadataTransaction& tx) {
@@ -653,6 +638,7 @@ void MigrationService::RunUndo(JobContext& context) {
   UndoOptions options;
   options.undo_path = location_.Require().Resolve(loaded.record.import_info.undo_storage->path);
   options.target_project_id = loaded.project_id;
+  options.scratch_dir = options_.scratch_dir;
   MigrationRecord undone;
   options.in_transaction = [&](storage::MetadataTransaction& tx) { context.MarkDone(tx); };
   options.before_commit = [&](storage::MetadataTransaction& tx, const UndoSummary&) {
@@ -805,6 +791,7 @@ void MigrationService::RunImport(JobContext& context) {
   options.target_project_id = loaded.project_id;
   options.importing_user_id = record.import_info.creator.id;
   options.import_id = id.import_id;
+  options.scratch_dir = options_.scratch_dir;
   bool generate_undo = loaded.internal.value("generateUndo", true);
   std::string undo_relative = storage::UndoPackageRelativePath(id.package_id, id.import_id);
   if (generate_undo) options.undo_path = location.Resolve(undo_relative);
@@ -873,6 +860,7 @@ void MigrationService::RunValidation(JobContext& context) {
   options.target_project_id = data.value("projectId", "");
   options.importing_user_id = data.value("userId", "");
   options.import_id = id.import_id;
+  options.scratch_dir = options_.scratch_dir;
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
   options.dry_run = true;
   Validation validation = ValidationFromJson(data).value_or(Validation{});

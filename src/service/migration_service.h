@@ -47,6 +47,9 @@ struct MigrationServiceOptions {
   NamedRef environment;  // this server: its URL (the environment id) and name
   std::string platform_version;
   int64_t max_package_bytes = int64_t{1} << 31;
+  // Where package creation, import and undo keep what they track per object on disk
+  // (storage::ScratchTable); empty: the system's temporary directory.
+  std::filesystem::path scratch_dir;
   // Fault injection for tests of interrupted work; unset in production. Each runs inside its job
   // right before the outcome is committed: the package file is written but not yet recorded; the
   // import's transaction is open with every change applied.

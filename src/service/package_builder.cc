@@ -4,9 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <deque>
+#include <filesystem>
 #include <functional>
-#include <map>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -19,6 +19,7 @@
 #include "model/package_entry.h"
 #include "model/semantic.h"
 #include "storage/package_format.h"
+#include "storage/scratch_table.h"
 
 namespace tessera::service {
 namespace {
@@ -59,10 +60,59 @@ std::vector<std::string> UsesOf(const PackageScope& scope, const ObjectRecord& r
 // What the package holds of one object before its definition is read.
 struct Member {
   std::string id;
-  std::string parent_id;
   model::ImportOrderKey order;
   bool explicit_included = false;
   bool implicit_folder = false;
+};
+
+// The members of a package, on disk (a package may hold every object of a project): each id
+// once, read back in import order (model/import_order.h), then by id. The folders that hold them
+// are kept in memory: there are few.
+class MemberList {
+ public:
+  explicit MemberList(const std::filesystem::path& scratch_dir)
+      : ids_(scratch_dir), ordered_(scratch_dir) {}
+
+  bool Contains(const std::string& id) const { return ids_.Contains(id); }
+
+  // False when `member.id` is a member already.
+  bool Add(const Member& member, const std::string& parent_id) {
+    if (!ids_.Insert(member.id)) return false;
+    std::string flags{member.explicit_included ? 'e' : '-', member.implicit_folder ? 'i' : '-'};
+    ordered_.Insert(OrderedKey(member.order, member.id), flags);
+    if (!parent_id.empty()) parents_.insert(parent_id);
+    return true;
+  }
+
+  int64_t size() const { return ids_.size(); }
+  const std::unordered_set<std::string>& parents() const { return parents_; }
+
+  // Members in order, up to kBatchSize at a time.
+  void ForEachBatch(const std::function<void(const std::vector<Member>&)>& visit) const {
+    std::vector<Member> batch;
+    ordered_.ForEach([&](std::string_view key, std::string_view flags) {
+      Member member;
+      member.id = std::string(key.substr(key.rfind(':') + 1));
+      member.explicit_included = flags.at(0) == 'e';
+      member.implicit_folder = flags.at(1) == 'i';
+      batch.push_back(std::move(member));
+      if (batch.size() < kBatchSize) return;
+      visit(batch);
+      batch.clear();
+    });
+    if (!batch.empty()) visit(batch);
+  }
+
+ private:
+  // Sorts bytewise as (order, id) compares.
+  static std::string OrderedKey(const model::ImportOrderKey& order, const std::string& id) {
+    constexpr int64_t kOffset = int64_t{1} << 31;  // ranks and depths as non-negative numbers
+    return fmt::format("{:011}:{:011}:{}", order.rank + kOffset, order.folder_depth + kOffset, id);
+  }
+
+  storage::ScratchTable ids_;
+  storage::ScratchTable ordered_;  // OrderedKey -> flags
+  std::unordered_set<std::string> parents_;
 };
 
 // The folders above the package's objects: names and parents, read once each.
@@ -152,124 +202,143 @@ std::vector<ObjectRecord> FindInBatches(storage::MetadataTransaction& tx, const 
   return found;
 }
 
-// Listed objects and, for those that ask, everything they use at the package's level.
-std::vector<Member> ListedClosure(storage::MetadataTransaction& tx, const PackageScope& scope,
-                                  const std::vector<model::ContentItem>& content,
-                                  FolderChains& folders, std::unordered_set<std::string>& members) {
-  std::vector<Member> closure;
-  std::vector<std::string> frontier;
-  auto add = [&](const ObjectRecord& record, bool listed) {
-    if (!IsAtPackageLevel(scope, record) || !members.insert(record.id).second) return false;
-    int depth = static_cast<int>(folders.AncestorsOf(record.folder_id).size());
-    closure.push_back({record.id, record.folder_id,
-                       model::MakeImportOrderKey(scope.kind, record.type, record.subtype, depth),
-                       listed, false});
-    return true;
-  };
-  std::vector<std::string> listed_ids;
-  std::unordered_set<std::string> with_dependents;
-  for (const auto& item : content) {
-    listed_ids.push_back(item.id);
-    if (item.include_dependents) with_dependents.insert(item.id);
-  }
-  ForEachFound(tx, StorageScope(scope), listed_ids, [&](const ObjectRecord& record) {
-    add(record, true);
-    if (with_dependents.count(record.id)) {
-      for (auto& used : UsesOf(scope, record)) frontier.push_back(std::move(used));
-    }
-  });
-  while (!frontier.empty()) {
-    std::vector<std::string> next;
-    ForEachFound(tx, StorageScope(scope), frontier, [&](const ObjectRecord& record) {
-      if (!add(record, false)) return;
-      for (auto& used : UsesOf(scope, record)) next.push_back(std::move(used));
+// Ids visited a batch at a time, kept on disk between the rounds of a closure.
+class IdQueue {
+ public:
+  explicit IdQueue(const std::filesystem::path& scratch_dir)
+      : ids_(std::make_unique<storage::ScratchTable>(scratch_dir)) {}
+
+  void Push(const std::string& id) { ids_->Insert(id); }
+  bool empty() const { return ids_->size() == 0; }
+
+  void ForEachBatch(const std::function<void(const std::vector<std::string>&)>& visit) const {
+    std::vector<std::string> batch;
+    ids_->ForEach([&](std::string_view id, std::string_view) {
+      batch.emplace_back(id);
+      if (batch.size() < kBatchSize) return;
+      visit(batch);
+      batch.clear();
     });
-    frontier = std::move(next);
+    if (!batch.empty()) visit(batch);
   }
-  return closure;
-}
 
-std::vector<Member> ProjectClosure(storage::MetadataTransaction& tx, const PackageScope& scope,
-                                   FolderChains& folders,
-                                   std::unordered_set<std::string>& members) {
-  std::vector<Member> closure;
-  for (const auto& key : tx.ListObjectKeys(scope.project_id)) {
-    members.insert(key.id);
-    int depth = static_cast<int>(folders.AncestorsOf(key.folder_id).size());
-    closure.push_back({key.id, key.folder_id,
-                       model::MakeImportOrderKey(scope.kind, key.type, key.subtype, depth), false,
-                       false});
+ private:
+  std::unique_ptr<storage::ScratchTable> ids_;
+};
+
+class Closure {
+ public:
+  Closure(storage::MetadataTransaction& tx, const PackageScope& scope, FolderChains& folders,
+          MemberList& members)
+      : tx_(tx), scope_(scope), folders_(folders), members_(members) {}
+
+  bool Add(const ObjectRecord& record, bool listed) {
+    if (!IsAtPackageLevel(scope_, record)) return false;
+    return Add(record.id, record.folder_id, record.type, record.subtype, listed, false);
   }
-  return closure;
-}
 
-// The ancestor folders of the package's objects that the package does not hold yet.
-void AddImplicitFolders(storage::MetadataTransaction& tx, const PackageScope& scope,
-                        FolderChains& folders, std::unordered_set<std::string>& members,
-                        std::vector<Member>& closure) {
-  std::vector<std::string> missing;
-  for (const auto& member : closure) {
-    for (const auto& ancestor : folders.AncestorsOf(member.parent_id)) {
-      if (members.insert(ancestor.id).second) missing.push_back(ancestor.id);
+  bool Add(const std::string& id, const std::string& parent_id, int type, int subtype, bool listed,
+           bool implicit_folder) {
+    int depth = static_cast<int>(folders_.AncestorsOf(parent_id).size());
+    return members_.Add(
+        {id, model::MakeImportOrderKey(scope_.kind, type, subtype, depth), listed, implicit_folder},
+        parent_id);
+  }
+
+  // Listed objects and, for those that ask, everything they use at the package's level.
+  void AddListed(const BuildOptions& options, int64_t content_count,
+                 const std::filesystem::path& scratch_dir) {
+    IdQueue frontier(scratch_dir);
+    for (int64_t entry = 1; entry <= storage::ContentEntryCount(content_count); ++entry) {
+      std::vector<std::string> ids;
+      std::unordered_set<std::string> with_dependents;
+      for (const auto& item : model::ParseContent(ParseJson(options.content_entry(tx_, entry)))) {
+        ids.push_back(item.id);
+        if (item.include_dependents) with_dependents.insert(item.id);
+      }
+      ForEachFound(tx_, StorageScope(scope_), ids, [&](const ObjectRecord& record) {
+        Add(record, true);
+        if (!with_dependents.count(record.id)) return;
+        for (const auto& used : UsesOf(scope_, record)) frontier.Push(used);
+      });
+    }
+    while (!frontier.empty()) {
+      IdQueue next(scratch_dir);
+      frontier.ForEachBatch([&](const std::vector<std::string>& ids) {
+        ForEachFound(tx_, StorageScope(scope_), ids, [&](const ObjectRecord& record) {
+          if (!Add(record, false)) return;
+          for (const auto& used : UsesOf(scope_, record)) next.Push(used);
+        });
+      });
+      std::swap(frontier, next);
     }
   }
-  ForEachFound(tx, StorageScope(scope), missing, [&](const ObjectRecord& record) {
-    int depth = static_cast<int>(folders.AncestorsOf(record.folder_id).size());
-    closure.push_back({record.id, record.folder_id,
-                       model::MakeImportOrderKey(scope.kind, record.type, record.subtype, depth),
-                       false, true});
-  });
-}
 
-std::vector<Member> PackageMembers(storage::MetadataTransaction& tx, const PackageScope& scope,
-                                   const std::vector<model::ContentItem>& content,
-                                   FolderChains& folders) {
-  std::unordered_set<std::string> members;
-  std::vector<Member> closure = scope.purpose == model::PackagePurpose::kProjectMerge
-                                    ? ProjectClosure(tx, scope, folders, members)
-                                    : ListedClosure(tx, scope, content, folders, members);
-  AddImplicitFolders(tx, scope, folders, members, closure);
-  std::sort(closure.begin(), closure.end(), [](const Member& a, const Member& b) {
-    return std::tie(a.order, a.id) < std::tie(b.order, b.id);
-  });
-  return closure;
-}
+  void AddProject() {
+    for (const auto& key : tx_.ListObjectKeys(scope_.project_id)) {
+      Add(key.id, key.folder_id, key.type, key.subtype, false, false);
+    }
+  }
+
+  // The ancestor folders of the package's objects that the package does not hold yet.
+  void AddImplicitFolders() {
+    std::unordered_set<std::string> seen;
+    std::vector<std::string> missing;
+    std::vector<std::string> parents(members_.parents().begin(), members_.parents().end());
+    for (const auto& parent_id : parents) {
+      for (const auto& ancestor : folders_.AncestorsOf(parent_id)) {
+        if (!members_.Contains(ancestor.id) && seen.insert(ancestor.id).second) {
+          missing.push_back(ancestor.id);
+        }
+      }
+    }
+    ForEachFound(tx_, StorageScope(scope_), missing, [&](const ObjectRecord& record) {
+      Add(record.id, record.folder_id, record.type, record.subtype, false, true);
+    });
+  }
+
+ private:
+  storage::MetadataTransaction& tx_;
+  const PackageScope& scope_;
+  FolderChains& folders_;
+  MemberList& members_;
+};
 
 void WriteObjects(storage::MetadataTransaction& tx, const PackageScope& scope,
-                  const std::vector<Member>& members, FolderChains& folders,
-                  storage::PackageWriter& writer, const BuildOptions& options) {
+                  const MemberList& members, FolderChains& folders, storage::PackageWriter& writer,
+                  const BuildOptions& options) {
   int reported_percent = -1;
-  for (size_t start = 0; start < members.size(); start += kBatchSize) {
+  int64_t written = 0;
+  members.ForEachBatch([&](const std::vector<Member>& batch) {
     if (options.check_cancelled) options.check_cancelled();
-    size_t end = std::min(members.size(), start + kBatchSize);
     std::vector<std::string> ids;
-    for (size_t i = start; i < end; ++i) ids.push_back(members[i].id);
+    for (const auto& member : batch) ids.push_back(member.id);
     std::unordered_map<std::string, ObjectRecord> records;
     for (auto& record : tx.FindObjects(StorageScope(scope), ids)) {
       std::string id = record.id;
       records.emplace(std::move(id), std::move(record));
     }
-    for (size_t i = start; i < end; ++i) {
-      auto found = records.find(members[i].id);
+    for (const auto& member : batch) {
+      auto found = records.find(member.id);
       if (found == records.end()) {
-        throw Error(
-            ErrorCode::kInternal,
-            fmt::format("object {} vanished while the package was written", ids[i - start]));
+        throw Error(ErrorCode::kInternal,
+                    fmt::format("object {} vanished while the package was written", member.id));
       }
       model::PackageObject object;
       object.record = std::move(found->second);
       object.ancestors = folders.AncestorsOf(object.record.folder_id);
       object.uses = UsesOf(scope, object.record);
-      object.explicit_included = members[i].explicit_included;
-      object.implicit_folder = members[i].implicit_folder;
+      object.explicit_included = member.explicit_included;
+      object.implicit_folder = member.implicit_folder;
       writer.AddObject(object.record.id, DumpJson(model::EntryToJson(object)));
     }
-    int percent = static_cast<int>(end * 100 / members.size());
+    written += static_cast<int64_t>(batch.size());
+    int percent = static_cast<int>(written * 100 / members.size());
     if (options.on_progress && percent / 5 != reported_percent / 5) {
       options.on_progress(percent);
       reported_percent = percent;
     }
-  }
+  });
 }
 
 }  // namespace
@@ -307,14 +376,20 @@ void DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope
 }
 
 BuiltPackage BuildPackage(storage::MetadataStore& store, const PackageScope& scope,
-                          const std::vector<model::ContentItem>& content,
                           const BuildOptions& options) {
   BuiltPackage built;
   store.Read([&](storage::MetadataTransaction& tx) {
     FolderChains folders(tx, StorageScope(scope));
-    std::vector<Member> members = PackageMembers(tx, scope, content, folders);
+    MemberList members(options.scratch_dir);
+    Closure closure(tx, scope, folders, members);
+    if (scope.purpose == model::PackagePurpose::kProjectMerge) {
+      closure.AddProject();
+    } else {
+      closure.AddListed(options, options.manifest.content_count, options.scratch_dir);
+    }
+    closure.AddImplicitFolders();
     storage::PackageManifest manifest = options.manifest;
-    manifest.object_count = static_cast<int64_t>(members.size());
+    manifest.object_count = members.size();
     storage::PackageWriter writer(options.path, options.max_package_bytes);
     writer.WriteManifest(manifest);
     for (int64_t entry = 1; entry <= storage::ContentEntryCount(manifest.content_count); ++entry) {

@@ -15,9 +15,10 @@
 //     objects; with includeDependents, everything they use, recursively, at the same level (owners
 //     and ACL trustees never); for a project merge, every object of the project; and, as implicit
 //     folders, the ancestor folders of each object the package does not hold already. Objects come
-//     in import order (model/import_order.h), then by id. Memory holds the ids of the package,
-//     never its definitions: objects are read and written in batches. The content list
-//     (manifest.content_count items) is written as `content_entry` gives it, entry by entry.
+//     in import order (model/import_order.h), then by id. The content list
+//     (manifest.content_count items) is read and written as `content_entry` gives it, entry by
+//     entry. Memory does not grow with the package: objects are read and written in batches, and
+//     the package's ids wait on disk in `scratch_dir` (storage::ScratchTable).
 //   - Throws storage::PackageTooLarge at the byte limit, Error(kStorageUnavailable) when the
 //     storage service fails, Error(kServiceUnavailable) when the storage location cannot be
 //     written, and whatever `check_cancelled` throws. A failed build leaves no file.
@@ -56,6 +57,7 @@ struct BuildOptions {
   std::function<std::string(storage::MetadataTransaction& tx, int64_t sequence)> content_entry;
   std::function<void(int percent)> on_progress;
   std::function<void()> check_cancelled;
+  std::filesystem::path scratch_dir;  // empty: the system's temporary directory
 };
 
 struct BuiltPackage {
@@ -64,7 +66,6 @@ struct BuiltPackage {
 };
 
 BuiltPackage BuildPackage(storage::MetadataStore& store, const PackageScope& scope,
-                          const std::vector<model::ContentItem>& content,
                           const BuildOptions& options);
 
 }  // namespace tessera::service

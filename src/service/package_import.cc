@@ -23,6 +23,7 @@
 #include "model/translations.h"
 #include "service/undo_spool.h"
 #include "storage/package_reader.h"
+#include "storage/scratch_table.h"
 
 namespace tessera::service {
 namespace {
@@ -38,25 +39,47 @@ bool IsPredefinedFolder(const ObjectRecord& record) {
   return record.type == model::kTypeFolder && record.definition.contains("folderType");
 }
 
-// The package's settings and content as the manifest recorded them.
+// One byte per enumerator in a ScratchTable value.
+template <typename Enum>
+std::string Encode(Enum value) {
+  return std::string(1, static_cast<char>('a' + static_cast<int>(value)));
+}
+
+template <typename Enum>
+Enum Decode(std::string_view value) {
+  return static_cast<Enum>(value.at(0) - 'a');
+}
+
+// The package's settings and content as the manifest recorded them. The content's actions are
+// kept on disk by upper-case id: a package may list every object it holds.
 struct PackageRules {
   model::PackageKind kind;
   model::PackagePurpose purpose;
   model::PackageSettings settings;
-  std::vector<model::ContentItem> content;
+  std::shared_ptr<storage::ScratchTable> listed;
   std::string source_project_id;  // project_security: whose links the package carries
+
+  model::ListedActions ListedActions() const {
+    return [listed = listed](const std::string& upper_id) -> std::optional<model::ConflictRule> {
+      auto action = listed->Find(upper_id);
+      if (!action) return std::nullopt;
+      return Decode<model::ConflictRule>(*action);
+    };
+  }
 };
 
-PackageRules RulesOf(const std::filesystem::path& path) {
+PackageRules RulesOf(const std::filesystem::path& path, const std::filesystem::path& scratch_dir) {
   storage::PackageReader reader(path);
   const storage::PackageManifest& manifest = reader.manifest();
   PackageRules rules;
   rules.kind = model::ParsePackageKind(manifest.type, "manifest.type");
   rules.purpose = model::ParsePackagePurpose(manifest.purpose, "manifest.purpose");
   rules.settings = model::ParsePackageSettings(manifest.settings, rules.kind, "manifest.settings");
+  rules.listed = std::make_shared<storage::ScratchTable>(scratch_dir);
   storage::ForEachContentEntry(reader, [&](Json entry) {
-    for (auto& item : model::ParseContent(entry, "content"))
-      rules.content.push_back(std::move(item));
+    for (const auto& item : model::ParseContent(entry, "content")) {
+      rules.listed->Put(ToUpper(item.id), Encode(item.action));  // the last of an id wins (§4.3)
+    }
   });
   rules.source_project_id = manifest.source_project.id;
   return rules;
@@ -96,11 +119,12 @@ class BatchReader {
 };
 
 // What the import knows of the target beyond one batch: folder parents, existing trustees and
-// the names taken in each folder.
+// the names taken in each folder it writes to (on disk: a folder may hold every object).
 class TargetIndex {
  public:
-  TargetIndex(storage::MetadataTransaction& tx, std::string scope)
-      : tx_(tx), scope_(std::move(scope)) {}
+  TargetIndex(storage::MetadataTransaction& tx, std::string scope,
+              const std::filesystem::path& scratch_dir)
+      : tx_(tx), scope_(std::move(scope)), names_(scratch_dir) {}
 
   std::vector<std::string> FolderChain(const std::string& parent_id) {
     std::vector<std::string> chain;
@@ -131,40 +155,39 @@ class TargetIndex {
   // the folder.
   std::string UniqueName(const std::string& folder_id, int type, const std::string& wanted,
                          const std::string& id) {
-    auto& names = NamesIn(folder_id);
+    LoadNamesIn(folder_id);
     std::string name = wanted;
     for (int n = 1;; ++n) {
-      auto it = names.find(NameKey(type, name));
-      if (it == names.end() || it->second == id) return name;
+      auto holder = names_.Find(NameKey(folder_id, type, name));
+      if (!holder || *holder == id) return name;
       name = fmt::format("{} ({})", wanted, n);
     }
   }
 
   void Place(const ObjectRecord& record) {
-    NamesIn(record.folder_id)[NameKey(record.type, record.name)] = record.id;
+    LoadNamesIn(record.folder_id);
+    names_.Put(NameKey(record.folder_id, record.type, record.name), record.id);
     if (record.type == model::kTypeFolder) parents_[record.id] = record.folder_id;
   }
 
  private:
-  static std::string NameKey(int type, const std::string& name) {
-    return std::to_string(type) + '\x1f' + ToLower(name);
+  static std::string NameKey(const std::string& folder_id, int type, const std::string& name) {
+    return folder_id + '\x1f' + std::to_string(type) + '\x1f' + ToLower(name);
   }
 
-  std::unordered_map<std::string, std::string>& NamesIn(const std::string& folder_id) {
-    auto it = names_.find(folder_id);
-    if (it != names_.end()) return it->second;
-    auto& names = names_[folder_id];
+  void LoadNamesIn(const std::string& folder_id) {
+    if (!loaded_folders_.insert(folder_id).second) return;
     for (const auto& child : tx_.ListChildren(scope_, folder_id)) {
-      names[NameKey(child.type, child.name)] = child.id;
+      names_.Put(NameKey(folder_id, child.type, child.name), child.id);
     }
-    return names;
   }
 
   storage::MetadataTransaction& tx_;
   std::string scope_;
   std::unordered_map<std::string, std::optional<std::string>> parents_;
   std::unordered_map<std::string, bool> trustees_;
-  std::unordered_map<std::string, std::unordered_map<std::string, std::string>> names_;
+  std::unordered_set<std::string> loaded_folders_;
+  storage::ScratchTable names_;  // folder, type and lower-case name -> id
 };
 
 std::vector<model::AclEntry> KnownTrustees(const std::vector<model::AclEntry>& acl,
@@ -202,8 +225,12 @@ class ImportRun {
         options_(options),
         rules_(std::move(rules)),
         scope_(rules_.kind == model::PackageKind::kProject ? options.target_project_id : ""),
-        resolver_(rules_.settings, rules_.content, rules_.purpose),
-        target_(tx, scope_) {
+        resolver_(rules_.settings, rules_.purpose, rules_.ListedActions()),
+        target_(tx, scope_, options.scratch_dir),
+        plans_(options.scratch_dir),
+        pending_deletes_(options.scratch_dir),
+        undone_(options.scratch_dir),
+        written_(options.scratch_dir) {
     summary_.objects = object_count;
   }
 
@@ -245,10 +272,6 @@ class ImportRun {
   }
 
  private:
-  struct Planned {
-    Outcome outcome = Outcome::kKeep;
-  };
-
   void Checkpoint(int from_percent, int to_percent, int64_t objects_read) {
     if (options_.check_cancelled) options_.check_cancelled();
     if (!options_.on_progress || summary_.objects == 0) {
@@ -278,20 +301,36 @@ class ImportRun {
     bool source_is_newer = target && model::IsSourceNewer(object.record.modified, target->modified);
     Outcome outcome = model::Decide(RuleOf(object), conflict, source_is_newer);
     if (rules_.kind == model::PackageKind::kProjectSecurity) CheckLinksOnly(object, outcome);
-    plans_[object.record.id] = {outcome};
+    plans_.Put(ToUpper(object.record.id), Encode(outcome));
     ++summary_.outcomes[outcome];
-    if (outcome == Outcome::kCopyAsNew) {
-      copies_[object.record.id] =
-          DeterministicObjectId("keep_both:" + options_.import_id + ":" + object.record.id);
-    }
-    if (outcome == Outcome::kDelete) deleted_.insert(object.record.id);
+  }
+
+  std::optional<Outcome> PlannedOutcome(const std::string& id) const {
+    auto planned = plans_.Find(ToUpper(id));
+    if (!planned) return std::nullopt;
+    return Decode<Outcome>(*planned);
+  }
+
+  bool IsDeleted(const std::string& id) const { return PlannedOutcome(id) == Outcome::kDelete; }
+
+  bool HasCopies() const { return summary_.outcomes.count(Outcome::kCopyAsNew) > 0; }
+
+  // keep_both: the id of the copy of `id` (spec 04 §4.2), the same in every run of the import.
+  std::optional<std::string> CopyIdOf(const std::string& id) const {
+    if (!HasCopies() || PlannedOutcome(id) != Outcome::kCopyAsNew) return std::nullopt;
+    return DeterministicObjectId("keep_both:" + options_.import_id + ":" + ToUpper(id));
   }
 
   void ApplyObject(PackageObject& object,
                    const std::unordered_map<std::string, ObjectRecord>& targets) {
     auto found = targets.find(object.record.id);
     const ObjectRecord* target = found == targets.end() ? nullptr : &found->second;
-    switch (plans_.at(object.record.id).outcome) {
+    std::optional<Outcome> outcome = PlannedOutcome(object.record.id);
+    if (!outcome) {
+      throw Error(ErrorCode::kInternal,
+                  fmt::format("object {} was not planned before it was applied", object.record.id));
+    }
+    switch (*outcome) {
       case Outcome::kCreate:
         WriteNew(object, /*as_copy=*/false);
         return;
@@ -316,17 +355,14 @@ class ImportRun {
         if (target) Update(object, *target, [](ObjectRecord&) {});
         return;
       case Outcome::kDelete:
-        pending_deletes_.push_back(object.record.id);
+        pending_deletes_.Put(fmt::format("{:016}", pending_deletes_.size()), object.record.id);
         return;
       case Outcome::kNoop:
         return;
     }
   }
 
-  std::string RepointedId(const std::string& id) const {
-    auto it = copies_.find(id);
-    return it == copies_.end() ? id : it->second;
-  }
+  std::string RepointedId(const std::string& id) const { return CopyIdOf(id).value_or(id); }
 
   std::string OwnerFor(const std::string& source_owner) {
     return target_.HasTrustee(source_owner) ? source_owner : options_.importing_user_id;
@@ -336,8 +372,9 @@ class ImportRun {
   ObjectRecord Incoming(const PackageObject& object) {
     ObjectRecord record = object.record;
     record.project_id = scope_;
-    if (!copies_.empty()) {
-      record.definition = model::Repoint(record.definition, copies_);
+    if (HasCopies()) {
+      record.definition = model::RepointWith(
+          record.definition, [&](const std::string& upper_id) { return CopyIdOf(upper_id); });
       record.folder_id = RepointedId(record.folder_id);
     }
     record.owner_id = OwnerFor(record.owner_id);
@@ -356,7 +393,7 @@ class ImportRun {
   void WriteNew(const PackageObject& object, bool as_copy) {
     ObjectRecord record = Incoming(object);
     if (as_copy) {
-      record.id = copies_.at(object.record.id);
+      record.id = *CopyIdOf(object.record.id);
       record.version = NewObjectId();
       record.created = record.modified = Now();
     }
@@ -369,7 +406,7 @@ class ImportRun {
       record.acl = KnownTrustees(record.acl, target_);
     }
     if (undo_) undo_->RecordDelete(record);
-    undone_.insert(record.id);
+    undone_.Insert(record.id);
     Write(record, /*from_source=*/true);
     changed_folders_.insert(record.folder_id);
   }
@@ -476,7 +513,7 @@ class ImportRun {
   }
 
   void RecordRestore(const ObjectRecord& target) {
-    if (!undone_.insert(target.id).second) return;
+    if (!undone_.Insert(target.id)) return;
     if (undo_) undo_->RecordRestore(target);
   }
 
@@ -485,23 +522,26 @@ class ImportRun {
     tx_.PutObject(record);
     tx_.SetDependencies(scope_, record.id, model::UsedObjectIds(record));
     target_.Place(record);
-    if (from_source) written_.push_back(record.id);
+    if (from_source) written_.Insert(record.id);
   }
 
+  // In reverse file order: contents before their folders.
   void ApplyDeletes() {
-    for (auto it = pending_deletes_.rbegin(); it != pending_deletes_.rend(); ++it) {
-      auto target = tx_.FindObject(scope_, *it);
-      if (!target) continue;
-      RequireUnused(*target);
-      RecordRestore(*target);
-      tx_.DeleteObject(scope_, target->id);
-      changed_folders_.insert(target->folder_id);
-    }
+    pending_deletes_.ForEach(
+        [&](std::string_view, std::string_view id) {
+          auto target = tx_.FindObject(scope_, std::string(id));
+          if (!target) return;
+          RequireUnused(*target);
+          RecordRestore(*target);
+          tx_.DeleteObject(scope_, target->id);
+          changed_folders_.insert(target->folder_id);
+        },
+        storage::ScratchTable::Order::kDescending);
   }
 
   std::vector<std::string> NotDeleted(std::vector<std::string> ids) const {
     ids.erase(std::remove_if(ids.begin(), ids.end(),
-                             [&](const std::string& id) { return deleted_.count(id) > 0; }),
+                             [&](const std::string& id) { return IsDeleted(id); }),
               ids.end());
     return ids;
   }
@@ -533,7 +573,7 @@ class ImportRun {
 
   void SaveChangedFolders() {
     for (const auto& folder_id : changed_folders_) {
-      if (folder_id.empty() || deleted_.count(folder_id)) continue;
+      if (folder_id.empty() || IsDeleted(folder_id)) continue;
       auto folder = tx_.FindObject(scope_, folder_id);
       if (!folder || folder->type != model::kTypeFolder) continue;
       RecordRestore(*folder);
@@ -549,20 +589,32 @@ class ImportRun {
            rules_.settings.validate_dependencies;
   }
 
+  // The written objects' uses, a batch of ids at a time, in id order.
   void CheckDependencies() {
     if (!ChecksDependencies()) return;
-    auto dangling = tx_.ListDanglingUses(scope_, written_);
-    if (dangling.empty()) return;
+    int64_t dangling = 0;
     std::vector<std::string> described;
-    for (const auto& use : dangling) {
-      if (described.size() == kMaxListedInMessage) break;
-      described.push_back(fmt::format("{} uses {}", use.object_id, use.used_id));
-    }
+    std::vector<std::string> batch;
+    auto check = [&] {
+      for (const auto& use : tx_.ListDanglingUses(scope_, batch)) {
+        ++dangling;
+        if (described.size() < kMaxListedInMessage) {
+          described.push_back(fmt::format("{} uses {}", use.object_id, use.used_id));
+        }
+      }
+      batch.clear();
+    };
+    written_.ForEach([&](std::string_view id, std::string_view) {
+      batch.emplace_back(id);
+      if (batch.size() == kBatchSize) check();
+    });
+    check();
+    if (dangling == 0) return;
     throw Error(ErrorCode::kInvalidInput,
                 fmt::format("Missing dependencies: {} reference(s) resolve neither in the package "
                             "nor in the destination: {}{}",
-                            dangling.size(), fmt::join(described, "; "),
-                            dangling.size() > described.size() ? "; ..." : ""));
+                            dangling, fmt::join(described, "; "),
+                            dangling > static_cast<int64_t>(described.size()) ? "; ..." : ""));
   }
 
   storage::MetadataTransaction& tx_;
@@ -572,13 +624,12 @@ class ImportRun {
   model::ActionResolver resolver_;
   TargetIndex target_;
   PackageImportSummary summary_;
-  std::unordered_map<std::string, Planned> plans_;
-  std::map<std::string, std::string> copies_;  // keep_both: source id -> copy id
-  std::unordered_set<std::string> deleted_;
-  std::vector<std::string> pending_deletes_;
-  std::unordered_set<std::string> undone_;  // ids the undo package already restores or deletes
+  // Per object of the package, on disk: a package may hold every object of a project.
+  storage::ScratchTable plans_;            // upper-case id -> Outcome
+  storage::ScratchTable pending_deletes_;  // file order -> id
+  storage::ScratchTable undone_;           // ids the undo package already restores or deletes
+  storage::ScratchTable written_;          // ids written with the package's definition
   std::set<std::string> changed_folders_;
-  std::vector<std::string> written_;
   std::optional<UndoSpool> undo_;
 };
 
@@ -587,7 +638,7 @@ class ImportRun {
 PackageImportSummary ImportPackage(storage::MetadataStore& store,
                                    const PackageImportOptions& options) {
   storage::PackageManifest manifest = storage::VerifyPackage(options.package_path);
-  PackageRules rules = RulesOf(options.package_path);
+  PackageRules rules = RulesOf(options.package_path, options.scratch_dir);
   if (options.on_progress) options.on_progress(20);
   struct RolledBack {};  // the end of a dry run
   std::optional<PackageImportSummary> summary;

@@ -27,6 +27,9 @@
 //     deletes, a delete entry for every object it creates. `in_transaction` runs first inside the
 //     transaction (the job's MarkDone), `before_commit` last (the migration record): both commit
 //     with the import or not at all. A failed import removes the undo file it wrote.
+//   - Memory does not grow with the package: what the import tracks per object -- its plan, the
+//     content's actions, the ids it deletes, restores and writes, the names taken in the folders
+//     it writes to -- is kept on disk in `scratch_dir` (storage::ScratchTable) and read back.
 //   - `dry_run` (validation, spec 04 §1.4): every step runs, then the transaction rolls back;
 //     the summary is what the import would do, or the Error is why it would fail. Nothing is
 //     kept, no undo file is written, and `before_commit` does not run.
@@ -64,6 +67,9 @@ struct PackageImportOptions {
   std::function<void()> check_cancelled;
   std::function<void(int percent)> on_progress;
   bool dry_run = false;
+  // Where the import keeps what it tracks per object (storage::ScratchTable); empty: the system's
+  // temporary directory.
+  std::filesystem::path scratch_dir;
 };
 
 PackageImportSummary ImportPackage(storage::MetadataStore& store,

@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <unordered_set>
 #include <vector>
 
 #include "core/error.h"
@@ -12,6 +11,7 @@
 #include "model/package_entry.h"
 #include "model/semantic.h"
 #include "storage/package_reader.h"
+#include "storage/scratch_table.h"
 
 namespace tessera::service {
 namespace {
@@ -24,18 +24,30 @@ std::string Listed(const std::vector<std::string>& ids) {
   return fmt::format("{}{}", fmt::join(shown, ", "), ids.size() > shown.size() ? ", ..." : "");
 }
 
-// What undo needs of an object the import created (not its definition).
+// What undo needs of an object the import created (not its definition), as a ScratchTable
+// value.
 struct CreatedObject {
   std::string project_id;
   std::string id;
   std::string name;
   int type = 0;
+
+  std::string Encode() const { return DumpJson(Json::array({project_id, id, name, type})); }
+  static CreatedObject Decode(std::string_view text) {
+    Json fields = ParseJson(text);
+    return {fields.at(0).get<std::string>(), fields.at(1).get<std::string>(),
+            fields.at(2).get<std::string>(), fields.at(3).get<int>()};
+  }
 };
 
 class UndoRun {
  public:
   UndoRun(storage::MetadataTransaction& tx, const UndoOptions& options, int64_t entry_count)
-      : tx_(tx), options_(options), entry_count_(entry_count) {}
+      : tx_(tx),
+        options_(options),
+        entry_count_(entry_count),
+        to_delete_(options.scratch_dir),
+        deleted_ids_(options.scratch_dir) {}
 
   void Restore() {
     storage::PackageReader reader(options_.undo_path);
@@ -46,8 +58,10 @@ class UndoRun {
       model::PackageObject object = model::EntryFromJson(ParseJson(entry.json), scope);
       if (object.undo_action == model::UndoAction::kDelete) {
         const auto& record = object.record;
-        to_delete_.push_back({record.project_id, record.id, record.name, record.type});
-        deleted_ids_.insert(object.record.id);
+        to_delete_.Put(
+            fmt::format("{:016}", to_delete_.size()),
+            CreatedObject{record.project_id, record.id, record.name, record.type}.Encode());
+        deleted_ids_.Insert(object.record.id);
         continue;
       }
       tx_.PutObject(object.record);
@@ -57,11 +71,15 @@ class UndoRun {
     }
   }
 
+  // In reverse order: contents before their folders.
   void DeleteCreated() {
-    for (auto it = to_delete_.rbegin(); it != to_delete_.rend(); ++it) {
-      RequireUnused(*it);
-      if (tx_.DeleteObject(it->project_id, it->id)) ++summary_.deleted;
-    }
+    to_delete_.ForEach(
+        [&](std::string_view, std::string_view value) {
+          CreatedObject created = CreatedObject::Decode(value);
+          RequireUnused(created);
+          if (tx_.DeleteObject(created.project_id, created.id)) ++summary_.deleted;
+        },
+        storage::ScratchTable::Order::kDescending);
   }
 
   const UndoSummary& summary() const { return summary_; }
@@ -76,7 +94,7 @@ class UndoRun {
 
   std::vector<std::string> Remaining(std::vector<std::string> ids) const {
     ids.erase(std::remove_if(ids.begin(), ids.end(),
-                             [&](const std::string& id) { return deleted_ids_.count(id) > 0; }),
+                             [&](const std::string& id) { return deleted_ids_.Contains(id); }),
               ids.end());
     return ids;
   }
@@ -107,8 +125,8 @@ class UndoRun {
   const UndoOptions& options_;
   int64_t entry_count_;
   UndoSummary summary_;
-  std::vector<CreatedObject> to_delete_;
-  std::unordered_set<std::string> deleted_ids_;
+  storage::ScratchTable to_delete_;  // recording order -> CreatedObject
+  storage::ScratchTable deleted_ids_;
 };
 
 }  // namespace

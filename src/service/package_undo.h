@@ -11,6 +11,8 @@
 //   - The undo fails -- rollback, the target unchanged -- when an object to delete is now used by
 //     objects the undo does not delete, or is a folder holding other objects; the Error's message
 //     names them. `in_transaction` runs first in the transaction, `before_commit` last.
+//   - Memory does not grow with the undo package: the objects to delete wait on disk in
+//     `scratch_dir` (storage::ScratchTable).
 #pragma once
 
 #include <cstdint>
@@ -34,6 +36,7 @@ struct UndoOptions {
   std::function<void(storage::MetadataTransaction&, const UndoSummary&)> before_commit;
   std::function<void()> check_cancelled;
   std::function<void(int percent)> on_progress;
+  std::filesystem::path scratch_dir;  // empty: the system's temporary directory
 };
 
 UndoSummary ApplyUndo(storage::MetadataStore& store, const UndoOptions& options);

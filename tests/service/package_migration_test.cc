@@ -95,7 +95,7 @@ class PackageMigration : public ::testing::TestWithParam<StoreBackend> {
     options.content_entry = [&](MetadataTransaction&, int64_t sequence) {
       return chunks.at(static_cast<size_t>(sequence - 1));
     };
-    service::BuildPackage(*source_->store, scope, content, options);
+    service::BuildPackage(*source_->store, scope, options);
     return options.path;
   }
 
