@@ -52,7 +52,8 @@ http::Response CreateMigration(RequestContext& context) {
   if (auto package_id = context.Query("packageId"); package_id && !package_id->empty()) {
     return Reuse(context, *package_id);
   }
-  service::StreamedContent content(service::StreamedContent::Form::kRequest);
+  service::StreamedContent content(service::StreamedContent::Form::kRequest,
+                                   context.services().migrations.scratch_dir());
   StreamedArray parsed = context.BodyJsonStreaming(service::StreamedContent::Path(),
                                                    [&](Json item) { content.Add(item); });
   const Json& body = parsed.document;
@@ -61,7 +62,7 @@ http::Response CreateMigration(RequestContext& context) {
                                                                  ProjectHeader(context), body);
     return context.Reply(201, service::ShortForm(record, false));
   }
-  std::optional<std::vector<model::ContentItem>> items;
+  std::optional<service::ContentList> items;
   if (parsed.found) {
     content.Finish();
     items = content.TakeItems();
@@ -141,7 +142,8 @@ http::Response PatchMigration(RequestContext& context) {
 // The body of an import or a validation: the source's record with its content list, which is
 // read item by item and checked, never held whole.
 std::pair<Json, std::optional<service::ContentDigest>> RecordBody(RequestContext& context) {
-  service::StreamedContent content(service::StreamedContent::Form::kStored);
+  service::StreamedContent content(service::StreamedContent::Form::kStored,
+                                   context.services().migrations.scratch_dir());
   StreamedArray parsed = context.BodyJsonStreaming(service::StreamedContent::Path(),
                                                    [&](Json item) { content.Add(item); });
   if (!parsed.found) return {std::move(parsed.document), std::nullopt};

@@ -1,5 +1,6 @@
 #include "service/migration_record.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <utility>
@@ -457,14 +458,13 @@ const Json& RequireBodyObject(const Json& body) {
 
 constexpr std::string_view kContentPath = "packageInfo.tocView.content";
 
-std::vector<model::ContentItem> ReadCreateContent(
-    const Json& toc, model::PackagePurpose purpose,
-    std::optional<std::vector<model::ContentItem>> streamed) {
+ContentList ReadCreateContent(const Json& toc, model::PackagePurpose purpose,
+                              std::optional<ContentList> streamed) {
   constexpr std::string_view path = kContentPath;
   const Json* content = Find(toc, "content");
-  std::vector<model::ContentItem> items = streamed  ? std::move(*streamed)
-                                          : content ? model::ParseContent(*content, path)
-                                                    : std::vector<model::ContentItem>{};
+  ContentList items = streamed  ? std::move(*streamed)
+                      : content ? ContentList(model::ParseContent(*content, path))
+                                : ContentList();
   if (purpose == model::PackagePurpose::kProjectMerge) {
     // spec 04 §2.3 row 6: a project merge copies the whole project; an empty list is tolerated.
     if (!items.empty()) {
@@ -619,8 +619,7 @@ Json ShortForm(const MigrationRecord& record, bool with_validation) {
 
 // Request bodies ---------------------------------------------------------------------------------
 
-CreateRequest ParseCreateBody(const Json& body,
-                              std::optional<std::vector<model::ContentItem>> streamed) {
+CreateRequest ParseCreateBody(const Json& body, std::optional<ContentList> streamed) {
   RequireBodyObject(body);
   if (Find(body, "packageInfo") == nullptr) FailMissing("packageInfo");
   constexpr std::string_view path = "packageInfo";
@@ -721,20 +720,29 @@ const std::vector<std::string>& StreamedContent::Path() {
 void StreamedContent::Add(const Json& item) {
   std::string item_path = Element(kContentPath, static_cast<size_t>(digest_.items));
   model::ContentItem parsed = model::ParseContentItem(item, item_path);
-  if (!ids_.insert(parsed.id).second && reported_.insert(parsed.id).second) {
-    duplicates_.push_back(parsed.id);
-  }
   ++digest_.items;
   digest_.keeps_both |= parsed.action == model::ConflictRule::kKeepBoth;
   if (form_ == Form::kStored) {
+    if (!ids_.Insert(parsed.id)) NoteDuplicate(parsed.id);
     ReadContentEntry(std::move(parsed), item, item_path);  // checked, not kept
-  } else {
-    items_.push_back(std::move(parsed));
+  } else if (!items_.Add(parsed)) {
+    NoteDuplicate(parsed.id);
+  }
+}
+
+void StreamedContent::NoteDuplicate(const std::string& id) {
+  ++duplicates_found_;
+  if (duplicates_.size() < kMaxDuplicatesShown &&
+      std::find(duplicates_.begin(), duplicates_.end(), id) == duplicates_.end()) {
+    duplicates_.push_back(id);
   }
 }
 
 void StreamedContent::Finish() const {
-  if (!duplicates_.empty()) model::RefuseDuplicateIds(duplicates_, kContentPath);
+  if (duplicates_found_ == 0) return;
+  std::vector<std::string> shown = duplicates_;
+  if (duplicates_found_ > static_cast<int64_t>(shown.size())) shown.push_back("...");
+  model::RefuseDuplicateIds(shown, kContentPath);
 }
 
 Certification CertificationFromBody(const Json& body, const CertificationOperator& caller,

@@ -28,6 +28,7 @@
 #include "core/time.h"
 #include "model/package_kind.h"
 #include "model/package_settings.h"
+#include "service/content_list.h"
 
 namespace tessera::service {
 
@@ -230,15 +231,14 @@ struct CreateRequest {
   std::string name;
   NamedRef environment;  // packageInfo.environment as sent; {} when absent
   model::PackageSettings settings;
-  std::vector<model::ContentItem> content;  // never empty for object migration; empty for merge
+  ContentList content;  // never empty for object migration; empty for merge
   Json tree_view = Json::object();
   NamedRef target_environment;  // importInfo.environment; {} when absent
   NamedRef target_project;      // importInfo.project; {} when absent
 };
 // `streamed`: the items of packageInfo.tocView.content when they were read item by item
 // (StreamedContent) and the body holds an empty array in their place.
-CreateRequest ParseCreateBody(
-    const Json& body, std::optional<std::vector<model::ContentItem>> streamed = std::nullopt);
+CreateRequest ParseCreateBody(const Json& body, std::optional<ContentList> streamed = std::nullopt);
 
 // What a tocView.content list read item by item (StreamedContent) held, in place of the list.
 struct ContentDigest {
@@ -251,28 +251,34 @@ struct ContentDigest {
 // checked as the list of the same body is when read whole -- request items (kRequest:
 // ParseCreateBody), or items of a stored record (kStored, §1.6: the import and validation
 // bodies) -- with errors naming packageInfo.tocView.content[i]; Finish() refuses ids listed more
-// than once. Kept: the request items (kRequest) and the digest.
+// than once (naming the first kMaxDuplicatesShown). Kept: the request items (kRequest) and the
+// digest, in memory that does not grow with the list (ContentList, in `scratch_dir`).
 class StreamedContent {
  public:
   enum class Form { kRequest, kStored };
 
   static const std::vector<std::string>& Path();  // packageInfo, tocView, content
 
-  explicit StreamedContent(Form form) : form_(form) {}
+  static constexpr size_t kMaxDuplicatesShown = 20;
+
+  StreamedContent(Form form, const std::filesystem::path& scratch_dir)
+      : form_(form), ids_(scratch_dir), items_(scratch_dir) {}
 
   void Add(const Json& item);
   void Finish() const;
 
   const ContentDigest& digest() const { return digest_; }
-  std::vector<model::ContentItem> TakeItems() { return std::move(items_); }
+  ContentList TakeItems() { return std::move(items_); }
 
  private:
+  void NoteDuplicate(const std::string& id);
+
   Form form_;
   ContentDigest digest_;
-  std::vector<model::ContentItem> items_;
-  std::unordered_set<std::string> ids_;
-  std::unordered_set<std::string> reported_;
-  std::vector<std::string> duplicates_;  // in the order found
+  ContentIds ids_;                       // kStored: the ids seen
+  ContentList items_;                    // kRequest
+  int64_t duplicates_found_ = 0;         // listings of an id after its first
+  std::vector<std::string> duplicates_;  // in the order found, up to kMaxDuplicatesShown
 };
 
 // PATCH /api/migrations/{id}. Only the keys a client may change are read; the read-only keys

@@ -96,7 +96,7 @@ int64_t StoreDescribedContent(storage::MetadataTransaction& tx, const PackageSco
   DescribeContent(tx, scope, request.content, [&](int64_t sequence, std::string chunk) {
     tx.PutMigrationContent(kSource, key, sequence, chunk);
   });
-  return static_cast<int64_t>(request.content.size());
+  return request.content.size();
 }
 
 std::string StoredContentChunk(storage::MetadataTransaction& tx, const std::string& key,

@@ -67,6 +67,9 @@ class MigrationService {
   MigrationService(storage::MetadataStore& store, JobRunner& jobs, StorageLocationService& location,
                    MigrationServiceOptions options);
 
+  // Where requests and jobs keep what grows with a package (storage::ScratchTable).
+  const std::filesystem::path& scratch_dir() const { return options_.scratch_dir; }
+
   // Registers the job kinds this service runs; before jobs start or are recovered.
   void RegisterJobs();
 

@@ -344,26 +344,24 @@ void WriteObjects(storage::MetadataTransaction& tx, const PackageScope& scope,
 }  // namespace
 
 void DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope,
-                     const std::vector<model::ContentItem>& content,
+                     const ContentList& content,
                      const std::function<void(int64_t sequence, std::string chunk)>& store_chunk) {
   const size_t chunk_items = static_cast<size_t>(storage::kContentItemsPerEntry);
   std::vector<std::string> missing;
   int64_t sequence = 0;
-  for (size_t start = 0; start < content.size(); start += chunk_items) {
-    std::vector<model::ContentItem> chunk(
-        content.begin() + start, content.begin() + std::min(content.size(), start + chunk_items));
+  content.ForEachChunk(chunk_items, [&](const std::vector<model::ContentItem>& chunk) {
     std::vector<std::string> ids;
     for (const auto& item : chunk) ids.push_back(item.id);
     std::vector<ObjectRecord> found = FindInBatches(tx, StorageScope(scope), ids);
     std::vector<std::string> absent = MissingIds(chunk, found, scope);
     missing.insert(missing.end(), absent.begin(), absent.end());
-    if (!missing.empty()) continue;  // only the ids are wanted now
+    if (!missing.empty()) return;  // only the ids are wanted now
     std::unordered_map<std::string, const ObjectRecord*> by_id;
     for (const auto& record : found) by_id[record.id] = &record;
     Json stored = Json::array();
     for (const auto& item : chunk) stored.push_back(StoredItem(item, *by_id.at(item.id)));
     store_chunk(++sequence, DumpJson(stored));
-  }
+  });
   if (!missing.empty()) {
     throw Error(ErrorCode::kInvalidInput,
                 fmt::format("packageInfo.tocView.content: no {} with the id(s) {} in the source{}",

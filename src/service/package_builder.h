@@ -32,6 +32,7 @@
 
 #include "model/package_kind.h"
 #include "model/package_settings.h"
+#include "service/content_list.h"
 #include "storage/metadata_store.h"
 #include "storage/package_manifest.h"
 #include "storage/package_writer.h"
@@ -45,7 +46,7 @@ struct PackageScope {
 };
 
 void DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope,
-                     const std::vector<model::ContentItem>& content,
+                     const ContentList& content,
                      const std::function<void(int64_t sequence, std::string chunk)>& store_chunk);
 
 struct BuildOptions {

@@ -356,9 +356,14 @@ TEST(MigrationCreateBody, SpecExampleAReadsWithTargetAndContent) {
   EXPECT_EQ(request.name, "Revenue metric to prod");
   EXPECT_EQ(request.environment,
             (NamedRef{"https://bi-dev.example.com/TesseraLibrary/", "bi-dev"}));
-  ASSERT_EQ(request.content.size(), 2u);
-  EXPECT_EQ(request.content[1].id, "7F6E5D4C3B2A41908F7E6D5C4B3A2918");
-  EXPECT_EQ(request.content[1].action, model::ConflictRule::kUseNewer);
+  std::vector<model::ContentItem> content;
+  request.content.ForEachChunk(10, [&](const std::vector<model::ContentItem>& chunk) {
+    content.insert(content.end(), chunk.begin(), chunk.end());
+  });
+  ASSERT_EQ(request.content.size(), 2);
+  ASSERT_EQ(content.size(), 2u);
+  EXPECT_EQ(content[1].id, "7F6E5D4C3B2A41908F7E6D5C4B3A2918");
+  EXPECT_EQ(content[1].action, model::ConflictRule::kUseNewer);
   EXPECT_EQ(request.settings.acl_on_new,
             std::vector<model::AclOnNew>{model::AclOnNew::kInheritAclAsDestFolder});
   EXPECT_EQ(request.target_environment,
