@@ -274,9 +274,15 @@ class Closure {
     }
   }
 
+  // A page of keys at a time: a project may hold millions of objects.
   void AddProject() {
-    for (const auto& key : tx_.ListObjectKeys(scope_.project_id)) {
-      Add(key.id, key.folder_id, key.type, key.subtype, false, false);
+    std::string after;
+    for (;;) {
+      auto keys =
+          tx_.ListObjectKeysAfter(scope_.project_id, after, static_cast<int64_t>(kBatchSize));
+      for (const auto& key : keys) Add(key.id, key.folder_id, key.type, key.subtype, false, false);
+      if (keys.size() < kBatchSize) return;
+      after = keys.back().id;
     }
   }
 

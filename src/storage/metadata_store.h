@@ -61,6 +61,11 @@ class MetadataTransaction {
   // Every object of a project without its definition or ACL, ordered by id: small enough to
   // list a project of a million objects.
   virtual std::vector<ObjectKey> ListObjectKeys(const std::string& project_id) = 0;
+  // The same a page at a time: at most `limit` keys whose ids come after `after_id` ("" for the
+  // first page), in the database's order of ids; a short page is the last.
+  virtual std::vector<ObjectKey> ListObjectKeysAfter(const std::string& project_id,
+                                                     const std::string& after_id,
+                                                     int64_t limit) = 0;
 
   // Dependencies: `object_id` uses each of `used_ids` (replaces the object's previous list).
   virtual void SetDependencies(const std::string& project_id, const std::string& object_id,

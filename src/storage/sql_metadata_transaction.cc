@@ -269,11 +269,11 @@ bool SqlMetadataTransaction::DeleteObject(const std::string& project_id, const s
   return deleted > 0;
 }
 
-std::vector<ObjectKey> SqlMetadataTransaction::ListObjectKeys(const std::string& project_id) {
-  auto rows = db_.Query(
-      "SELECT id, type, subtype, folder_id, version, modified_ms FROM objects "
-      "WHERE project_id = ?",
-      {project_id});
+namespace {
+
+constexpr char kObjectKeyListColumns[] = "id, type, subtype, folder_id, version, modified_ms";
+
+std::vector<ObjectKey> ObjectKeysFromRows(const std::vector<SqlRow>& rows) {
   std::vector<ObjectKey> keys;
   keys.reserve(rows.size());
   for (const auto& row : rows) {
@@ -281,9 +281,28 @@ std::vector<ObjectKey> SqlMetadataTransaction::ListObjectKeys(const std::string&
                              static_cast<int>(AsInt(row.at(2))), AsText(row.at(3)),
                              AsText(row.at(4)), FromUnixMillis(AsInt(row.at(5)))});
   }
+  return keys;
+}
+
+}  // namespace
+
+std::vector<ObjectKey> SqlMetadataTransaction::ListObjectKeys(const std::string& project_id) {
+  std::vector<ObjectKey> keys = ObjectKeysFromRows(
+      db_.Query(fmt::format("SELECT {} FROM objects WHERE project_id = ?", kObjectKeyListColumns),
+                {project_id}));
   std::sort(keys.begin(), keys.end(),
             [](const ObjectKey& a, const ObjectKey& b) { return a.id < b.id; });
   return keys;
+}
+
+std::vector<ObjectKey> SqlMetadataTransaction::ListObjectKeysAfter(const std::string& project_id,
+                                                                   const std::string& after_id,
+                                                                   int64_t limit) {
+  return ObjectKeysFromRows(
+      db_.Query(fmt::format("SELECT {} FROM objects WHERE project_id = ? AND id > ? "
+                            "ORDER BY id LIMIT ?",
+                            kObjectKeyListColumns),
+                {project_id, after_id, limit}));
 }
 
 // Dependencies

@@ -26,6 +26,8 @@ class SqlMetadataTransaction : public MetadataTransaction {
   void PutObject(const model::ObjectRecord& object) override;
   bool DeleteObject(const std::string& project_id, const std::string& id) override;
   std::vector<ObjectKey> ListObjectKeys(const std::string& project_id) override;
+  std::vector<ObjectKey> ListObjectKeysAfter(const std::string& project_id,
+                                             const std::string& after_id, int64_t limit) override;
 
   void SetDependencies(const std::string& project_id, const std::string& object_id,
                        const std::vector<std::string>& used_ids) override;

@@ -362,6 +362,33 @@ TEST_P(MigrationStore, ObjectKeysListAProjectWithoutDefinitions) {
   EXPECT_EQ(keys[1].modified, metric.modified);
 }
 
+TEST_P(MigrationStore, ObjectKeysComeAPageAtATimeAndTogetherListTheProject) {
+  store_->Write([&](MetadataTransaction& tx) {
+    for (int i = 1; i <= 7; ++i) tx.PutObject(SampleObject(kProject, Id(i * 3), 4, "M"));
+    tx.PutObject(SampleObject(kOtherProject, Id(4), 4, "Elsewhere"));
+  });
+
+  std::vector<storage::ObjectKey> whole;
+  std::vector<std::vector<std::string>> pages;
+  store_->Read([&](MetadataTransaction& tx) {
+    whole = tx.ListObjectKeys(kProject);
+    std::string after;
+    for (;;) {
+      auto page = tx.ListObjectKeysAfter(kProject, after, 3);
+      pages.emplace_back();
+      for (const auto& key : page) pages.back().push_back(key.id);
+      if (page.size() < 3) break;
+      after = page.back().id;
+    }
+  });
+
+  ASSERT_EQ(whole.size(), 7u);
+  ASSERT_EQ(pages.size(), 3u);
+  EXPECT_EQ(pages[0], (std::vector<std::string>{whole[0].id, whole[1].id, whole[2].id}));
+  EXPECT_EQ(pages[1], (std::vector<std::string>{whole[3].id, whole[4].id, whole[5].id}));
+  EXPECT_EQ(pages[2], (std::vector<std::string>{whole[6].id}));
+}
+
 TEST_P(MigrationStore, DanglingUsesAreReferencesToIdsTheProjectLacks) {
   store_->Write([&](MetadataTransaction& tx) {
     tx.PutObject(SampleObject(kProject, Id(10), 3, "Report"));
