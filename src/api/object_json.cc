@@ -23,14 +23,23 @@ long long ViewMedia(const model::ObjectRecord& record) {
   return is_dashboard ? model::kViewMediaDashboard : model::kViewMediaDocument;
 }
 
-Json AclJson(const std::vector<model::AclEntry>& acl) {
+// Every key of an access control entry the reference server sends: the client builds its ACE
+// objects from all of them.
+Json AclJson(const service::ObjectView& view) {
   Json out = Json::array();
-  for (const auto& entry : acl) {
-    out.push_back({{"deny", entry.denied},
+  const auto& acl = view.record.acl;
+  const service::TrusteeInfo unknown;
+  for (size_t i = 0; i < acl.size(); ++i) {
+    const service::TrusteeInfo& trustee =
+        i < view.acl_trustees.size() ? view.acl_trustees[i] : unknown;
+    out.push_back({{"deny", acl[i].denied},
                    {"type", 1},
-                   {"rights", entry.rights},
-                   {"trusteeId", entry.trustee_id},
-                   {"inheritable", entry.inheritable}});
+                   {"rights", acl[i].rights},
+                   {"trusteeId", acl[i].trustee_id},
+                   {"trusteeName", trustee.name},
+                   {"trusteeType", model::kTypeUser},
+                   {"trusteeSubtype", trustee.subtype},
+                   {"inheritable", acl[i].inheritable}});
   }
   return out;
 }
@@ -63,7 +72,7 @@ Json ObjectInfoJson(const service::ObjectView& view) {
   out["certifiedInfo"] = {{"certified", record.certified}};
   out["hidden"] = record.hidden;
   if (!record.project_id.empty()) out["projectId"] = record.project_id;
-  out["acl"] = AclJson(record.acl);
+  out["acl"] = AclJson(view);
   return out;
 }
 

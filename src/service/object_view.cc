@@ -7,13 +7,19 @@ namespace tessera::service {
 ObjectViewBuilder::ObjectViewBuilder(storage::MetadataTransaction& tx, const Principal& principal)
     : tx_(tx), principal_(principal) {}
 
+const TrusteeInfo& ObjectViewBuilder::Trustee(const std::string& user_or_group_id) {
+  auto it = trustees_.find(user_or_group_id);
+  if (it != trustees_.end()) return it->second;
+  TrusteeInfo info;
+  if (auto trustee = tx_.FindObject("", user_or_group_id)) {
+    info.name = trustee->name;
+    info.subtype = trustee->subtype;
+  }
+  return trustees_.emplace(user_or_group_id, std::move(info)).first->second;
+}
+
 std::string ObjectViewBuilder::OwnerName(const std::string& user_id) {
-  auto it = owner_names_.find(user_id);
-  if (it != owner_names_.end()) return it->second;
-  auto user = tx_.FindObject("", user_id);
-  std::string name = user ? user->name : "";
-  owner_names_.emplace(user_id, name);
-  return name;
+  return Trustee(user_id).name;
 }
 
 const model::ObjectRecord* ObjectViewBuilder::Folder(const std::string& project_id,
@@ -51,6 +57,7 @@ ObjectView ObjectViewBuilder::Build(const model::ObjectRecord& record, bool with
   ObjectView view;
   view.record = record;
   view.owner_name = OwnerName(record.owner_id);
+  for (const auto& entry : record.acl) view.acl_trustees.push_back(Trustee(entry.trustee_id));
   view.acg = principal_.RightsOn(record);
   if (with_ancestors) view.ancestors = Ancestors(record);
   return view;

@@ -21,9 +21,17 @@ struct Ancestor {
   int level = 0;  // 1 = direct parent; the project root has the highest level
 };
 
+// Who an ACL entry names, as the API shows it: the user's or group's name and subtype
+// (model::kSubtypeUser or model::kSubtypeUserGroup; 0 and an empty name for a deleted trustee).
+struct TrusteeInfo {
+  std::string name;
+  int subtype = 0;
+};
+
 struct ObjectView {
   model::ObjectRecord record;
   std::string owner_name;
+  std::vector<TrusteeInfo> acl_trustees;  // one per entry of record.acl, in the same order
   int acg = 0;
   std::vector<Ancestor> ancestors;  // empty unless asked for
   std::string project_name;
@@ -39,12 +47,13 @@ class ObjectViewBuilder {
   std::vector<std::string> AncestorIds(const model::ObjectRecord& record);
   const model::ObjectRecord* Folder(const std::string& project_id, const std::string& folder_id);
   std::string OwnerName(const std::string& user_id);
+  const TrusteeInfo& Trustee(const std::string& user_or_group_id);
 
  private:
   storage::MetadataTransaction& tx_;
   const Principal& principal_;
   std::map<std::pair<std::string, std::string>, std::optional<model::ObjectRecord>> folders_;
-  std::map<std::string, std::string> owner_names_;
+  std::map<std::string, TrusteeInfo> trustees_;
 };
 
 }  // namespace tessera::service
