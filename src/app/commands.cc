@@ -13,6 +13,7 @@
 #include "model/object_types.h"
 #include "model/well_known.h"
 #include "service/bundle_service.h"
+#include "service/cube_service.h"
 #include "service/demo_loader.h"
 #include "service/directory_service.h"
 #include "service/project_model.h"
@@ -128,6 +129,31 @@ int ExportProject(const ConfigFlags& flags, const std::string& project,
   return 0;
 }
 
+// Publishes the demo's cubes one after another, so a server started on this data directory
+// answers every dashboard at once.
+void PublishDemoCubes(const Config& config, storage::MetadataStore& store,
+                      const std::string& project_id, const std::string& warehouse_name) {
+  service::WarehouseRegistry warehouses(
+      std::map<std::string, std::string>{{warehouse_name, config.WarehouseUrl(warehouse_name)}});
+  service::CubeServiceOptions options;
+  options.data_dir = std::filesystem::absolute(config.data_dir);
+  service::CubeService cubes(store, warehouses, options);
+  const std::vector<std::string> cube_ids = service::DemoCubeIds(store, project_id);
+  const model::SemanticModel semantic = service::LoadSemanticModel(store, project_id);
+  for (size_t i = 0; i < cube_ids.size(); ++i) {
+    std::cout << "publishing cube " << i + 1 << "/" << cube_ids.size() << " '"
+              << semantic.cube(cube_ids[i]).name << "'... " << std::flush;
+    cubes.Publish(project_id, cube_ids[i]);
+    cubes.WaitForPublish(project_id, cube_ids[i]);
+    const service::CubeStatus status = cubes.Status(project_id, cube_ids[i]);
+    if (status.state != service::CubeState::kReady) {
+      throw std::runtime_error("cube " + cube_ids[i] +
+                               " failed to publish: " + status.error_message);
+    }
+    std::cout << status.rows << " rows in " << status.last_publish_duration_ms << " ms\n";
+  }
+}
+
 int RunDemo(const ConfigFlags& flags, int64_t rows, uint64_t seed,
             const std::string& warehouse_name) {
   Config config = flags.Load();
@@ -142,8 +168,10 @@ int RunDemo(const ConfigFlags& flags, int64_t rows, uint64_t seed,
   request.data.seed = seed;
   request.warehouse_name = warehouse_name;
   request.bundle_dir = config.ResolvedDemoBundleDir();
-  PrintSummary(
-      service::LoadDemo(*administration.store, *warehouse, request, administration.administrator));
+  auto summary =
+      service::LoadDemo(*administration.store, *warehouse, request, administration.administrator);
+  PrintSummary(summary);
+  PublishDemoCubes(config, *administration.store, summary.project_id, warehouse_name);
   return 0;
 }
 

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include "api/api.h"
 #include "core/error.h"
 #include "core/ids.h"
@@ -71,7 +73,10 @@ void Node::LoadDemoOnFirstStart() {
         parts_->services->directory.LoadPrincipal(std::string(model::kAdministratorUserId));
     auto summary =
         service::LoadDemo(*parts_->store, parts_->warehouses->Get("demo"), request, administrator);
-    spdlog::info("demo project '{}' loaded ({} objects)", summary.project_name, summary.created);
+    spdlog::info("demo project '{}' loaded ({} objects); its cubes publish in the background",
+                 summary.project_name, summary.created);
+    parts_->services->cubes.PublishInBackground(
+        summary.project_id, service::DemoCubeIds(*parts_->store, summary.project_id));
   } catch (const model::BundleError& e) {
     spdlog::error("the demo bundle is broken; the server starts without it: {}",
                   e.problems().empty() ? "" : e.problems().front());
@@ -92,6 +97,13 @@ std::string NodeId(const std::filesystem::path& data_dir) {
   id = NewObjectId();
   std::ofstream(file) << id << '\n';
   return id;
+}
+
+// How the cluster monitors name this node: its host name and port.
+std::string NodeName(const Config& config) {
+  char host[256] = {};
+  if (gethostname(host, sizeof(host) - 1) != 0 || host[0] == '\0') return config.listen;
+  return std::string(host) + ":" + std::to_string(config.port());
 }
 
 // TESSERA_FAULT_IMPORT_COMMIT_DELAY_MS (fault-injection tests only): an import waits that long with
@@ -198,6 +210,7 @@ void Node::Start() {
   api_options.context_path = config_.context_path;
   api_options.version = config_.reported_version;
   api_options.async_instance_after = std::chrono::milliseconds(config_.instance_async_after_ms);
+  api_options.node_name = NodeName(config_);
   parts_->api = std::make_unique<api::Api>(*parts_->services, api_options);
 
   int compute_threads = config_.compute_threads > 0

@@ -29,18 +29,12 @@ std::string CanonicalId(const std::string& id, std::string_view what) {
   return *canonical;
 }
 
-struct CubeKey {
-  std::string project_id;
-  std::string cube_id;
-  std::string text() const { return project_id + ":" + cube_id; }
-};
-
 // Canonical ids only, so they are safe in file names.
-CubeKey KeyOf(const std::string& project_id, const std::string& cube_id) {
+CubeService::CubeKey KeyOf(const std::string& project_id, const std::string& cube_id) {
   return {CanonicalId(project_id, "project"), CanonicalId(cube_id, "cube")};
 }
 
-std::filesystem::path RelativeSnapshotFile(const CubeKey& key) {
+std::filesystem::path RelativeSnapshotFile(const CubeService::CubeKey& key) {
   return std::filesystem::path("cubes") / key.project_id / (key.cube_id + ".tsnap");
 }
 
@@ -100,6 +94,8 @@ CubeService::~CubeService() {
   std::vector<std::thread> workers;
   {
     std::lock_guard lock(mutex_);
+    workers = std::move(queue_workers_);
+    publish_ended_.notify_all();
     for (auto& [key, entry] : entries_) {
       if (entry->worker.joinable()) workers.push_back(std::move(entry->worker));
     }
@@ -154,6 +150,7 @@ bool CubeService::StartPublish(const std::string& project_id, const std::string&
   if (entry.is_publishing) return false;             // a plain Publish joins the running one
   if (entry.worker.joinable()) entry.worker.join();  // ended: it only had to exit
   entry.is_publishing = true;
+  entry.is_queued = false;
   try {
     entry.worker = std::thread([this, key, job = std::move(job)]() mutable {
       RunPublish(key.project_id, key.cube_id, std::move(job));
@@ -162,6 +159,54 @@ bool CubeService::StartPublish(const std::string& project_id, const std::string&
     entry.is_publishing = false;
     throw;
   }
+  return true;
+}
+
+void CubeService::PublishInBackground(const std::string& project_id,
+                                      std::vector<std::string> cube_ids) {
+  if (cube_ids.empty()) return;
+  std::vector<CubeKey> keys;
+  for (const auto& cube_id : cube_ids) keys.push_back(KeyOf(project_id, cube_id));
+  std::lock_guard lock(mutex_);
+  for (const auto& key : keys) EntryFor(key.text()).is_queued = true;
+  queue_workers_.emplace_back([this, keys = std::move(keys)] { PublishQueue(keys); });
+}
+
+void CubeService::PublishQueue(const std::vector<CubeKey>& keys) {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const CubeKey& key = keys[i];
+    if (!is_stopping_) PublishAndLog(key, fmt::format("{}/{}", i + 1, keys.size()));
+    std::lock_guard lock(mutex_);
+    EntryFor(key.text()).is_queued = false;
+    publish_ended_.notify_all();
+  }
+}
+
+void CubeService::PublishAndLog(const CubeKey& key, const std::string& position) {
+  std::string name = key.cube_id;
+  try {
+    store_.Read([&](storage::MetadataTransaction& tx) {
+      if (auto object = tx.FindObject(key.project_id, key.cube_id)) name = object->name;
+    });
+    spdlog::info("publishing cube {} '{}'", position, name);
+    Publish(key.project_id, key.cube_id);
+    WaitForPublish(key.project_id, key.cube_id);
+    const CubeStatus status = Status(key.project_id, key.cube_id);
+    if (status.state == CubeState::kReady) {
+      spdlog::info("cube {} '{}' published: {} rows in {} ms", position, name, status.rows,
+                   status.last_publish_duration_ms);
+    }
+  } catch (const Error& e) {
+    spdlog::warn("cube {} '{}' cannot be published: {}", position, name, e.message());
+  }
+}
+
+bool CubeService::WaitForFirstPublish(Entry& entry) {
+  std::unique_lock lock(mutex_);
+  if (entry.dataset || !(entry.is_publishing || entry.is_queued)) return false;
+  publish_ended_.wait(lock, [&] {
+    return is_stopping_ || entry.dataset || !(entry.is_publishing || entry.is_queued);
+  });
   return true;
 }
 
@@ -306,7 +351,7 @@ CubeStatus CubeService::Status(const std::string& project_id, const std::string&
     if (!entry || !entry->last_status) throw *storage_error;
     status = *entry->last_status;
   }
-  if (entry && entry->is_publishing) status.state = CubeState::kPublishing;
+  if (entry && (entry->is_publishing || entry->is_queued)) status.state = CubeState::kPublishing;
   if (entry && entry->dataset) {
     status.is_loaded = true;
     status.memory_bytes = entry->dataset_bytes;
@@ -333,7 +378,11 @@ std::shared_ptr<const engine::Dataset> CubeService::Get(const std::string& proje
     generation = entry->generation;
   }
   auto record = FindRecord(key.project_id, key.cube_id);
-  if (!record || record->snapshot_file.empty()) return nullptr;
+  if (!record || record->snapshot_file.empty()) {
+    if (!WaitForFirstPublish(*entry)) return nullptr;
+    std::lock_guard lock(mutex_);
+    return entry->dataset;
+  }
   std::shared_ptr<const engine::Dataset> dataset;
   try {
     dataset = engine::ReadDatasetSnapshot(options_.data_dir / record->snapshot_file);

@@ -22,6 +22,12 @@
 //     the storage service cannot be read it falls back to this node's last publish, if any. A
 //     publish interrupted by a crash reads "publishing" until the next publish of the cube
 //     (jobs with leases will resolve this, ARCHITECTURE §1).
+//   - PublishInBackground() publishes a list of cubes one after another on a background thread
+//     (the demo's first start), logging each one. A cube waiting for its turn reads as
+//     publishing.
+//   - Get() of a cube that has no dataset yet while its first publish runs (or waits its turn) on
+//     this node waits for that publish to end, so a request never fails only because it came
+//     early.
 //   - A node serves the dataset it published or loaded; it does not notice a newer publish by
 //     another node until it publishes itself or restarts.
 //   - A pushed dataset (spec 02 §8, model::IsPushedDataset) is a cube whose rows come from its
@@ -87,6 +93,13 @@ struct CubeServiceOptions {
 
 class CubeService {
  public:
+  // A cube of a project, by canonical ids (safe in file names).
+  struct CubeKey {
+    std::string project_id;
+    std::string cube_id;
+    std::string text() const { return project_id + ":" + cube_id; }
+  };
+
   CubeService(storage::MetadataStore& store, WarehouseRegistry& warehouses,
               CubeServiceOptions options);
   ~CubeService();
@@ -99,6 +112,8 @@ class CubeService {
   }
   // False, and nothing started, while a publish of the cube runs.
   bool PublishWith(const std::string& project_id, const std::string& cube_id, CustomPublish job);
+  // Publishes `cube_ids` of the project in order, in the background.
+  void PublishInBackground(const std::string& project_id, std::vector<std::string> cube_ids);
   // Blocks until no publish of the cube runs on this node (tests, command line).
   void WaitForPublish(const std::string& project_id, const std::string& cube_id);
 
@@ -122,12 +137,17 @@ class CubeService {
     size_t dataset_bytes = 0;
     uint64_t generation = 0;  // datasets installed so far, so a stale snapshot load is dropped
     bool is_publishing = false;
+    bool is_queued = false;                 // PublishInBackground() will publish it
     std::optional<CubeStatus> last_status;  // when the storage service cannot be read
     std::thread worker;
     std::mutex load_mutex;  // one snapshot load at a time per cube
   };
 
   Entry& EntryFor(const std::string& key);  // with mutex_ held
+  void PublishQueue(const std::vector<CubeKey>& keys);
+  void PublishAndLog(const CubeKey& key, const std::string& position);
+  // Waits while the cube's first publish is running or queued on this node; false if none was.
+  bool WaitForFirstPublish(Entry& entry);
   bool StartPublish(const std::string& project_id, const std::string& cube_id, CustomPublish job);
   void RunPublish(std::string project_id, std::string cube_id, CustomPublish job);
   std::shared_ptr<const engine::Dataset> BuildFromSource(const std::string& project_id,
@@ -147,6 +167,7 @@ class CubeService {
   mutable std::mutex mutex_;
   std::condition_variable publish_ended_;
   std::map<std::string, std::unique_ptr<Entry>> entries_;  // by "<project id>:<cube id>"
+  std::vector<std::thread> queue_workers_;                 // of PublishInBackground()
   size_t loaded_bytes_ = 0;
 };
 

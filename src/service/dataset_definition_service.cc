@@ -192,10 +192,13 @@ std::shared_ptr<const engine::Dataset> PublishedDataset(CubeService& cubes,
   const model::Cube& cube = model.cube(cube_id);
   auto dataset = cubes.Get(project_id, cube.id);
   if (!dataset) {
-    throw Error(ErrorCode::kEngine,
-                "Cube '" + cube.name + "' (" + cube.id +
-                    ") is not published; publish it before reading its data",
-                kCubeNotPublishedIServerCode);
+    const CubeStatus status = cubes.Status(project_id, cube.id);
+    std::string message = "Cube '" + cube.name + "' (" + cube.id + ") is not published";
+    if (status.state == CubeState::kFailed) {
+      message += " (its last publish failed: " + status.error_message + ")";
+    }
+    message += "; publish it with POST /api/v2/cubes/" + cube.id + " before reading its data";
+    throw Error(ErrorCode::kEngine, message, kCubeNotPublishedIServerCode);
   }
   return dataset;
 }

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "service/project_model.h"
+
 namespace tessera::service {
 
 ImportSummary LoadDemo(storage::MetadataStore& store, engine::Warehouse& warehouse,
@@ -14,6 +16,13 @@ ImportSummary LoadDemo(storage::MetadataStore& store, engine::Warehouse& warehou
   });
   BundleService bundles(store);
   return bundles.Import(administrator, request.bundle_dir, request.warehouse_name);
+}
+
+std::vector<std::string> DemoCubeIds(storage::MetadataStore& store, const std::string& project_id) {
+  const model::SemanticModel model = LoadSemanticModel(store, project_id);
+  std::vector<std::string> ids;
+  for (const auto& [id, cube] : model.cubes()) ids.push_back(id);
+  return ids;
 }
 
 bool HasNoProject(storage::MetadataStore& store) {

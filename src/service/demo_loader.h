@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "engine/demo_data.h"
 #include "engine/warehouse.h"
@@ -25,6 +26,10 @@ struct DemoRequest {
 
 ImportSummary LoadDemo(storage::MetadataStore& store, engine::Warehouse& warehouse,
                        const DemoRequest& request, const Principal& administrator);
+
+// The cubes a freshly loaded demo project publishes before its dashboards and cube reports
+// answer data: every cube of its semantic model, in a stable order.
+std::vector<std::string> DemoCubeIds(storage::MetadataStore& store, const std::string& project_id);
 
 // True when the storage service holds no project yet (a first start).
 bool HasNoProject(storage::MetadataStore& store);

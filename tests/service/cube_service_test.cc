@@ -281,6 +281,35 @@ TEST_P(CubeServiceTest, TwoCubesPublishSideBySideAndTheirMemoryAddsUp) {
   EXPECT_EQ(cubes->LoadedBytes(), sales->MemoryBytes() + items->MemoryBytes());
 }
 
+TEST_P(CubeServiceTest, BackgroundPublishesReadAsPublishingUntilTheirTurnEnds) {
+  auto cubes = Node();
+  cubes->PublishInBackground(project_id_, {sales_cube_id_, item_cube_id_});
+  EXPECT_NE(cubes->Status(project_id_, item_cube_id_).state, service::CubeState::kNotPublished);
+  // A reader that comes before the publish has ended waits for it instead of finding nothing.
+  auto item = cubes->Get(project_id_, item_cube_id_);
+  ASSERT_NE(item, nullptr);
+  auto sales = cubes->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(sales, nullptr);
+  EXPECT_EQ(static_cast<int64_t>(sales->row_count()), SalesCubeGroups());
+  EXPECT_EQ(cubes->Status(project_id_, sales_cube_id_).state, service::CubeState::kReady);
+  EXPECT_EQ(cubes->Status(project_id_, item_cube_id_).state, service::CubeState::kReady);
+}
+
+TEST_P(CubeServiceTest, AReaderWaitingForABackgroundPublishThatFailsGetsNothing) {
+  auto cubes = Node(kUnreachableWarehouse);
+  cubes->PublishInBackground(project_id_, {sales_cube_id_});
+  EXPECT_EQ(cubes->Get(project_id_, sales_cube_id_), nullptr);
+  service::CubeStatus status = cubes->Status(project_id_, sales_cube_id_);
+  EXPECT_EQ(status.state, service::CubeState::kFailed);
+  EXPECT_FALSE(status.error_message.empty());
+}
+
+TEST_P(CubeServiceTest, StoppingANodeEndsItsBackgroundPublishes) {
+  auto cubes = Node();
+  cubes->PublishInBackground(project_id_, {sales_cube_id_, item_cube_id_});
+  cubes.reset();  // must neither hang nor crash
+}
+
 TEST_P(CubeServiceTest, UnknownAndMalformedCubesAreRefusedAtOnce) {
   auto cubes = Node();
   auto unknown = ErrorFrom([&] { cubes->Publish(project_id_, std::string(32, 'A')); });
