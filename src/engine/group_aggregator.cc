@@ -33,23 +33,88 @@ struct Layout {
   uint64_t key_space = 1;
   bool dense = true;
   uint64_t lanes = 1;  // slots per key in workers' partial states (dense layouts only)
+
+  // When the attributes' codes do not fit one 64-bit key, the leading `combined_attributes` are
+  // replaced by one column of their distinct combinations, numbered in code order (so key order
+  // stays code order); combination_codes[a][c] is attribute a's code in combination c.
+  size_t combined_attributes = 0;
+  std::unique_ptr<CodeColumn> combined;
+  std::vector<std::vector<uint32_t>> combination_codes;
 };
+
+bool FitsOneKey(const std::vector<uint64_t>& cards) {
+  uint64_t key_space = 1;
+  for (uint64_t card : cards) {
+    if (key_space > (kEmptyKey - 1) / card) return false;
+    key_space *= card;
+  }
+  return true;
+}
+
+// Numbers the distinct values of `keys` in increasing order; returns how many there are and
+// replaces each key by its number.
+uint64_t RankInPlace(std::vector<uint64_t>& keys, std::vector<uint64_t>& distinct) {
+  distinct = keys;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (auto& key : keys) {
+    key = static_cast<uint64_t>(std::lower_bound(distinct.begin(), distinct.end(), key) -
+                                distinct.begin());
+  }
+  return distinct.size();
+}
+
+// Replaces the leading attributes by the column of their combinations, one attribute at a time,
+// until the rest fits one key. A combination count never exceeds the row count, so it ends.
+void CombineLeadingAttributes(const Dataset& dataset, const std::vector<int>& attributes,
+                              Layout& layout) {
+  const size_t rows = dataset.row_count();
+  std::vector<uint64_t> combination(rows, 0);  // per row, its combination so far
+  uint64_t combinations = 1;
+  std::vector<std::vector<uint32_t>> codes;  // per combined attribute, per combination
+  std::vector<uint64_t> rest(layout.cards);
+  size_t k = 0;
+  while (k < attributes.size()) {
+    std::vector<uint64_t> remaining(rest.begin() + static_cast<long>(k), rest.end());
+    remaining.push_back(std::max<uint64_t>(combinations, 1));
+    if (k > 0 && FitsOneKey(remaining)) break;
+    const CodeColumn& column = *layout.columns[k];
+    const uint64_t card = layout.cards[k];
+    for (size_t row = 0; row < rows; ++row)
+      combination[row] = combination[row] * card + column[row];
+    std::vector<uint64_t> distinct;
+    combinations = RankInPlace(combination, distinct);
+    // Each new combination is (previous combination, code of attribute k).
+    std::vector<std::vector<uint32_t>> next(k + 1, std::vector<uint32_t>(combinations));
+    for (uint64_t c = 0; c < combinations; ++c) {
+      const uint64_t previous = distinct[c] / card;
+      for (size_t a = 0; a < k; ++a) next[a][c] = codes[a][previous];
+      next[k][c] = static_cast<uint32_t>(distinct[c] % card);
+    }
+    codes = std::move(next);
+    ++k;
+  }
+  std::vector<uint32_t> narrow(combination.begin(), combination.end());
+  layout.combined = std::make_unique<CodeColumn>(narrow, combinations);
+  layout.combined_attributes = k;
+  layout.combination_codes = std::move(codes);
+  layout.columns.erase(layout.columns.begin(), layout.columns.begin() + static_cast<long>(k));
+  layout.cards.erase(layout.cards.begin(), layout.cards.begin() + static_cast<long>(k));
+  layout.columns.insert(layout.columns.begin(), layout.combined.get());
+  layout.cards.insert(layout.cards.begin(), std::max<uint64_t>(combinations, 1));
+}
 
 Layout LayoutOf(const Dataset& dataset, const std::vector<int>& attributes) {
   Layout layout;
   for (int index : attributes) {
     const AttributeColumn& attribute = dataset.attribute(index);
-    const uint64_t card = std::max<uint64_t>(attribute.dictionary.size(), 1);
-    if (layout.key_space > (kEmptyKey - 1) / card) {
-      throw Error(ErrorCode::kNotSupported,
-                  "too many combinations of the requested attributes to aggregate");
-    }
-    layout.key_space *= card;
     layout.columns.push_back(&attribute.codes);
-    layout.cards.push_back(card);
+    layout.cards.push_back(std::max<uint64_t>(attribute.dictionary.size(), 1));
   }
-  layout.strides.assign(attributes.size(), 1);
-  for (size_t i = attributes.size(); i-- > 1;) {
+  if (!FitsOneKey(layout.cards)) CombineLeadingAttributes(dataset, attributes, layout);
+  for (uint64_t card : layout.cards) layout.key_space *= card;
+  layout.strides.assign(layout.cards.size(), 1);
+  for (size_t i = layout.cards.size(); i-- > 1;) {
     layout.strides[i - 1] = layout.strides[i] * layout.cards[i];
   }
   layout.dense = layout.key_space <= kDenseSlots;
@@ -563,8 +628,25 @@ class Aggregation {
         groups.codes[a][g] = static_cast<uint32_t>((key / layout_.strides[a]) % layout_.cards[a]);
       }
     }
+    ExpandCombinations(groups);
     for (size_t m = 0; m < plans_.size(); ++m) FinishMetric(merged, m, order, groups);
     return groups;
+  }
+
+  // Puts back the codes of the attributes a combination column stood for.
+  void ExpandCombinations(Groups& groups) const {
+    if (layout_.combined_attributes == 0) return;
+    std::vector<std::vector<uint32_t>> expanded(layout_.combined_attributes,
+                                                std::vector<uint32_t>(groups.count));
+    for (size_t g = 0; g < groups.count; ++g) {
+      const uint32_t combination = groups.codes[0][g];
+      for (size_t a = 0; a < layout_.combined_attributes; ++a) {
+        expanded[a][g] = layout_.combination_codes[a][combination];
+      }
+    }
+    groups.codes.erase(groups.codes.begin());
+    groups.codes.insert(groups.codes.begin(), std::make_move_iterator(expanded.begin()),
+                        std::make_move_iterator(expanded.end()));
   }
 
   void FinishMetric(const Partial& merged, size_t m, const std::vector<uint32_t>& order,

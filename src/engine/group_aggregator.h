@@ -14,7 +14,9 @@
 //
 // The groups come out ordered by key (so by codes in attribute order). A group whose metric has
 // no value (all nulls, avg of nothing, count distinct without its attribute below full grain) has
-// present = 0 for it. Error(kNotSupported) when the attributes' key space does not fit in 64 bits.
+// present = 0 for it. When the attributes' key space does not fit in 64 bits, the leading
+// attributes are first numbered by their distinct combinations (at most one per row), so any
+// grouping of any dataset aggregates.
 #pragma once
 
 #include <cstdint>

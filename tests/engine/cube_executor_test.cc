@@ -630,6 +630,49 @@ TEST(CubeExecutorEdges, MillionElementAttributeAggregatesThroughTheHashTable) {
   }
 }
 
+TEST(CubeExecutorEdges, AttributesWhoseCombinationsOverflowSixtyFourBitsStillAggregate) {
+  // Five attributes of 20,000 elements each: 20,000^5 combinations, far beyond a 64-bit key.
+  constexpr int kColumns = 5;
+  constexpr int64_t kElements = 20000;
+  std::vector<AttributeSpec> attributes;
+  for (int a = 0; a < kColumns; ++a) {
+    attributes.push_back({"a" + std::to_string(a), "A", {{"ID", DataType::kInteger}}});
+  }
+  DatasetBuilder builder(attributes, {{"v", "V", AggregateFunction::kSum}});
+  // Each id appears once per column; rows repeat every 3 * kElements, so groups have 1-3 rows.
+  std::map<std::vector<int64_t>, double> reference;
+  for (int64_t i = 0; i < 3 * kElements + 500; ++i) {
+    std::vector<int64_t> key;
+    std::vector<Cell> row;
+    for (int a = 0; a < kColumns; ++a) {
+      const int64_t id = ((i % kElements) * (a + 3) * 7919 + a) % kElements;
+      key.push_back(id);
+      row.push_back(id);
+    }
+    const double value = static_cast<double>(i % 17);
+    row.push_back(value);
+    reference[key] += value;
+    builder.AddRow(row);
+  }
+  const auto dataset = std::make_shared<const Dataset>(builder.Finish());
+  ThreadPool pool(2);
+  CubeQuery query;
+  query.attributes = {0, 1, 2, 3, 4};
+  query.metrics = {{"v", "V", 0, {}, false}};
+  const ResultSet result = ExecuteCubeQuery(dataset, query, &pool);
+  ASSERT_EQ(result.row_count, reference.size());
+  size_t row = 0;
+  for (const auto& [key, sum] : reference) {  // groups come out in ID order, like the map
+    for (int a = 0; a < kColumns; ++a) {
+      const Dictionary& dictionary = dataset->attribute(a).dictionary;
+      EXPECT_EQ(std::get<int64_t>(dictionary.Value(0, result.codes[a][row])), key[a])
+          << "row " << row << " attribute " << a;
+    }
+    EXPECT_DOUBLE_EQ(*result.Value(0, row), sum) << "row " << row;
+    ++row;
+  }
+}
+
 TEST(CubeExecutorElements, SearchPagingAndCascadingFromOtherSelections) {
   std::mt19937 random(13);
   const auto rows = RandomRows(random, 20000, 0);
