@@ -4,24 +4,113 @@
 #include "core/error.h"
 #include "core/ids.h"
 #include "model/directory.h"
+#include "model/privileges.h"
 
 namespace tessera::api {
 
 namespace {
 
-Json UserJson(const model::ObjectRecord& user) {
-  auto definition = model::UserFromJson(user.definition);
-  return {{"id", user.id},
-          {"name", user.name},
-          {"type", user.type},
-          {"subtype", user.subtype},
-          {"username", definition.username},
-          {"fullName", definition.full_name},
-          {"initials", definition.initials},
-          {"enabled", definition.enabled},
-          {"dateCreated", FormatTimestamp(user.created)},
-          {"dateModified", FormatTimestamp(user.modified)},
-          {"version", user.version}};
+// A member or membership: enough to name and type it.
+Json TrusteeJson(const service::ObjectView& view) {
+  return {{"id", view.record.id},
+          {"name", view.record.name},
+          {"type", view.record.type},
+          {"subtype", view.record.subtype}};
+}
+
+Json TrusteeListJson(const std::vector<service::ObjectView>& views) {
+  Json out = Json::array();
+  for (const auto& view : views) out.push_back(TrusteeJson(view));
+  return out;
+}
+
+// A user as the reference server describes one: its object info, its login as `abbreviation`
+// (the client finds users by login through it), its standard-authentication settings and its
+// direct memberships.
+Json UserJson(const service::UserView& user) {
+  Json out = ObjectInfoJson(user.object);
+  const model::UserDefinition& definition = user.definition;
+  out["abbreviation"] = definition.username;
+  out["description"] = user.object.record.description;
+  out["username"] = definition.username;
+  out["fullName"] = definition.full_name;
+  out["initials"] = definition.initials;
+  out["enabled"] = definition.enabled;
+  out["standardAuth"] = true;
+  out["passwordModifiable"] = true;
+  out["passwordAutoExpire"] = false;
+  out["requireNewPassword"] = false;
+  out["ldapdn"] = "";
+  out["trustId"] = "";
+  out["memberships"] = TrusteeListJson(user.memberships);
+  return out;
+}
+
+Json GroupJson(const service::ObjectView& group) {
+  Json out = ObjectInfoJson(group);
+  out["description"] = group.record.description;
+  out["ldapdn"] = "";
+  return out;
+}
+
+Json PrivilegeJson(int id) {
+  Json out = {{"id", id}, {"isProjectLevelPrivilege", true}};
+  if (auto info = model::FindPrivilege(id)) {
+    out["name"] = info->name;
+    out["description"] = info->description;
+  }
+  return out;
+}
+
+Json SecurityRoleJson(const service::SecurityRoleView& role) {
+  Json out = ObjectInfoJson(role.object);
+  out["description"] = role.object.record.description;
+  Json privileges = Json::array();
+  for (int id : role.privileges) privileges.push_back(PrivilegeJson(id));
+  out["privileges"] = std::move(privileges);
+  return out;
+}
+
+// The role's projects and, on each, whom it is granted to (members carry `subType`, as the
+// reference server spells it there).
+Json RoleProjectsJson(const std::vector<service::RoleProject>& projects) {
+  Json out = Json::array();
+  for (const auto& project : projects) {
+    Json members = Json::array();
+    for (const auto& member : project.members) {
+      Json entry = TrusteeJson(member);
+      entry["subType"] = member.record.subtype;
+      members.push_back(std::move(entry));
+    }
+    out.push_back({{"id", project.id}, {"name", project.name}, {"members", std::move(members)}});
+  }
+  return out;
+}
+
+template <typename T, typename ToJson>
+http::Response PagedReply(RequestContext& context, std::vector<T> items, ToJson to_json) {
+  const int64_t total = static_cast<int64_t>(items.size());
+  Json out = Json::array();
+  for (const auto& item : service::SlicePage(std::move(items), context.PageParams())) {
+    out.push_back(to_json(item));
+  }
+  http::Response response = context.Reply(200, std::move(out));
+  SetTotalCount(response, total);
+  return response;
+}
+
+service::DirectoryFilter FilterFromQuery(RequestContext& context) {
+  service::DirectoryFilter filter;
+  filter.name_begins = std::string(context.Query("nameBegins").value_or(""));
+  filter.abbreviation_begins = std::string(context.Query("abbreviationBegins").value_or(""));
+  for (const auto& id : context.request().query.GetList("id")) {
+    auto canonical = CanonicalObjectId(id);
+    if (!canonical) {
+      throw Error(ErrorCode::kInvalidInput, "id: '" + id + "' is not a 32-digit hexadecimal id");
+    }
+    filter.ids.push_back(*canonical);
+  }
+  return filter;
 }
 
 std::vector<std::string> IdList(const Json& body, const char* key) {
@@ -70,24 +159,65 @@ http::Response CreateUser(RequestContext& context) {
   user.enabled = OptionalBool(body, "enabled", "body").value_or(true);
   user.group_ids = IdList(body, "memberships");
   user.roles = RoleGrants(body);
-  auto created = context.services().directory.CreateUser(context.principal(), user);
-  return context.Reply(201, UserJson(created));
+  auto& directory = context.services().directory;
+  auto created = directory.CreateUser(context.principal(), user);
+  return context.Reply(201, UserJson(directory.GetUser(context.principal(), created.id)));
+}
+
+http::Response ListUsers(RequestContext& context) {
+  auto users =
+      context.services().directory.ListUsers(context.principal(), FilterFromQuery(context));
+  return PagedReply(context, std::move(users), UserJson);
 }
 
 http::Response GetUser(RequestContext& context) {
   std::string id = context.PathObjectId("id", "User");
-  auto user = context.services().directory.FindUser(id);
-  if (!user) throw Error(ErrorCode::kNotFound, "User '" + id + "' was not found");
-  return context.Reply(200, UserJson(*user));
+  return context.Reply(200,
+                       UserJson(context.services().directory.GetUser(context.principal(), id)));
+}
+
+http::Response ListMemberships(RequestContext& context) {
+  std::string id = context.PathObjectId("id", "User or user group");
+  return context.Reply(
+      200, TrusteeListJson(context.services().directory.Memberships(context.principal(), id)));
+}
+
+http::Response ListGroups(RequestContext& context) {
+  auto groups =
+      context.services().directory.ListGroups(context.principal(), FilterFromQuery(context));
+  return PagedReply(context, std::move(groups), GroupJson);
+}
+
+http::Response GetGroup(RequestContext& context) {
+  std::string id = context.PathObjectId("id", "User group");
+  return context.Reply(200,
+                       GroupJson(context.services().directory.GetGroup(context.principal(), id)));
+}
+
+// Users first, then groups: the Everyone group holds every user.
+http::Response ListGroupMembers(RequestContext& context) {
+  std::string id = context.PathObjectId("id", "User group");
+  auto& directory = context.services().directory;
+  std::vector<Json> members;
+  for (const auto& user : directory.GroupMemberUsers(context.principal(), id)) {
+    members.push_back(UserJson(user));
+  }
+  for (const auto& group : directory.GroupMemberGroups(context.principal(), id)) {
+    members.push_back(GroupJson(group));
+  }
+  return PagedReply(context, std::move(members), [](const Json& member) { return member; });
 }
 
 http::Response ListSecurityRoles(RequestContext& context) {
-  Json out = Json::array();
-  for (const auto& role : context.services().directory.ListSecurityRoles()) {
-    out.push_back({{"id", role.id},
-                   {"name", role.name},
-                   {"privileges", model::SecurityRoleFromJson(role.definition).privileges}});
-  }
+  auto roles = context.services().directory.ListSecurityRoles(context.principal());
+  return PagedReply(context, std::move(roles), SecurityRoleJson);
+}
+
+http::Response GetSecurityRole(RequestContext& context) {
+  std::string id = context.PathObjectId("id", "Security role");
+  auto role = context.services().directory.GetSecurityRole(context.principal(), id);
+  Json out = SecurityRoleJson(role);
+  out["projects"] = RoleProjectsJson(role.projects);
   return context.Reply(200, std::move(out));
 }
 
@@ -95,8 +225,15 @@ http::Response ListSecurityRoles(RequestContext& context) {
 
 void RegisterUserRoutes(Endpoints& endpoints) {
   endpoints.Add("POST", "/api/users", {}, CreateUser);
+  endpoints.Add("GET", "/api/users", {}, ListUsers);
   endpoints.Add("GET", "/api/users/{id}", {}, GetUser);
+  endpoints.Add("GET", "/api/users/{id}/memberships", {}, ListMemberships);
+  endpoints.Add("GET", "/api/usergroups", {}, ListGroups);
+  endpoints.Add("GET", "/api/usergroups/{id}", {}, GetGroup);
+  endpoints.Add("GET", "/api/usergroups/{id}/members", {}, ListGroupMembers);
+  endpoints.Add("GET", "/api/usergroups/{id}/memberships", {}, ListMemberships);
   endpoints.Add("GET", "/api/securityRoles", {}, ListSecurityRoles);
+  endpoints.Add("GET", "/api/securityRoles/{id}", {}, GetSecurityRole);
 }
 
 }  // namespace tessera::api

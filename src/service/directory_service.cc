@@ -1,6 +1,8 @@
 #include "service/directory_service.h"
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "core/error.h"
 #include "core/ids.h"
@@ -231,19 +233,239 @@ model::ObjectRecord DirectoryService::CreateUser(const Principal& creator, const
   return user;
 }
 
-std::vector<model::ObjectRecord> DirectoryService::ListSecurityRoles() {
-  std::vector<ObjectRecord> roles;
-  store_.Read([&](storage::MetadataTransaction& tx) {
-    roles = tx.ListObjects("", {{model::kTypeSecurityRole}, {}});
-  });
-  return roles;
-}
-
 std::optional<model::ObjectRecord> DirectoryService::FindUser(const std::string& user_id) {
   std::optional<ObjectRecord> user;
   store_.Read([&](storage::MetadataTransaction& tx) { user = tx.FindObject("", user_id); });
   if (user && user->type != model::kTypeUser) return std::nullopt;
   return user;
+}
+
+namespace {
+
+bool IsUser(const ObjectRecord& object) {
+  return object.type == model::kTypeUser && object.subtype == model::kSubtypeUser;
+}
+
+bool IsGroup(const ObjectRecord& object) {
+  return object.type == model::kTypeUser && object.subtype == model::kSubtypeUserGroup;
+}
+
+std::vector<std::string> DirectGroupIds(const ObjectRecord& user_or_group) {
+  if (IsUser(user_or_group)) {
+    std::vector<std::string> ids = model::UserFromJson(user_or_group.definition).member_of;
+    if (std::find(ids.begin(), ids.end(), model::kEveryoneGroupId) == ids.end()) {
+      ids.emplace_back(model::kEveryoneGroupId);
+    }
+    return ids;
+  }
+  return model::GroupFromJson(user_or_group.definition).member_of;
+}
+
+bool Passes(const ObjectRecord& object, const DirectoryFilter& filter) {
+  if (!filter.ids.empty() &&
+      std::find(filter.ids.begin(), filter.ids.end(), object.id) == filter.ids.end()) {
+    return false;
+  }
+  if (!StartsWithIgnoreCase(object.name, filter.name_begins)) return false;
+  if (filter.abbreviation_begins.empty()) return true;
+  return IsUser(object) &&
+         StartsWithIgnoreCase(object.definition.value("username", ""), filter.abbreviation_begins);
+}
+
+// Users and groups (of `subtype`) passing the filter, by name then id.
+std::vector<ObjectRecord> ListDirectory(storage::MetadataTransaction& tx, int subtype,
+                                        const DirectoryFilter& filter) {
+  std::vector<ObjectRecord> found;
+  for (auto& object : tx.ListObjects("", {{model::kTypeUser}, {}})) {
+    if (object.subtype == subtype && Passes(object, filter)) found.push_back(std::move(object));
+  }
+  std::sort(found.begin(), found.end(), [](const ObjectRecord& a, const ObjectRecord& b) {
+    return std::tie(a.name, a.id) < std::tie(b.name, b.id);
+  });
+  return found;
+}
+
+ObjectRecord LoadDirectoryObject(storage::MetadataTransaction& tx, const std::string& id,
+                                 bool (*is_kind)(const ObjectRecord&), std::string_view kind) {
+  auto object = tx.FindObject("", id);
+  if (!object || !is_kind(*object)) {
+    throw Error(ErrorCode::kNotFound, std::string(kind) + " '" + id + "' was not found");
+  }
+  return *object;
+}
+
+void RequireReadOf(const Principal& principal, const std::string& user_id) {
+  if (principal.user_id == user_id) return;
+  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+}
+
+UserView BuildUserView(storage::MetadataTransaction& tx, ObjectViewBuilder& builder,
+                       const ObjectRecord& user) {
+  UserView view;
+  view.object = builder.Build(user, false);
+  view.definition = model::UserFromJson(user.definition);
+  for (const auto& group_id : DirectGroupIds(user)) {
+    if (auto group = tx.FindObject("", group_id); group && IsGroup(*group)) {
+      view.memberships.push_back(builder.Build(*group, false));
+    }
+  }
+  return view;
+}
+
+std::vector<model::RoleGrant> GrantsOf(const ObjectRecord& user_or_group) {
+  return IsUser(user_or_group) ? model::UserFromJson(user_or_group.definition).roles
+                               : model::GroupFromJson(user_or_group.definition).roles;
+}
+
+bool GrantsRoleOn(const std::vector<model::RoleGrant>& grants, const std::string& role_id,
+                  const std::string& project_id) {
+  for (const auto& grant : grants) {
+    if (grant.role_id != role_id) continue;
+    for (const auto& granted : grant.project_ids) {
+      if (granted == kAllProjects || granted == project_id) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<RoleProject> RoleProjects(storage::MetadataTransaction& tx, ObjectViewBuilder& builder,
+                                      const std::string& role_id) {
+  std::vector<ObjectRecord> trustees = tx.ListObjects("", {{model::kTypeUser}, {}});
+  std::vector<RoleProject> projects;
+  for (const auto& project : tx.ListProjects()) {
+    RoleProject entry{project.object.id, project.object.name, {}};
+    for (const auto& trustee : trustees) {
+      if (GrantsRoleOn(GrantsOf(trustee), role_id, project.object.id)) {
+        entry.members.push_back(builder.Build(trustee, false));
+      }
+    }
+    if (!entry.members.empty()) projects.push_back(std::move(entry));
+  }
+  return projects;
+}
+
+}  // namespace
+
+std::vector<UserView> DirectoryService::ListUsers(const Principal& principal,
+                                                  const DirectoryFilter& filter) {
+  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+  std::vector<UserView> users;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    ObjectViewBuilder builder(tx, principal);
+    for (const auto& user : ListDirectory(tx, model::kSubtypeUser, filter)) {
+      users.push_back(BuildUserView(tx, builder, user));
+    }
+  });
+  return users;
+}
+
+UserView DirectoryService::GetUser(const Principal& principal, const std::string& user_id) {
+  RequireReadOf(principal, user_id);
+  UserView view;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    ObjectViewBuilder builder(tx, principal);
+    view = BuildUserView(tx, builder, LoadDirectoryObject(tx, user_id, IsUser, "User"));
+  });
+  return view;
+}
+
+std::vector<ObjectView> DirectoryService::ListGroups(const Principal& principal,
+                                                     const DirectoryFilter& filter) {
+  std::vector<ObjectView> groups;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    ObjectViewBuilder builder(tx, principal);
+    for (const auto& group : ListDirectory(tx, model::kSubtypeUserGroup, filter)) {
+      groups.push_back(builder.Build(group, false));
+    }
+  });
+  return groups;
+}
+
+ObjectView DirectoryService::GetGroup(const Principal& principal, const std::string& group_id) {
+  ObjectView view;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    ObjectViewBuilder builder(tx, principal);
+    view = builder.Build(LoadDirectoryObject(tx, group_id, IsGroup, "User group"), false);
+  });
+  return view;
+}
+
+std::vector<UserView> DirectoryService::GroupMemberUsers(const Principal& principal,
+                                                         const std::string& group_id) {
+  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+  std::vector<UserView> members;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    LoadDirectoryObject(tx, group_id, IsGroup, "User group");
+    ObjectViewBuilder builder(tx, principal);
+    for (const auto& user : ListDirectory(tx, model::kSubtypeUser, {})) {
+      auto groups = DirectGroupIds(user);
+      if (std::find(groups.begin(), groups.end(), group_id) == groups.end()) continue;
+      members.push_back(BuildUserView(tx, builder, user));
+    }
+  });
+  return members;
+}
+
+std::vector<ObjectView> DirectoryService::GroupMemberGroups(const Principal& principal,
+                                                            const std::string& group_id) {
+  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+  std::vector<ObjectView> members;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    LoadDirectoryObject(tx, group_id, IsGroup, "User group");
+    ObjectViewBuilder builder(tx, principal);
+    for (const auto& group : ListDirectory(tx, model::kSubtypeUserGroup, {})) {
+      auto parents = DirectGroupIds(group);
+      if (std::find(parents.begin(), parents.end(), group_id) == parents.end()) continue;
+      members.push_back(builder.Build(group, false));
+    }
+  });
+  return members;
+}
+
+std::vector<ObjectView> DirectoryService::Memberships(const Principal& principal,
+                                                      const std::string& id) {
+  RequireReadOf(principal, id);
+  std::vector<ObjectView> groups;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    auto object = tx.FindObject("", id);
+    if (!object || object->type != model::kTypeUser) {
+      throw Error(ErrorCode::kNotFound, "User or user group '" + id + "' was not found");
+    }
+    ObjectViewBuilder builder(tx, principal);
+    for (const auto& group_id : DirectGroupIds(*object)) {
+      if (auto group = tx.FindObject("", group_id); group && IsGroup(*group)) {
+        groups.push_back(builder.Build(*group, false));
+      }
+    }
+  });
+  return groups;
+}
+
+std::vector<SecurityRoleView> DirectoryService::ListSecurityRoles(const Principal& principal) {
+  std::vector<SecurityRoleView> roles;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    ObjectViewBuilder builder(tx, principal);
+    for (const auto& role : tx.ListObjects("", {{model::kTypeSecurityRole}, {}})) {
+      roles.push_back(
+          {builder.Build(role, false), model::SecurityRoleFromJson(role.definition).privileges});
+    }
+  });
+  return roles;
+}
+
+SecurityRoleView DirectoryService::GetSecurityRole(const Principal& principal,
+                                                   const std::string& role_id) {
+  SecurityRoleView view;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    auto role = tx.FindObject("", role_id);
+    if (!role || role->type != model::kTypeSecurityRole) {
+      throw Error(ErrorCode::kNotFound, "Security role '" + role_id + "' was not found");
+    }
+    ObjectViewBuilder builder(tx, principal);
+    view = {builder.Build(*role, false), model::SecurityRoleFromJson(role->definition).privileges,
+            RoleProjects(tx, builder, role_id)};
+  });
+  return view;
 }
 
 std::string UserDisplayName(storage::MetadataTransaction& tx, const std::string& user_id) {

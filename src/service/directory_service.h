@@ -17,6 +17,7 @@
 
 #include "model/directory.h"
 #include "model/object.h"
+#include "service/object_view.h"
 #include "service/principal.h"
 #include "storage/metadata_store.h"
 
@@ -29,6 +30,35 @@ struct NewUser {
   bool enabled = true;
   std::vector<std::string> group_ids;
   std::vector<model::RoleGrant> roles;
+};
+
+// A user as the API shows it: its record, its definition and the groups it belongs to directly
+// (Everyone included).
+struct UserView {
+  ObjectView object;
+  model::UserDefinition definition;
+  std::vector<ObjectView> memberships;
+};
+
+// The users and groups a security role is granted to on one project.
+struct RoleProject {
+  std::string id;
+  std::string name;
+  std::vector<ObjectView> members;
+};
+
+struct SecurityRoleView {
+  ObjectView object;
+  std::vector<int> privileges;
+  std::vector<RoleProject> projects;  // GetSecurityRole() only; projects with members only
+};
+
+// Narrows a listing of users or groups: a case-insensitive prefix of the name, of the login
+// (users), and a set of ids; empty = no condition.
+struct DirectoryFilter {
+  std::string name_begins;
+  std::string abbreviation_begins;
+  std::vector<std::string> ids;
 };
 
 class DirectoryService {
@@ -48,8 +78,24 @@ class DirectoryService {
   // empty username, unknown groups or roles.
   model::ObjectRecord CreateUser(const Principal& creator, const NewUser& user);
 
-  std::vector<model::ObjectRecord> ListSecurityRoles();
   std::optional<model::ObjectRecord> FindUser(const std::string& user_id);
+
+  // Reading the directory. Another user's record, any listing of users and the members of a
+  // group require Administer users (Error(kInsufficientPrivileges) naming it); a user may always
+  // read its own record and memberships. Lists are ordered by name, then id. kNotFound for an
+  // unknown id or one of another kind.
+  std::vector<UserView> ListUsers(const Principal& principal, const DirectoryFilter& filter);
+  UserView GetUser(const Principal& principal, const std::string& user_id);
+  std::vector<ObjectView> ListGroups(const Principal& principal, const DirectoryFilter& filter);
+  ObjectView GetGroup(const Principal& principal, const std::string& group_id);
+  // The users and groups that belong to the group directly; every user belongs to Everyone.
+  std::vector<UserView> GroupMemberUsers(const Principal& principal, const std::string& group_id);
+  std::vector<ObjectView> GroupMemberGroups(const Principal& principal,
+                                            const std::string& group_id);
+  // The groups a user or group belongs to directly.
+  std::vector<ObjectView> Memberships(const Principal& principal, const std::string& id);
+  std::vector<SecurityRoleView> ListSecurityRoles(const Principal& principal);
+  SecurityRoleView GetSecurityRole(const Principal& principal, const std::string& role_id);
 
   static std::string SystemAdministratorRoleId();
   static std::string NormalUserRoleId();
