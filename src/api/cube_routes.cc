@@ -96,6 +96,38 @@ http::Response GetCubeElements(RequestContext& context) {
   return AttributeElementsResponse(context, "cubeId", service::DatasetFilter::kCube);
 }
 
+std::string_view JobStatusName(service::CubeState state) {
+  switch (state) {
+    case service::CubeState::kPublishing:
+      return "executing";
+    case service::CubeState::kReady:
+      return "completed";
+    case service::CubeState::kFailed:
+      return "error";
+    case service::CubeState::kNotPublished:
+      break;
+  }
+  return "ready";
+}
+
+// The job monitor's view of a cube publish (the job id PublishCube answered).
+http::Response GetPublishJob(RequestContext& context) {
+  service::Services& services = context.services();
+  const service::PublishJobView job = service::FindPublishJob(
+      services.objects, services.cubes, context.principal(), context.PathParam("jobId"));
+  Json out = {{"id", job.id},
+              {"type", "interactive"},
+              {"status", JobStatusName(job.state)},
+              {"objectType", "cube"},
+              {"objectId", job.cube_id},
+              {"objectName", job.cube_name},
+              {"projectId", job.project_id},
+              {"projectName", job.project_name},
+              {"elapsedTime", job.elapsed_ms}};
+  if (job.state == service::CubeState::kFailed) out["errorMessage"] = job.error_message;
+  return context.Reply(200, std::move(out));
+}
+
 }  // namespace
 
 void RegisterCubeRoutes(Endpoints& endpoints) {
@@ -109,6 +141,7 @@ void RegisterCubeRoutes(Endpoints& endpoints) {
   endpoints.Add("POST", "/api/cubes/{cubeId}", no_fields, PublishCube);
   endpoints.Add("GET", "/api/cubes/{cubeId}/attributes/{attributeId}/elements", no_fields,
                 GetCubeElements);
+  endpoints.Add("GET", "/api/v2/monitors/jobs/{jobId}", {}, GetPublishJob);
 }
 
 }  // namespace tessera::api

@@ -58,6 +58,16 @@ http::Response ListPredefinedFolder(RequestContext& context) {
   return ListReply(context, objects.ListFolder(context.principal(), project_id, folder_id, page));
 }
 
+// The caller's own "My Personal Objects" folder (predefined type 19).
+http::Response ListMyPersonalObjects(RequestContext& context) {
+  service::Page page = context.PageParams();
+  std::string project_id = context.RequiredProjectId();
+  auto& objects = context.services().objects;
+  std::string folder_id = objects.PredefinedFolderId(context.principal(), project_id,
+                                                     model::kFolderTypeMyPersonalObjects);
+  return ListReply(context, objects.ListFolder(context.principal(), project_id, folder_id, page));
+}
+
 http::Response PredefinedFolderIdOnly(RequestContext& context) {
   int folder_type = ParseFolderType(context.PathParam("folderType"));
   std::string project_id = context.RequiredProjectId();
@@ -109,6 +119,7 @@ void RegisterFolderRoutes(Endpoints& endpoints) {
   endpoints.Add("GET", "/api/folders", {}, ListTopFolders);
   endpoints.Add("POST", "/api/folders", {}, CreateFolder);
   endpoints.Add("GET", "/api/folders/{id}", {}, ListFolder);
+  endpoints.Add("GET", "/api/folders/myPersonalObjects", {}, ListMyPersonalObjects);
   endpoints.Add("DELETE", "/api/folders/{id}", {Access::kSession, FieldsRule::kNone}, DeleteFolder);
   endpoints.Add("GET", "/api/folders/preDefined", {}, ListPredefinedFolders);
   endpoints.Add("GET", "/api/folders/preDefined/{folderType}", {}, ListPredefinedFolder);

@@ -37,26 +37,6 @@ http::Response GetObject(RequestContext& context) {
   return context.Reply(200, std::move(body));
 }
 
-http::Response UpdateObject(RequestContext& context) {
-  std::string id = context.PathObjectId("id", "Object");
-  int type = RequiredType(context);
-  Json body = context.BodyJson();
-  service::ObjectPatch patch;
-  patch.name = OptionalString(body, "name", "body");
-  patch.description = OptionalString(body, "description", "body");
-  patch.hidden = OptionalBool(body, "hidden", "body");
-  auto view = context.services().objects.Update(context.principal(), ScopeFor(context, type), id,
-                                                type, patch);
-  return context.Reply(200, ObjectInfoJson(view));
-}
-
-http::Response DeleteObject(RequestContext& context) {
-  std::string id = context.PathObjectId("id", "Object");
-  int type = RequiredType(context);
-  context.services().objects.Delete(context.principal(), ScopeFor(context, type), id, type);
-  return RequestContext::NoContent();
-}
-
 service::AclChange ParseAclChange(const Json& item, size_t index) {
   std::string path = "acl[" + std::to_string(index) + "]";
   if (!item.is_object()) throw Error(ErrorCode::kInvalidInput, path + ": expected an object");
@@ -83,16 +63,45 @@ service::AclChange ParseAclChange(const Json& item, size_t index) {
   return change;
 }
 
+std::vector<service::AclChange> ParseAclChanges(const Json& acl) {
+  if (!acl.is_array()) throw Error(ErrorCode::kInvalidInput, "acl: expected an array of changes");
+  std::vector<service::AclChange> changes;
+  for (size_t i = 0; i < acl.size(); ++i) changes.push_back(ParseAclChange(acl[i], i));
+  return changes;
+}
+
+http::Response UpdateObject(RequestContext& context) {
+  std::string id = context.PathObjectId("id", "Object");
+  int type = RequiredType(context);
+  Json body = context.BodyJson();
+  service::ObjectPatch patch;
+  patch.name = OptionalString(body, "name", "body");
+  patch.description = OptionalString(body, "description", "body");
+  patch.hidden = OptionalBool(body, "hidden", "body");
+  if (auto acl = body.find("acl"); acl != body.end() && !acl->is_null()) {
+    patch.acl_changes = ParseAclChanges(*acl);
+  }
+  auto view = context.services().objects.Update(context.principal(), ScopeFor(context, type), id,
+                                                type, patch);
+  return context.Reply(200, ObjectInfoJson(view));
+}
+
+http::Response DeleteObject(RequestContext& context) {
+  std::string id = context.PathObjectId("id", "Object");
+  int type = RequiredType(context);
+  context.services().objects.Delete(context.principal(), ScopeFor(context, type), id, type);
+  return RequestContext::NoContent();
+}
+
 http::Response UpdateAcl(RequestContext& context) {
   std::string id = context.PathObjectId("id", "Object");
   int type = RequiredType(context);
   Json body = context.BodyJson();
   auto acl = body.find("acl");
-  if (acl == body.end() || !acl->is_array()) {
+  if (acl == body.end() || acl->is_null()) {
     throw Error(ErrorCode::kMissingField, "acl: required array of changes is missing");
   }
-  std::vector<service::AclChange> changes;
-  for (size_t i = 0; i < acl->size(); ++i) changes.push_back(ParseAclChange((*acl)[i], i));
+  std::vector<service::AclChange> changes = ParseAclChanges(*acl);
   auto view = context.services().objects.UpdateAcl(context.principal(), ScopeFor(context, type), id,
                                                    type, changes);
   return context.Reply(200, ObjectInfoJson(view));

@@ -14,10 +14,13 @@ constexpr const char* kInvalidFieldsMessage =
     "names without whitespace. A field name can only contain alphanumeric character and must "
     "start with a letter.";
 
+// Letters, digits and underscores, starting with a letter: the reference server takes
+// snake_case names such as `ext_type` (the Python client sends them) though its message speaks
+// of alphanumeric characters only.
 bool IsFieldName(std::string_view name) {
   if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
   for (unsigned char c : name) {
-    if (!std::isalnum(c)) return false;
+    if (!std::isalnum(c) && c != '_') return false;
   }
   return true;
 }

@@ -1,6 +1,7 @@
 // Projects (spec 01 §5, 06 §4).
 #include "api/object_json.h"
 #include "api/routes.h"
+#include "core/strings.h"
 
 namespace tessera::api {
 
@@ -20,17 +21,56 @@ http::Response GetProject(RequestContext& context) {
   return context.Reply(200, ProjectJson(view));
 }
 
+// A project as loaded on a node of the cluster monitors.
+Json NodeProjectJson(const service::ProjectView& view) {
+  return {{"id", view.project.object.id},
+          {"name", view.project.object.name},
+          {"alias", view.project.alias},
+          {"description", view.project.object.description},
+          {"acg", view.acg},
+          {"status", "loaded"}};
+}
+
+// This node. Every node serves every project of the storage service, so each is loaded here.
+Json NodeJson(const RequestContext& context, Json projects) {
+  return {{"name", context.options().node_name},
+          {"address", context.options().node_name},
+          {"status", "running"},
+          {"load", 0},
+          {"projects", std::move(projects)}};
+}
+
 http::Response MonitorProjects(RequestContext& context) {
   service::Page page = context.PageParams();
   auto views = context.services().projects.List(context.principal(), true);
   const int64_t total = static_cast<int64_t>(views.size());
   Json projects = Json::array();
   for (const auto& view : service::SlicePage(std::move(views), page)) {
-    projects.push_back(MonitoredProjectJson(view));
+    Json project = MonitoredProjectJson(view);
+    project["nodes"] = Json::array({NodeJson(context, Json::array({NodeProjectJson(view)}))});
+    projects.push_back(std::move(project));
   }
   http::Response response = context.Reply(200, {{"projects", std::move(projects)}});
   SetTotalCount(response, total);
   return response;
+}
+
+// The nodes of the cluster with their projects, optionally narrowed to one project
+// (`projects.id`) and one node (`name`).
+http::Response MonitorNodes(RequestContext& context) {
+  const std::string project_id(context.Query("projects.id").value_or(""));
+  const std::string node_name(context.Query("name").value_or(""));
+  Json projects = Json::array();
+  for (const auto& view : context.services().projects.List(context.principal(), true)) {
+    if (project_id.empty() || EqualsIgnoreCase(project_id, view.project.object.id)) {
+      projects.push_back(NodeProjectJson(view));
+    }
+  }
+  Json nodes = Json::array();
+  if (node_name.empty() || node_name == context.options().node_name) {
+    nodes.push_back(NodeJson(context, std::move(projects)));
+  }
+  return context.Reply(200, {{"nodes", std::move(nodes)}});
 }
 
 }  // namespace
@@ -39,6 +79,7 @@ void RegisterProjectRoutes(Endpoints& endpoints) {
   endpoints.Add("GET", "/api/projects", {}, ListProjects);
   endpoints.Add("GET", "/api/projects/{projectIdOrName}", {}, GetProject);
   endpoints.Add("GET", "/api/monitors/projects", {}, MonitorProjects);
+  endpoints.Add("GET", "/api/monitors/iServer/nodes", {}, MonitorNodes);
 }
 
 }  // namespace tessera::api

@@ -26,6 +26,7 @@ struct ApiOptions {
   std::string context_path;  // "" or "/Something", without a trailing slash
   std::string version = "11.6.0200.0001";
   std::chrono::milliseconds async_instance_after{1000};  // spec 02 §3.8
+  std::string node_name = "tessera";  // this node in the cluster monitors (host:port)
 };
 
 class RequestContext {

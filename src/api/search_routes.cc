@@ -182,10 +182,62 @@ http::Response FetchSearch(RequestContext& context) {
   return response;
 }
 
+std::string RequiredId(const Json& item, std::string_view key, const std::string& path) {
+  std::string text = RequiredString(item, key, path);
+  auto id = CanonicalObjectId(text);
+  if (!id) {
+    throw Error(ErrorCode::kInvalidInput, path + "." + std::string(key) + ": '" + text +
+                                              "' is not a 32-digit hexadecimal id");
+  }
+  return *id;
+}
+
+// Objects named by project and id: {"projectIdAndObjectIds": [{"projectId", "objectIds"}]}.
+http::Response SearchObjectsById(RequestContext& context) {
+  Json body = context.BodyJson();
+  auto groups = body.find("projectIdAndObjectIds");
+  if (groups == body.end() || !groups->is_array()) {
+    throw Error(ErrorCode::kMissingField,
+                "projectIdAndObjectIds: required array of {projectId, objectIds} is missing");
+  }
+  Json results = Json::array();
+  for (size_t i = 0; i < groups->size(); ++i) {
+    const Json& group = (*groups)[i];
+    const std::string path = "projectIdAndObjectIds[" + std::to_string(i) + "]";
+    if (!group.is_object()) throw Error(ErrorCode::kInvalidInput, path + ": expected an object");
+    const std::string project_id = context.services().projects.ResolveHeader(
+        context.principal(), RequiredId(group, "projectId", path));
+    auto object_ids = group.find("objectIds");
+    if (object_ids == group.end() || !object_ids->is_array()) {
+      throw Error(ErrorCode::kMissingField, path + ".objectIds: required array of ids is missing");
+    }
+    std::vector<std::string> ids;
+    for (size_t j = 0; j < object_ids->size(); ++j) {
+      const Json& id = (*object_ids)[j];
+      auto canonical = id.is_string() ? CanonicalObjectId(id.get<std::string>()) : std::nullopt;
+      if (!canonical) {
+        throw Error(ErrorCode::kInvalidInput, path + ".objectIds[" + std::to_string(j) +
+                                                  "]: expected a 32-digit hexadecimal id");
+      }
+      ids.push_back(*canonical);
+    }
+    for (const auto& view :
+         context.services().objects.FindVisible(context.principal(), project_id, ids)) {
+      results.push_back(ObjectInfoJson(view));
+    }
+  }
+  const int64_t total = static_cast<int64_t>(results.size());
+  http::Response response =
+      context.Reply(200, {{"totalItems", total}, {"result", std::move(results)}});
+  SetTotalCount(response, total);
+  return response;
+}
+
 }  // namespace
 
 void RegisterSearchRoutes(Endpoints& endpoints) {
   endpoints.Add("GET", "/api/searches/results", {}, QuickSearch);
+  endpoints.Add("POST", "/api/searches/objects", {}, SearchObjectsById);
   endpoints.Add("POST", "/api/metadataSearches/results", {},
                 [](RequestContext& context) { return StartSearch(context, false); });
   endpoints.Add("POST", "/api/v2/metadataSearches/results", {},

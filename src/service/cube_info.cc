@@ -57,6 +57,15 @@ std::string PathOf(const ObjectView& view) {
   return path + "\\" + view.record.name;
 }
 
+// The project's root folder bears the project's name.
+std::string ProjectNameOf(const ObjectView& view) {
+  const Ancestor* root = nullptr;
+  for (const auto& ancestor : view.ancestors) {
+    if (!root || ancestor.level > root->level) root = &ancestor;
+  }
+  return root ? root->name : "";
+}
+
 // A number clients can show; the publish itself is the cube's, so nothing looks the job up.
 int64_t NewJobNumber() { return std::stoll(NewObjectId().substr(0, 7), nullptr, 16); }
 
@@ -106,7 +115,33 @@ PublishJob StartCubePublish(ObjectService& objects, CubeService& cubes, const Pr
   cubes.Publish(project_id, id);
   PublishJob job;
   job.job_id = NewJobNumber();
-  job.id = std::to_string(job.job_id) + ":" + id;
+  job.id = std::to_string(job.job_id) + ":" + id + CanonicalObjectId(project_id).value_or("");
+  return job;
+}
+
+PublishJobView FindPublishJob(ObjectService& objects, CubeService& cubes,
+                              const Principal& principal, const std::string& job_id) {
+  auto not_found = [&] {
+    return Error(ErrorCode::kNotFound, "Job '" + job_id + "' was not found");
+  };
+  const size_t colon = job_id.find(':');
+  if (colon == std::string::npos || job_id.size() != colon + 1 + 64) throw not_found();
+  auto cube_id = CanonicalObjectId(job_id.substr(colon + 1, 32));
+  auto project_id = CanonicalObjectId(job_id.substr(colon + 33, 32));
+  if (!cube_id || !project_id) throw not_found();
+  auto view = FindCube(objects, principal, *project_id, *cube_id);
+  if (!view) throw not_found();
+  RequireRights(principal, view->record, model::kRightRead);
+  const CubeStatus status = cubes.Status(*project_id, *cube_id);
+  PublishJobView job;
+  job.id = job_id;
+  job.cube_id = *cube_id;
+  job.cube_name = view->record.name;
+  job.project_id = *project_id;
+  job.project_name = ProjectNameOf(*view);
+  job.state = status.state;
+  job.error_message = status.error_message;
+  job.elapsed_ms = status.last_publish_duration_ms;
   return job;
 }
 

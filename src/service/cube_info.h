@@ -51,11 +51,27 @@ int CubeStatusOf(ObjectService& objects, CubeService& cubes, const Principal& pr
 
 struct PublishJob {
   int64_t job_id = 0;
-  std::string id;  // "<job id>:<opaque>"
+  std::string id;  // "<job id>:<cube id><project id>", so any node can answer for the job
 };
 
 // Starts (or joins) a publish of the cube (CubeService::Publish) and names it.
 PublishJob StartCubePublish(ObjectService& objects, CubeService& cubes, const Principal& principal,
                             const std::string& project_id, const std::string& cube_id);
+
+// What the job monitor shows of a publish named by PublishJob::id: the cube's latest publish.
+struct PublishJobView {
+  std::string id;
+  std::string cube_id;
+  std::string cube_name;
+  std::string project_id;
+  std::string project_name;
+  CubeState state = CubeState::kNotPublished;
+  std::string error_message;
+  int64_t elapsed_ms = 0;
+};
+
+// Error(kNotFound) for an id no publish job was given; reading needs read on the cube.
+PublishJobView FindPublishJob(ObjectService& objects, CubeService& cubes,
+                              const Principal& principal, const std::string& job_id);
 
 }  // namespace tessera::service

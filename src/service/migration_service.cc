@@ -465,12 +465,16 @@ MigrationRecord MigrationService::Get(const Principal& principal, const Migratio
   ShowRunningProgress(loaded.record);
   if (with_content) ShowContentFromPackage(loaded.record);
   if (loaded.role != kSource) return loaded.record;
+  return WithTargetStatusIfReadable(std::move(loaded.record));
+}
+
+MigrationRecord MigrationService::WithTargetStatusIfReadable(MigrationRecord record) const {
   try {
-    return WithTargetStatus(location_.Require(), std::move(loaded.record));
+    return WithTargetStatus(location_.Require(), std::move(record));
   } catch (const Error& error) {  // the location is gone: show what this side knows
-    spdlog::warn("migration {}: the target's status cannot be read: {}", FormatMigrationId(id),
-                 error.message());
-    return loaded.record;
+    spdlog::warn("migration {}: the target's status cannot be read: {}",
+                 FormatMigrationId(IdOf(record)), error.message());
+    return record;
   }
 }
 
@@ -562,11 +566,13 @@ MigrationPage MigrationService::List(const Principal& principal,
   }
   MigrationPage page;
   for (const auto& migration_id : order) {
-    MigrationRecord record = RecordFromJson(shown[migration_id]->record);
+    const storage::MigrationRow& row = *shown[migration_id];
+    MigrationRecord record = RecordFromJson(row.record);
     if (std::find(wanted.begin(), wanted.end(), record.package_info.purpose) == wanted.end()) {
       continue;
     }
     if (page.total >= offset && static_cast<int64_t>(page.records.size()) < limit) {
+      if (row.role == kSource) record = WithTargetStatusIfReadable(std::move(record));
       page.records.push_back(std::move(record));
     }
     ++page.total;
@@ -892,6 +898,8 @@ void MigrationService::Delete(const Principal& principal, const std::string& pac
     if (rows.empty()) throw nothing();
     for (const auto& row : rows) {
       MigrationRecord record = RecordFromJson(row.record);
+      // The target may have finished what this side still shows as running.
+      if (row.role == kSource) record = WithTargetStatusIfReadable(std::move(record));
       CheckDeletable(record);
       RequirePrivilege(
           principal,

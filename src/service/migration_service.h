@@ -173,6 +173,9 @@ class MigrationService {
   std::shared_ptr<void> TrackRunning(const MigrationId& id, std::function<void(int)>& on_progress);
   void ShowRunningProgress(MigrationRecord& record);
   void ShowContentFromPackage(MigrationRecord& record);
+  // The record with what the target wrote to the shared status file, or as it is when the
+  // location cannot be read.
+  MigrationRecord WithTargetStatusIfReadable(MigrationRecord record) const;
 
   storage::MetadataStore& store_;
   JobRunner& jobs_;

@@ -77,6 +77,21 @@ ObjectView ObjectService::Get(const Principal& principal, const std::string& pro
   return view;
 }
 
+std::vector<ObjectView> ObjectService::FindVisible(const Principal& principal,
+                                                   const std::string& project_id,
+                                                   const std::vector<std::string>& ids) {
+  std::vector<ObjectView> views;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    ObjectViewBuilder builder(tx, principal);
+    for (const auto& record : tx.FindObjects(project_id, ids)) {
+      if (principal.RightsOn(record) & model::kRightBrowse) {
+        views.push_back(builder.Build(record, false));
+      }
+    }
+  });
+  return views;
+}
+
 ObjectList ObjectService::ListFolder(const Principal& principal, const std::string& project_id,
                                      const std::string& folder_id, const Page& page) {
   ObjectList list;
@@ -198,12 +213,61 @@ SavedObject ObjectService::SaveInFolder(const Principal& principal, const std::s
   return saved;
 }
 
+namespace {
+
+// ADD merges rights into the entry of the same trustee and kind; REPLACE overwrites it; REMOVE
+// takes rights away and drops an entry left with none.
+void ApplyAclChange(model::ObjectRecord& record, const AclChange& change) {
+  auto& acl = record.acl;
+  auto it = std::find_if(acl.begin(), acl.end(), [&](const model::AclEntry& entry) {
+    return entry.trustee_id == change.entry.trustee_id && entry.denied == change.entry.denied;
+  });
+  switch (change.op) {
+    case AclChange::Op::kAdd:
+      if (it == acl.end()) {
+        acl.push_back(change.entry);
+      } else {
+        it->rights |= change.entry.rights;
+        it->inheritable = change.entry.inheritable;
+      }
+      break;
+    case AclChange::Op::kReplace:
+      if (it == acl.end())
+        acl.push_back(change.entry);
+      else
+        *it = change.entry;
+      break;
+    case AclChange::Op::kRemove:
+      if (it != acl.end()) {
+        it->rights &= ~change.entry.rights;
+        if (it->rights == 0) acl.erase(it);
+      }
+      break;
+  }
+}
+
+void ApplyAclChanges(storage::MetadataTransaction& tx, model::ObjectRecord& record,
+                     const std::vector<AclChange>& changes) {
+  for (const auto& change : changes) {
+    auto trustee = tx.FindObject("", change.entry.trustee_id);
+    if (!trustee || trustee->type != model::kTypeUser) {
+      throw Error(ErrorCode::kInvalidInput,
+                  "acl: trustee '" + change.entry.trustee_id + "' is not a user or user group");
+    }
+    ApplyAclChange(record, change);
+  }
+}
+
+}  // namespace
+
 ObjectView ObjectService::Update(const Principal& principal, const std::string& project_id,
                                  const std::string& id, int type, const ObjectPatch& patch) {
   ObjectView view;
   store_.Write([&](storage::MetadataTransaction& tx) {
     model::ObjectRecord record = LoadVisible(tx, principal, project_id, id, type);
-    RequireRights(principal, record, model::kRightWrite);
+    const bool changes_properties = patch.name || patch.description || patch.hidden;
+    if (changes_properties) RequireRights(principal, record, model::kRightWrite);
+    if (!patch.acl_changes.empty()) RequireRights(principal, record, model::kRightControl);
     if (patch.name) {
       std::string name(Trim(*patch.name));
       if (name.empty()) throw Error(ErrorCode::kInvalidInput, "name: must not be empty");
@@ -211,6 +275,7 @@ ObjectView ObjectService::Update(const Principal& principal, const std::string& 
     }
     if (patch.description) record.description = *patch.description;
     if (patch.hidden) record.hidden = *patch.hidden;
+    ApplyAclChanges(tx, record, patch.acl_changes);
     view = SaveChanged(tx, principal, record);
   });
   return view;
@@ -219,48 +284,9 @@ ObjectView ObjectService::Update(const Principal& principal, const std::string& 
 ObjectView ObjectService::UpdateAcl(const Principal& principal, const std::string& project_id,
                                     const std::string& id, int type,
                                     const std::vector<AclChange>& changes) {
-  ObjectView view;
-  store_.Write([&](storage::MetadataTransaction& tx) {
-    model::ObjectRecord record = LoadVisible(tx, principal, project_id, id, type);
-    RequireRights(principal, record, model::kRightControl);
-    for (const auto& change : changes) {
-      auto trustee = tx.FindObject("", change.entry.trustee_id);
-      if (!trustee || trustee->type != model::kTypeUser) {
-        throw Error(ErrorCode::kInvalidInput,
-                    "acl: trustee '" + change.entry.trustee_id + "' is not a user or user group");
-      }
-      auto& acl = record.acl;
-      auto same_trustee = [&](const model::AclEntry& entry) {
-        return entry.trustee_id == change.entry.trustee_id && entry.denied == change.entry.denied;
-      };
-      // ADD merges rights into the entry of the same trustee and kind; REPLACE overwrites it.
-      auto it = std::find_if(acl.begin(), acl.end(), same_trustee);
-      switch (change.op) {
-        case AclChange::Op::kAdd:
-          if (it == acl.end()) {
-            acl.push_back(change.entry);
-          } else {
-            it->rights |= change.entry.rights;
-            it->inheritable = change.entry.inheritable;
-          }
-          break;
-        case AclChange::Op::kReplace:
-          if (it == acl.end())
-            acl.push_back(change.entry);
-          else
-            *it = change.entry;
-          break;
-        case AclChange::Op::kRemove:
-          if (it != acl.end()) {
-            it->rights &= ~change.entry.rights;
-            if (it->rights == 0) acl.erase(it);
-          }
-          break;
-      }
-    }
-    view = SaveChanged(tx, principal, record);
-  });
-  return view;
+  ObjectPatch patch;
+  patch.acl_changes = changes;
+  return Update(principal, project_id, id, type, patch);
 }
 
 void ObjectService::Delete(const Principal& principal, const std::string& project_id,

@@ -26,17 +26,18 @@ struct ObjectList {
   std::vector<ObjectView> items;
 };
 
-struct ObjectPatch {
-  std::optional<std::string> name;
-  std::optional<std::string> description;
-  std::optional<bool> hidden;
-};
-
 // One change to an ACL (the body of PUT /api/objects/{id}/acl).
 struct AclChange {
   enum class Op { kAdd, kRemove, kReplace };
   Op op = Op::kAdd;
   model::AclEntry entry;
+};
+
+struct ObjectPatch {
+  std::optional<std::string> name;
+  std::optional<std::string> description;
+  std::optional<bool> hidden;
+  std::vector<AclChange> acl_changes;  // applied in order, in the same transaction
 };
 
 // Cuts [offset, offset + limit) out of `items`; negative offsets are the caller's error.
@@ -71,6 +72,11 @@ class ObjectService {
   ObjectView Get(const Principal& principal, const std::string& project_id, const std::string& id,
                  int type);
 
+  // The objects of the project with these ids, of any type, that the principal may browse, in
+  // the order of `ids`; unknown and hidden-from-them ids are left out.
+  std::vector<ObjectView> FindVisible(const Principal& principal, const std::string& project_id,
+                                      const std::vector<std::string>& ids);
+
   ObjectList ListFolder(const Principal& principal, const std::string& project_id,
                         const std::string& folder_id, const Page& page);
 
@@ -92,7 +98,8 @@ class ObjectService {
   SavedObject SaveInFolder(const Principal& principal, const std::string& project_id,
                            const std::string& folder_id, NewObject object);
 
-  // Requires write. A new version id and modification time on every change.
+  // Requires write for name, description and hidden, control for ACL changes; all of the patch
+  // or nothing. A new version id and modification time on every change.
   ObjectView Update(const Principal& principal, const std::string& project_id,
                     const std::string& id, int type, const ObjectPatch& patch);
 

@@ -219,7 +219,9 @@ TEST_P(DefinitionApi, CubeElementsNeedAPublishAndThenComeFromThePublishedData) {
   auto before = Get(path);
   ExpectError(before, 500, "ERR002");
   EXPECT_EQ(BodyOf(before)["iServerCode"], kCubeNotPublishedIServerCode);
-  EXPECT_NE(BodyOf(before)["message"].get<std::string>().find("not published"), std::string::npos);
+  const std::string message = BodyOf(before)["message"];
+  EXPECT_NE(message.find("not published"), std::string::npos) << message;
+  EXPECT_NE(message.find("POST /api/v2/cubes/" + cube), std::string::npos) << message;
 
   PublishAndWait(cube);
   EXPECT_EQ(AllElements(path, channel, 2),
@@ -227,6 +229,32 @@ TEST_P(DefinitionApi, CubeElementsNeedAPublishAndThenComeFromThePublishedData) {
   const std::string country = AttributeId("Country");
   EXPECT_EQ(AllElements("/api/cubes/" + cube + "/attributes/" + country + "/elements", country, 9),
             Query("SELECT DISTINCT country_id, country_name FROM flat ORDER BY country_id"));
+}
+
+TEST_P(DefinitionApi, APublishJobCanBeFollowedInTheJobMonitor) {
+  const std::string cube = ReportId("Sales Cube");
+  auto started = client().Send("POST", "/api/v2/cubes/" + cube, Headers());
+  ASSERT_EQ(started.status, 202) << started.body;
+  const std::string job_id = BodyOf(started)["id"];
+  const std::string path = "/api/v2/monitors/jobs/" + job_id;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  Json job;
+  while (true) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << job;
+    auto response = client().Get(path, AuthHeaders(token()));  // no project header, as the client
+    ASSERT_EQ(response.status, 200) << response.body;
+    job = BodyOf(response);
+    ASSERT_TRUE(job["status"] == "executing" || job["status"] == "completed") << job;
+    if (job["status"] == "completed") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(job["id"], job_id);
+  EXPECT_EQ(job["objectId"], cube);
+  EXPECT_EQ(job["objectName"], "Sales Cube");
+  EXPECT_EQ(job["objectType"], "cube");
+  EXPECT_EQ(job["projectName"], "Tutorial");
+  EXPECT_EQ(CubeStatus(cube), kPublishedStatus);
+  ExpectError(client().Get("/api/v2/monitors/jobs/12:nope", AuthHeaders(token())), 404, "ERR004");
 }
 
 TEST_P(DefinitionApi, AReportOnACubeListsTheCubesElements) {

@@ -223,6 +223,21 @@ TEST_P(MigrationFlowsApi, ValidationDryRunsTheImportOnTheTargetAndTheSourceShows
   EXPECT_EQ(target_->storage.Dump(project_), before);  // a dry run changes nothing
   ExpectError(target_->client->Get("/api/migrations/" + valid_id, target_->Headers()), 404,
               "ERR004");
+  // The source's list shows the outcome too, and a validated package is not "in progress".
+  Json listed = BodyOf(source_->client->Get("/api/migrations?limit=100", source_->Headers()));
+  int shown_validated = 0;
+  for (const auto& item : listed["data"]) {
+    if (item["id"] == valid_id || item["id"] == invalid_id) {
+      EXPECT_NE(item["validation"]["status"], "validating") << item.dump();
+      ++shown_validated;
+    }
+  }
+  EXPECT_EQ(shown_validated, 2) << listed.dump();
+  const std::string invalid_package = source_->Get(invalid_id)["packageInfo"]["id"];
+  EXPECT_EQ(source_->client
+                ->Send("DELETE", "/api/migrations?packageId=" + invalid_package, source_->Headers())
+                .status,
+            204);
   RequestAndApprove(valid_id);
   Json imported = ImportOnTarget(valid_id);
   EXPECT_EQ(imported["importInfo"]["status"], "imported") << imported.dump();

@@ -1,4 +1,6 @@
 // Objects, folders and ACL enforcement on read (spec 01 §8).
+#include <map>
+
 #include "api/api_fixture.h"
 #include "core/strings.h"
 
@@ -171,6 +173,107 @@ TEST_P(ObjectApi, AclDeniesReadToOthersButNotToTheOwnerOrAdministrator) {
   ExpectError(client().PostJson("/api/folders", {{"name", "Mine"}, {"parent", kReportsFolderId}},
                                 AuthHeaders(heidi, project_)),
               403, "ERR017");
+}
+
+TEST_P(ObjectApi, AclEntriesNameTheirTrusteesWithTypeAndSubtype) {
+  std::string heidi = CreateUser("heidi", "pw");
+  std::string folder = CreateFolder("Shared With Heidi", kReportsFolderId);
+  auto changed = PutJson("/api/objects/" + folder + "/acl?type=8",
+                         {{"acl", {{{"op", "ADD"}, {"trustee", heidi}, {"rights", 197}}}}});
+  ASSERT_EQ(changed.status, 200) << changed.body;
+
+  Json acl = BodyOf(client().Get("/api/objects/" + folder + "?type=8", Admin()))["acl"];
+  std::map<std::string, Json> by_trustee;
+  for (const Json& entry : acl) by_trustee[entry["trusteeId"]] = entry;
+  ASSERT_EQ(by_trustee.count(heidi), 1u) << acl;
+  ASSERT_EQ(by_trustee.count(std::string(kEveryoneGroupId)), 1u) << acl;
+  EXPECT_EQ(by_trustee[heidi]["trusteeName"], "heidi");
+  EXPECT_EQ(by_trustee[heidi]["trusteeType"], 34);
+  EXPECT_EQ(by_trustee[heidi]["trusteeSubtype"], 8704);
+  const Json& everyone = by_trustee[std::string(kEveryoneGroupId)];
+  EXPECT_EQ(everyone["trusteeName"], "Everyone");
+  EXPECT_EQ(everyone["trusteeType"], 34);
+  EXPECT_EQ(everyone["trusteeSubtype"], 8705);
+  for (const char* key : {"deny", "type", "rights", "inheritable"}) {
+    EXPECT_TRUE(everyone.contains(key)) << key;
+  }
+
+  Json listed = BodyOf(client().Get(std::string("/api/folders/") + kReportsFolderId, Admin()));
+  ASSERT_FALSE(listed.empty());
+  for (const Json& item : listed) {
+    for (const Json& entry : item["acl"]) EXPECT_TRUE(entry.contains("trusteeName")) << item;
+  }
+}
+
+TEST_P(ObjectApi, AclChangesSentWithAnObjectUpdateAreAppliedTogether) {
+  std::string ruth = CreateUser("ruth", "pw");
+  std::string folder = CreateFolder("Renamed With Rights", kReportsFolderId);
+  auto changed = PutJson("/api/objects/" + folder + "?type=8", {{"name", "Renamed"},
+                                                                {"acl",
+                                                                 {{{"op", "ADD"},
+                                                                   {"trustee", ruth},
+                                                                   {"rights", 197},
+                                                                   {"type", 1},
+                                                                   {"denied", false},
+                                                                   {"inheritable", nullptr}}}}});
+  ASSERT_EQ(changed.status, 200) << changed.body;
+  Json object = BodyOf(client().Get("/api/objects/" + folder + "?type=8", Admin()));
+  EXPECT_EQ(object["name"], "Renamed");
+  bool granted = false;
+  for (const auto& entry : object["acl"])
+    granted |= entry["trusteeId"] == ruth && entry["rights"] == 197;
+  EXPECT_TRUE(granted) << object["acl"];
+
+  // A bad entry changes nothing, not even the name sent with it.
+  ExpectError(
+      PutJson(
+          "/api/objects/" + folder + "?type=8",
+          {{"name", "Again"},
+           {"acl",
+            {{{"op", "ADD"}, {"trustee", "0123456789ABCDEF0123456789ABCDEF"}, {"rights", 1}}}}}),
+      400, "ERR006");
+  EXPECT_EQ(BodyOf(client().Get("/api/objects/" + folder + "?type=8", Admin()))["name"], "Renamed");
+}
+
+TEST_P(ObjectApi, MyPersonalObjectsListsTheCallersOwnFolder) {
+  const std::string target = "/api/folders/myPersonalObjects?offset=0&limit=1000";
+  auto empty = client().Get(target, Admin());
+  ASSERT_EQ(empty.status, 200) << empty.body;
+  EXPECT_EQ(empty.headers.Get("X-MSTR-Total-Count"), "0");
+  const std::string mine =
+      BodyOf(client().Get("/api/folders/preDefined/19/id", Admin()))["id"].get<std::string>();
+  CreateFolder("Drafts", mine);
+  auto listed = client().Get(target, Admin());
+  EXPECT_EQ(listed.headers.Get("X-MSTR-Total-Count"), "1");
+  EXPECT_EQ(BodyOf(listed)[0]["name"], "Drafts");
+}
+
+TEST_P(ObjectApi, SearchByIdFindsWhatTheCallerMayBrowse) {
+  std::string visible = CreateFolder("Seen", kReportsFolderId);
+  std::string hidden = CreateFolder("Unseen", kReportsFolderId);
+  ASSERT_EQ(PutJson("/api/objects/" + hidden + "/acl?type=8",
+                    {{"acl", {{{"op", "REMOVE"}, {"trustee", kEveryoneGroupId}, {"rights", 255}}}}})
+                .status,
+            200);
+  CreateUser("sam", "pw");
+  std::string sam = client().Login("sam", "pw");
+  Json body = {{"projectIdAndObjectIds",
+                {{{"projectId", project_},
+                  {"objectIds", {visible, hidden, "0123456789ABCDEF0123456789ABCDEF"}}}}}};
+  auto response = client().PostJson("/api/searches/objects?includeAncestors=False", body,
+                                    AuthHeaders(sam, project_));
+  ASSERT_EQ(response.status, 200) << response.body;
+  Json result = BodyOf(response)["result"];
+  ASSERT_EQ(result.size(), 1u) << result;
+  EXPECT_EQ(result[0]["id"], visible);
+  EXPECT_EQ(result[0]["projectId"], project_);
+  EXPECT_EQ(BodyOf(client().PostJson("/api/searches/objects", body, Admin()))["result"].size(), 2u);
+  ExpectError(client().PostJson(
+                  "/api/searches/objects",
+                  {{"projectIdAndObjectIds", {{{"projectId", project_}, {"objectIds", {"bad"}}}}}},
+                  Admin()),
+              400, "ERR006");
+  ExpectError(client().PostJson("/api/searches/objects", {{"other", 1}}, Admin()), 400, "ERR007");
 }
 
 TEST_P(ObjectApi, AclChangesAreValidated) {

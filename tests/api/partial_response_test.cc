@@ -16,9 +16,16 @@ TEST(PartialResponse, AbsentOrEmptyFieldsMeansEverything) {
 
 TEST(PartialResponse, RejectsNamesThatAreNotAlphanumericStartingWithALetter) {
   for (const char* bad :
-       {"fields=a,b c", "fields=1a", "fields=a.b", "fields=-data", "fields=a,,b"}) {
+       {"fields=a,b c", "fields=1a", "fields=a.b", "fields=-data", "fields=a,,b", "fields=_a"}) {
     EXPECT_THROW(ParseFieldsParameter(Query(bad)), Error) << bad;
   }
+}
+
+TEST(PartialResponse, AcceptsSnakeCaseNamesAsTheClientSendsThem) {
+  auto fields = *ParseFieldsParameter(Query("fields=id%2Cext_type%2Cname"));
+  Json object = {{"id", "1"}, {"ext_type", 0}, {"extType", 0}, {"other", 2}};
+  ApplyFieldSelection(object, fields);
+  EXPECT_EQ(object, Json({{"id", "1"}, {"ext_type", 0}}));
 }
 
 TEST(PartialResponse, KeepsListedRootFieldsOfObjectsAndOfEachArrayElement) {

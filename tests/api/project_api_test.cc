@@ -124,6 +124,32 @@ TEST_P(ProjectApi, MonitorsListingWrapsProjectsAndCountsThem) {
   EXPECT_EQ(body["projects"][0]["subtype"], 8192);
 }
 
+TEST_P(ProjectApi, EveryProjectIsLoadedOnTheNodeThatServesIt) {
+  Json listed =
+      BodyOf(client().Get("/api/monitors/projects?offset=0&limit=10", AuthHeaders(token_)));
+  ASSERT_EQ(listed["projects"].size(), 2u);
+  for (const auto& project : listed["projects"]) {
+    ASSERT_EQ(project["nodes"].size(), 1u) << project;
+    EXPECT_EQ(project["nodes"][0]["projects"][0]["id"], project["id"]);
+    EXPECT_EQ(project["nodes"][0]["projects"][0]["status"], "loaded");
+  }
+  const std::string node = listed["projects"][0]["nodes"][0]["name"];
+  EXPECT_FALSE(node.empty());
+
+  Json nodes = BodyOf(
+      client().Get("/api/monitors/iServer/nodes?projects.id=" + retail_id_, AuthHeaders(token_)));
+  ASSERT_EQ(nodes["nodes"].size(), 1u);
+  EXPECT_EQ(nodes["nodes"][0]["name"], node);
+  EXPECT_EQ(nodes["nodes"][0]["status"], "running");
+  ASSERT_EQ(nodes["nodes"][0]["projects"].size(), 1u);
+  EXPECT_EQ(nodes["nodes"][0]["projects"][0]["name"], "Retail Analytics");
+  Json all = BodyOf(client().Get("/api/monitors/iServer/nodes", AuthHeaders(token_)));
+  EXPECT_EQ(all["nodes"][0]["projects"].size(), 2u);
+  Json other =
+      BodyOf(client().Get("/api/monitors/iServer/nodes?name=elsewhere:1", AuthHeaders(token_)));
+  EXPECT_TRUE(other["nodes"].empty());
+}
+
 TEST_P(ProjectApi, ProjectAsObjectAnswersTheConnectCall) {
   auto response = client().Get("/api/objects/" + retail_id_ + "?type=32&comments=True",
                                AuthHeaders(token_, retail_id_));
