@@ -1,0 +1,42 @@
+"""Comparing a client DataFrame with rows computed by SQL on the warehouse.
+
+A grid is compared as a mapping from its attribute values (as text, the way the client returns
+them) to its metric values (numbers, compared to a cent's precision relative to their size).
+Row order is not compared: it is not part of what the API promises.
+"""
+
+import math
+
+
+def keyed(rows, key_width):
+    """{(attribute values as text): (metric values)} from SQL rows or DataFrame rows."""
+    table = {}
+    for row in rows:
+        key = tuple(str(value) for value in row[:key_width])
+        assert key not in table, f"two rows for {key}"
+        table[key] = tuple(row[key_width:])
+    return table
+
+
+def frame_rows(frame, columns):
+    return [tuple(values) for values in frame[columns].itertuples(index=False, name=None)]
+
+
+def _close(actual, expected):
+    if expected is None:
+        return actual is None or (isinstance(actual, float) and math.isnan(actual))
+    return math.isclose(float(actual), float(expected), rel_tol=1e-9, abs_tol=0.005)
+
+
+def assert_grid(frame, attribute_columns, metric_columns, expected_rows):
+    """The frame's rows, keyed by `attribute_columns`, equal `expected_rows` (SQL rows whose
+    first values are the attributes' and whose others are the metrics', in the same order).
+    Columns of the frame not named are not compared."""
+    actual = keyed(frame_rows(frame, attribute_columns + metric_columns), len(attribute_columns))
+    expected = keyed(expected_rows, len(attribute_columns))
+    missing = sorted(set(expected) - set(actual))[:5]
+    extra = sorted(set(actual) - set(expected))[:5]
+    assert not missing and not extra, f"rows missing {missing}, rows not expected {extra}"
+    wrong = [(key, actual[key], expected[key]) for key in sorted(expected)
+             if not all(_close(a, e) for a, e in zip(actual[key], expected[key]))]
+    assert not wrong, f"{len(wrong)} rows differ, e.g. (key, got, expected): {wrong[:3]}"
