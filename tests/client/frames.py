@@ -32,11 +32,19 @@ def assert_grid(frame, attribute_columns, metric_columns, expected_rows):
     """The frame's rows, keyed by `attribute_columns`, equal `expected_rows` (SQL rows whose
     first values are the attributes' and whose others are the metrics', in the same order).
     Columns of the frame not named are not compared."""
-    actual = keyed(frame_rows(frame, attribute_columns + metric_columns), len(attribute_columns))
-    expected = keyed(expected_rows, len(attribute_columns))
+    assert_same_rows(frame_rows(frame, attribute_columns + metric_columns), expected_rows,
+                     len(attribute_columns))
+
+
+def assert_same_rows(actual_rows, expected_rows, key_width):
+    """Rows whose first `key_width` values are attribute values and whose others are metric
+    values hold the same keys and, for each key, the same metric values."""
+    actual = keyed(actual_rows, key_width)
+    expected = keyed(expected_rows, key_width)
     missing = sorted(set(expected) - set(actual))[:5]
     extra = sorted(set(actual) - set(expected))[:5]
     assert not missing and not extra, f"rows missing {missing}, rows not expected {extra}"
     wrong = [(key, actual[key], expected[key]) for key in sorted(expected)
-             if not all(_close(a, e) for a, e in zip(actual[key], expected[key]))]
+             if len(actual[key]) != len(expected[key])
+             or not all(_close(a, e) for a, e in zip(actual[key], expected[key]))]
     assert not wrong, f"{len(wrong)} rows differ, e.g. (key, got, expected): {wrong[:3]}"
