@@ -55,3 +55,21 @@ def demo_id(type_code, name, project=PROJECT):
 
 
 PROJECT_ID = demo_id(PROJECT_TYPE, PROJECT)
+
+
+def bundle_objects(bundle_dir):
+    """(type code, name) of every object a bundle defines, read from its YAML files."""
+    import yaml
+
+    objects = []
+    for file_name, key, type_code in [("tables.yaml", "tables", TABLE),
+                                      ("attributes.yaml", "attributes", ATTRIBUTE),
+                                      ("facts.yaml", "facts", FACT),
+                                      ("metrics.yaml", "metrics", METRIC),
+                                      ("filters.yaml", "filters", FILTER)]:
+        document = yaml.safe_load((bundle_dir / file_name).read_text())
+        objects += [(type_code, entry["name"]) for entry in document[key]]
+    for folder, type_code in [("cubes", REPORT), ("reports", REPORT), ("dashboards", DASHBOARD)]:
+        for path in sorted((bundle_dir / folder).glob("*.yaml")):
+            objects.append((type_code, yaml.safe_load(path.read_text())["name"]))
+    return objects
