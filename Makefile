@@ -4,7 +4,7 @@ RELEASE_DIR := build/release
 TEST_DIR := build/asan
 SERVE_ARGS ?=
 
-.PHONY: deps build serve test test-build bench format clean
+.PHONY: deps build serve test test-build client-test bench format clean
 
 deps:
 	@scripts/install-deps.sh
@@ -23,6 +23,11 @@ test-build: deps
 # Runs every test under ASan/UBSan, on SQLite and on a private PostgreSQL cluster.
 test: test-build
 	scripts/with-test-postgres.sh ctest --test-dir $(TEST_DIR) -j$(JOBS) --output-on-failure --timeout 600
+
+# Runs tests/client with the official Python client against release servers it starts
+# (scripts/client-test.sh says where the client comes from; without one it skips).
+client-test: build
+	scripts/client-test.sh $(CLIENT_TEST_ARGS)
 
 bench: build
 	bench/http_load.sh

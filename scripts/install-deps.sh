@@ -10,7 +10,7 @@ packages=(
   libargon2-dev libssl-dev libarchive-dev zlib1g-dev
   libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  curl wrk python3
+  curl wrk python3 python3-pytest python3-yaml
 )
 
 missing=()
