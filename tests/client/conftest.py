@@ -28,11 +28,14 @@ import yaml
 
 mstrio = pytest.importorskip("mstrio", reason="mstrio-py not available")
 
+import http_log  # noqa: E402
 from demo import MIGRATED_FILTER, MIGRATED_METRIC, MIGRATED_REPORT, PROJECT  # noqa: E402
 from tessera_server import TesseraServer  # noqa: E402
 from warehouse import Warehouse  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
+
+http_log.install()
 DEMO_BUNDLE = REPO / "demo" / "tutorial"
 
 
@@ -148,3 +151,18 @@ def warehouse_b(server_b):
     db = Warehouse(server_b.warehouse_path)
     yield db
     db.close()
+
+
+@pytest.fixture(autouse=True)
+def _refused_calls_of_this_test():
+    http_log.clear()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test's report lists the HTTP calls the server refused during it."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and http_log.refused_calls():
+        report.sections.append(("HTTP answers >= 400", "\n".join(http_log.refused_calls())))

@@ -100,7 +100,7 @@ def test_a_dashboard_lets_everyone_use_it(conn):
 def test_an_acl_can_be_listed_as_dictionaries_filtered_by_trustee(conn):
     report = Report(conn, id=demo_id(REPORT, "Revenue by Year"))
     listed = report.list_acl(to_dictionary=True, trustee_name="Everyone")
-    assert [(e["trustee_id"], e["trustee_type"]) for e in listed] == [(EVERYONE_ID, 34)]
+    assert [(e["trusteeId"], e["trusteeType"]) for e in listed] == [(EVERYONE_ID, 34)]
 
 
 def test_a_users_acl_names_its_trustees(conn):

@@ -2,6 +2,7 @@
 
 import uuid
 
+import pandas as pd
 import yaml
 from mstrio.object_management import (
     Folder,
@@ -10,6 +11,7 @@ from mstrio.object_management import (
     get_predefined_folder_contents,
     list_folders,
 )
+from mstrio.project_objects import SuperCube
 from mstrio.server import Environment, Project
 
 from conftest import DEMO_BUNDLE
@@ -27,6 +29,11 @@ from demo import (
 
 def names(objects):
     return sorted(o.name for o in objects)
+
+
+def subfolder_names(conn, folder_id):
+    return [o["name"] for o in Folder(conn, id=folder_id).get_contents(to_dictionary=True)
+            if o["type"] == 8]
 
 
 def test_the_environment_lists_the_demo_project(conn):
@@ -90,10 +97,10 @@ def test_a_created_folder_appears_in_its_parent_and_goes_when_deleted(conn):
     folder = Folder.create(conn, name=name, parent=PUBLIC_OBJECTS_ID, description="made by a test")
     try:
         assert Folder(conn, id=folder.id).description == "made by a test"
-        assert name in [f.name for f in Folder(conn, id=PUBLIC_OBJECTS_ID).get_subfolders()]
+        assert name in subfolder_names(conn, PUBLIC_OBJECTS_ID)
     finally:
         folder.delete(force=True)
-    assert name not in [f.name for f in Folder(conn, id=PUBLIC_OBJECTS_ID).get_subfolders()]
+    assert name not in subfolder_names(conn, PUBLIC_OBJECTS_ID)
 
 
 def test_a_folder_can_be_renamed(conn):
@@ -106,9 +113,15 @@ def test_a_folder_can_be_renamed(conn):
         folder.delete(force=True)
 
 
-def test_my_personal_objects_hold_my_reports(conn):
-    # "My Personal Objects" is the user's profile folder; "My Reports" is one of its folders.
-    assert "My Reports" in names(get_my_personal_objects_contents(conn, project_id=PROJECT_ID))
+def test_my_personal_objects_hold_my_reports_once_something_is_saved_there(conn):
+    # A super cube is saved in the user's My Reports, a folder of "My Personal Objects".
+    cube = SuperCube(conn, name=f"Client suite personal {uuid.uuid4().hex[:8]}", progress_bar=False)
+    cube.add_table("T", pd.DataFrame({"Key": ["a"], "Value": [1.0]}), update_policy="replace")
+    cube.create()
+    try:
+        assert "My Reports" in names(get_my_personal_objects_contents(conn, project_id=PROJECT_ID))
+    finally:
+        cube.delete(force=True)
 
 
 def test_configuration_level_folders_include_users_and_groups(server_a):
