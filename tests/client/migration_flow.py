@@ -32,7 +32,8 @@ def wait_until(conn, migration_id, reached, what):
         if failed(migration):
             raise AssertionError(f"{what} not reached, the migration failed: {state(migration)}")
         if time.monotonic() > deadline:
-            raise AssertionError(f"{what} not reached after {DEADLINE_SECONDS} s: {state(migration)}")
+            raise AssertionError(
+                f"{what} not reached after {DEADLINE_SECONDS} s: {state(migration)}")
         time.sleep(0.5)
 
 

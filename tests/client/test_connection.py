@@ -102,4 +102,3 @@ def test_an_unknown_user_raises_the_clients_server_error(server_a):
 def test_an_unknown_project_name_raises_a_value_error(server_a):
     with pytest.raises(ValueError):
         connect(server_a, project_name="No Such Project")
-

@@ -34,7 +34,7 @@ from mstrio.project_objects import Report
 from mstrio.types import ObjectTypes
 from mstrio.users_and_groups import User
 
-from conftest import DEMO_BUNDLE, connect
+from conftest import DEMO_BUNDLE
 from demo import (
     FILTER,
     METRIC,

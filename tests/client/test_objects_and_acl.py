@@ -153,7 +153,8 @@ def test_a_description_set_through_the_client_is_kept(conn):
     text = f"Described by the client suite {uuid.uuid4().hex[:6]}"
     try:
         report.alter(description=text)
-        assert Object(conn, ObjectTypes.REPORT_DEFINITION, demo_id(REPORT, name)).description == text
+        again = Object(conn, ObjectTypes.REPORT_DEFINITION, demo_id(REPORT, name))
+        assert again.description == text
     finally:
         report.alter(description=original or "")
 

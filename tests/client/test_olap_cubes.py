@@ -104,7 +104,8 @@ def test_attribute_elements_of_a_cube_are_the_elements_it_holds(conn, warehouse)
     channels = next(a for a in cube(conn, SALES_CUBE).attr_elements
                     if a["attribute_id"] == attribute("Channel"))
     assert sorted(tuple(e["formValues"]) for e in channels["elements"]) == sorted(
-        (str(i), name) for i, name in warehouse.rows("SELECT channel_id, channel_name FROM lu_channel"))
+        (str(i), name)
+        for i, name in warehouse.rows("SELECT channel_id, channel_name FROM lu_channel"))
 
 
 def test_an_element_filter_keeps_only_the_chosen_elements_of_a_cube(conn, warehouse):

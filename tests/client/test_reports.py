@@ -132,12 +132,14 @@ def test_attribute_elements_of_a_report_are_its_lookup_rows(conn, warehouse):
     regions = next(a for a in report(conn, "Profit by Region and Category").attr_elements
                    if a["attribute_id"] == REGION)
     assert sorted(tuple(e["formValues"]) for e in regions["elements"]) == sorted(
-        (str(i), name) for i, name in warehouse.rows("SELECT region_id, region_name FROM lu_region"))
+        (str(i), name)
+        for i, name in warehouse.rows("SELECT region_id, region_name FROM lu_region"))
 
 
 def test_an_element_filter_keeps_only_the_chosen_elements(conn, warehouse):
     chosen = report(conn, "Profit by Region and Category")
-    chosen.apply_filters(attr_elements=element_ids(chosen, REGION, {"Western Europe", "North America"}))
+    chosen.apply_filters(
+        attr_elements=element_ids(chosen, REGION, {"Western Europe", "North America"}))
     expected = warehouse.rows(
         """SELECT region_id, region_name, category_id, category_name, SUM(revenue)
             FROM sales WHERE region_name IN ('Western Europe', 'North America')

@@ -88,7 +88,8 @@ def test_full_search_pages_with_limit_and_offset(conn):
 def test_full_search_can_return_objects(conn):
     found = full_search(conn, project=PROJECT_ID, name="Revenue by Year",
                         pattern=SearchPattern.EXACTLY, to_dictionary=False)
-    assert [(type(o).__name__, o.id) for o in found] == [("Report", demo_id(REPORT, "Revenue by Year"))]
+    assert [(type(o).__name__, o.id) for o in found] == [
+        ("Report", demo_id(REPORT, "Revenue by Year"))]
 
 
 def test_quick_search_by_name(conn):
@@ -145,3 +146,24 @@ def test_list_dashboards_with_a_name_pattern(conn):
 
 def test_list_documents_finds_no_documents_in_a_dashboards_only_project(conn):
     assert list_documents(conn) == []
+
+
+def named_nodes(tree):
+    """Every dictionary with a name anywhere in a nested answer."""
+    if isinstance(tree, dict):
+        found = [tree] if "name" in tree else []
+        return found + [n for value in tree.values() for n in named_nodes(value)]
+    if isinstance(tree, list):
+        return [n for value in tree for n in named_nodes(value)]
+    return []
+
+
+def test_full_search_as_a_tree_groups_the_hits_under_their_folder(conn):
+    from mstrio.object_management import SearchResultsFormat
+
+    tree = full_search(conn, project=PROJECT_ID, name="Revenue", pattern=SearchPattern.CONTAINS,
+                       object_types=ObjectTypes.METRIC, results_format=SearchResultsFormat.TREE)
+    nodes = named_nodes(tree)
+    assert sorted(n["name"] for n in nodes if n.get("type") == METRIC) == sorted(
+        m for m in METRICS if "Revenue" in m)
+    assert "Metrics" in [n["name"] for n in nodes if n.get("type") == 8]

@@ -77,7 +77,8 @@ def test_a_created_super_cube_lists_its_attributes_and_metrics(conn, made):
 
 
 def test_two_tables_join_on_their_shared_attribute(conn, made):
-    targets = pd.DataFrame({"Store": ["Oslo", "Bergen", "Trondheim"], "Target": [100.0, 90.0, 50.0]})
+    targets = pd.DataFrame({"Store": ["Oslo", "Bergen", "Trondheim"],
+                            "Target": [100.0, 90.0, 50.0]})
     cube = create(conn, made, [("Stores", STORES), ("Targets", targets)])
     frame = reread(conn, cube)
     assert rows(frame, ["Store", "Sales", "Target"]) == {
@@ -138,7 +139,8 @@ def test_list_super_cubes_finds_a_created_cube_by_name(conn, made):
 
 
 def test_a_super_cube_is_created_in_the_folder_given(conn, made):
-    folder = Folder.create(conn, name=unique_name("Client suite datasets"), parent=PUBLIC_OBJECTS_ID)
+    folder = Folder.create(conn, name=unique_name("Client suite datasets"),
+                           parent=PUBLIC_OBJECTS_ID)
     try:
         cube = create(conn, made, [("Stores", STORES)], folder_id=folder.id)
         assert [o.id for o in Folder(conn, id=folder.id).get_contents()] == [cube.id]

@@ -13,7 +13,6 @@ from mstrio.helpers import IServerError
 from mstrio.project_objects import list_reports
 from mstrio.users_and_groups import User, UserGroup, list_user_groups, list_users
 
-from conftest import connect
 from demo import ADMINISTRATOR_ID, EVERYONE_ID, PROJECT, PUBLIC_GUEST_ID, REPORTS
 
 PASSWORD = "Client-suite-1"
@@ -39,7 +38,8 @@ def log_in(server, login, password):
 
 def test_the_administrator_is_a_user_with_its_login_and_full_name(conn):
     admin = User(conn, id=ADMINISTRATOR_ID)
-    assert (admin.username, admin.full_name, admin.enabled) == ("administrator", "Administrator", True)
+    assert (admin.username, admin.full_name, admin.enabled) == (
+        "administrator", "Administrator", True)
 
 
 def test_a_created_user_reads_back_its_login_and_full_name(conn, new_user):
