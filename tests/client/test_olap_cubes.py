@@ -6,6 +6,7 @@ publishes them itself (demo/tutorial/cubes/*.yaml lists each cube's attributes a
 """
 
 import time
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from mstrio.project_objects import OlapCube
@@ -13,6 +14,8 @@ from mstrio.project_objects import OlapCube
 from demo import ADMINISTRATOR_ID, ATTRIBUTE, METRIC, REPORT, demo_id
 from frames import assert_grid
 
+# Taken when the module is collected, before the servers start.
+SESSION_START = datetime.now(timezone.utc)
 SALES_CUBE = demo_id(REPORT, "Sales Cube")
 ITEM_SALES_CUBE = demo_id(REPORT, "Item Sales Cube")
 ORDER_LINES_CUBE = demo_id(REPORT, "Order Lines Cube")
@@ -149,10 +152,12 @@ def test_a_published_demo_cube_reports_itself_ready(conn):
     assert {"Ready", "Loaded"} <= set(chosen.show_status())
 
 
-def test_a_cubes_properties_name_its_owner_and_last_update(conn):
+def test_a_cubes_properties_name_its_owner_and_its_publication_at_first_start(conn):
     chosen = cube(conn, SALES_CUBE)
+    chosen.to_dataframe(limit=1000)  # waits for the publication begun at first start
     assert chosen.owner_id == ADMINISTRATOR_ID
-    assert chosen.last_update_time is not None
+    published = chosen.last_update_time.astimezone(timezone.utc)
+    assert SESSION_START - timedelta(minutes=1) <= published <= datetime.now(timezone.utc)
     assert chosen.size > 0
 
 

@@ -52,10 +52,17 @@ def test_a_project_found_by_name_has_the_bundles_description(conn):
     assert project.description == description
 
 
-def test_a_projects_properties_list_its_nodes(conn):
+def test_a_projects_properties_list_the_node_it_is_loaded_on(conn):
     properties = Project(conn, name=PROJECT).list_properties()
     assert properties["id"] == PROJECT_ID
-    assert properties["nodes"], "the project is served by at least one node"
+    loaded_on = [node["name"] for node in properties["nodes"]
+                 for project in node["projects"]
+                 if project["id"] == PROJECT_ID and project["status"] == "loaded"]
+    assert len(loaded_on) == 1
+
+
+def test_the_project_reports_itself_loaded(conn):
+    assert Project(conn, name=PROJECT).is_loaded() is True
 
 
 def test_the_project_root_holds_the_standard_folders(conn):
