@@ -163,3 +163,17 @@ def test_a_deleted_super_cube_is_no_longer_listed(conn, made):
     cube.delete(force=True)
     made.remove(cube)
     assert list_super_cubes(conn, name=cube.name) == []
+
+
+def test_a_super_cube_keeps_datetimes_and_missing_numbers(conn, made):
+    visits = pd.DataFrame({
+        "Store": ["Oslo", "Bergen"],
+        "Opened": pd.to_datetime(["2024-01-01", "2024-02-29 13:45:00"]),
+        "Rating": [4.5, None],
+    })
+    frame = reread(conn, create(conn, made, [("Visits", visits)]))
+    by_store = frame.set_index("Store")
+    opened = visits.set_index("Store")["Opened"]
+    assert pd.to_datetime(by_store["Opened"]).to_dict() == opened.to_dict()
+    assert by_store.loc["Oslo", "Rating"] == 4.5
+    assert pd.isna(by_store.loc["Bergen", "Rating"])
