@@ -59,8 +59,6 @@ REGION = demo_id(ATTRIBUTE, "Region")
 CATEGORY = demo_id(ATTRIBUTE, "Category")
 REVENUE = demo_id(METRIC, "Revenue")
 COST = demo_id(METRIC, "Cost")
-PROFIT_BY_REGION = demo_id(REPORT, "Profit by Region and Category")
-HIGH_REVENUE_ITEMS = demo_id(REPORT, "High Revenue Items")
 
 
 def report(conn, name, **kwargs):
