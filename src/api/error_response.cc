@@ -52,6 +52,8 @@ StatusAndCode Classify(ErrorCode code) {
       return {503, "ERR001"};
     case ErrorCode::kNothingToDelete:
       return {404, "ERR006"};
+    case ErrorCode::kTooManyRequests:
+      return {429, "ERR003"};
   }
   return {500, "ERR001"};
 }
@@ -71,7 +73,12 @@ http::Response ErrorResponse(const Error& error, std::string_view ticket_id) {
   StatusAndCode mapped = Classify(error.code());
   auto iserver_code = error.iserver_code();
   if (!iserver_code && error.code() == ErrorCode::kTimeout) iserver_code = -2147206497;
-  return Build(mapped.status, mapped.code, error.message(), iserver_code, ticket_id);
+  http::Response response =
+      Build(mapped.status, mapped.code, error.message(), iserver_code, ticket_id);
+  if (auto seconds = error.retry_after_seconds()) {
+    response.headers.Set("Retry-After", std::to_string(*seconds));
+  }
+  return response;
 }
 
 http::Response RouteNotFoundResponse(std::string_view ticket_id) {

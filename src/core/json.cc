@@ -23,11 +23,32 @@ const Json* Member(const Json& object, std::string_view key) {
 
 }  // namespace
 
+Json::parser_callback_t DepthLimitedCallback(Json::parser_callback_t inner) {
+  return [inner = std::move(inner)](int depth, Json::parse_event_t event, Json& parsed) {
+    const bool opens =
+        event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
+    if (opens && depth >= kMaxJsonDepth) {
+      throw Error(ErrorCode::kInvalidInput, "Invalid JSON: objects and arrays nest deeper than " +
+                                                std::to_string(kMaxJsonDepth) +
+                                                " levels; at most " +
+                                                std::to_string(kMaxJsonDepth) + " are accepted");
+    }
+    return inner ? inner(depth, event, parsed) : true;
+  };
+}
+
+void ThrowInvalidJson(const std::exception& parse_failure) {
+  constexpr size_t kShownChars = 160;  // a 10 MB number must not become a 10 MB message
+  std::string what = parse_failure.what();
+  if (what.size() > kShownChars) what = what.substr(0, kShownChars) + "...";
+  throw Error(ErrorCode::kInvalidInput, "Invalid JSON: " + what);
+}
+
 Json ParseJson(std::string_view text) {
   try {
-    return Json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(ErrorCode::kInvalidInput, std::string("Invalid JSON: ") + e.what());
+    return Json::parse(text.begin(), text.end(), DepthLimitedCallback());
+  } catch (const nlohmann::json::exception& e) {
+    ThrowInvalidJson(e);
   }
 }
 
@@ -37,11 +58,12 @@ StreamedArray ParseJsonStreamingArray(std::string_view text,
   ArrayStreamCallback callback(array_path, on_element);
   try {
     StreamedArray result;
-    result.document = Json::parse(text.begin(), text.end(), callback.AsParserCallback());
+    result.document =
+        Json::parse(text.begin(), text.end(), DepthLimitedCallback(callback.AsParserCallback()));
     result.found = callback.found();
     return result;
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(ErrorCode::kInvalidInput, std::string("Invalid JSON: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    ThrowInvalidJson(e);
   }
 }
 

@@ -16,8 +16,19 @@ namespace tessera {
 
 using Json = nlohmann::ordered_json;
 
-// Parses a request body; throws Error(kInvalidInput, "Invalid JSON: ...") on malformed text.
+// Documents from outside nest at most this deep (objects and arrays), so nothing that walks them
+// recursively can run out of stack.
+inline constexpr int kMaxJsonDepth = 256;
+
+// Parses a request body; throws Error(kInvalidInput, "Invalid JSON: ...") on malformed text, a
+// number out of range, or nesting deeper than kMaxJsonDepth. Messages quote at most a short
+// prefix of the input.
 Json ParseJson(std::string_view text);
+
+// The parser callback behind ParseJson's depth limit, calling `inner` (if any) for what it
+// lets through; and the Error(kInvalidInput) that a parser's exception becomes.
+Json::parser_callback_t DepthLimitedCallback(Json::parser_callback_t inner = nullptr);
+[[noreturn]] void ThrowInvalidJson(const std::exception& parse_failure);
 
 // Parses like ParseJson, except that the elements of the array at `array_path` (the object keys
 // leading to it from the root) go to `on_element` one by one as they are parsed and are not kept:

@@ -21,8 +21,8 @@ auto ParseFile(const std::string& path, const Parse& parse) {
   std::ifstream in = OpenForReading(path);
   try {
     return parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(ErrorCode::kInvalidInput, std::string("Invalid JSON: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    ThrowInvalidJson(e);
   }
 }
 
@@ -38,7 +38,7 @@ bool IsBlankFile(const std::string& path) {
 }
 
 Json ParseJsonFile(const std::string& path) {
-  return ParseFile(path, [](std::ifstream& in) { return Json::parse(in); });
+  return ParseFile(path, [](std::ifstream& in) { return Json::parse(in, DepthLimitedCallback()); });
 }
 
 StreamedArray ParseJsonFileStreamingArray(const std::string& path,
@@ -47,7 +47,7 @@ StreamedArray ParseJsonFileStreamingArray(const std::string& path,
   ArrayStreamCallback callback(array_path, on_element);
   return ParseFile(path, [&](std::ifstream& in) {
     StreamedArray result;
-    result.document = Json::parse(in, callback.AsParserCallback());
+    result.document = Json::parse(in, DepthLimitedCallback(callback.AsParserCallback()));
     result.found = callback.found();
     return result;
   });

@@ -77,6 +77,11 @@ std::vector<std::string> Split(std::string_view text, char separator) {
   }
 }
 
+std::string Abbreviate(std::string_view text, size_t max_chars) {
+  if (text.size() <= max_chars) return std::string(text);
+  return std::string(text.substr(0, max_chars)) + "...(" + std::to_string(text.size()) + " bytes)";
+}
+
 std::string JoinStrings(const std::vector<std::string>& pieces, std::string_view separator) {
   std::string out;
   for (size_t i = 0; i < pieces.size(); ++i) {

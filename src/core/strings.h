@@ -23,6 +23,10 @@ std::string_view Trim(std::string_view text);
 // Splits on `separator`; empty pieces are kept ("a,,b" -> {"a", "", "b"}).
 std::vector<std::string> Split(std::string_view text, char separator);
 
+// `text` cut to at most `max_chars` bytes (then ending in "...(N bytes)"), for logs and
+// messages that quote what a client sent.
+std::string Abbreviate(std::string_view text, size_t max_chars = 200);
+
 std::string JoinStrings(const std::vector<std::string>& pieces, std::string_view separator);
 
 // Booleans as real clients send them: true/True/TRUE/1 and false/False/FALSE/0 (spec 01 §1.3).
