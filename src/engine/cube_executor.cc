@@ -292,8 +292,8 @@ ResultSet ExecuteCubeQuery(const std::shared_ptr<const Dataset>& dataset, const 
   CheckAttributes(*dataset, query.attributes);
   MetricValues metric_values(*dataset, query);
   const RowSelector selector(*dataset, query.filter);
-  const Groups groups =
-      AggregateGroups(*dataset, query.attributes, metric_values.columns(), selector, pool);
+  const Groups groups = AggregateGroups(*dataset, query.attributes, metric_values.columns(),
+                                        selector, pool, query.deadline);
   const std::vector<Values> values = metric_values.Compute(groups);
 
   ResultSet result;

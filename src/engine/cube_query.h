@@ -39,6 +39,7 @@
 // so the order is total. Without keys: the attributes by ID form in request order.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -117,6 +118,8 @@ struct CubeQuery {
   std::optional<MetricLimit> group_filter;
   std::vector<SortKey> sort;
   std::optional<size_t> top;  // keep the first `top` rows after sorting
+  // Past it the computation stops with Error(kTimeout): a request's time budget.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 // The frozen answer: columnar, one entry per row in each vector.

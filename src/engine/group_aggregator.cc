@@ -413,8 +413,12 @@ bool AccumulateInOneSlot(const MetricPlan& plan, Partial::Accumulator& acc, Rows
 class Aggregation {
  public:
   Aggregation(const Dataset& dataset, const std::vector<int>& attributes,
-              const std::vector<int>& metric_columns, const RowSelector& selector)
-      : dataset_(dataset), layout_(LayoutOf(dataset, attributes)), selector_(selector) {
+              const std::vector<int>& metric_columns, const RowSelector& selector,
+              std::chrono::steady_clock::time_point deadline)
+      : dataset_(dataset),
+        layout_(LayoutOf(dataset, attributes)),
+        selector_(selector),
+        deadline_(deadline) {
     const bool full_grain = CoversEveryAttribute(attributes);
     for (int index : metric_columns) plans_.push_back(PlanOf(dataset.metric(index), full_grain));
     counts_rows_ = std::any_of(plans_.begin(), plans_.end(),
@@ -465,6 +469,11 @@ class Aggregation {
   }
 
   void RunChunk(size_t worker, size_t chunk) {
+    if (std::chrono::steady_clock::now() > deadline_) {
+      throw Error(ErrorCode::kTimeout,
+                  "The computation ran beyond its time budget; ask for fewer attributes or filter "
+                  "the data");
+    }
     Partial& partial = PartialOf(worker);
     std::vector<uint32_t> rows(RowSelector::kBatch);
     std::vector<uint64_t> keys(RowSelector::kBatch);
@@ -706,6 +715,7 @@ class Aggregation {
   const Dataset& dataset_;
   Layout layout_;
   const RowSelector& selector_;
+  std::chrono::steady_clock::time_point deadline_;
   std::vector<MetricPlan> plans_;
   bool counts_rows_ = false;
   std::vector<std::unique_ptr<Partial>> partials_;
@@ -715,8 +725,8 @@ class Aggregation {
 
 Groups AggregateGroups(const Dataset& dataset, const std::vector<int>& attributes,
                        const std::vector<int>& metric_columns, const RowSelector& selector,
-                       ThreadPool* pool) {
-  return Aggregation(dataset, attributes, metric_columns, selector).Run(pool);
+                       ThreadPool* pool, std::chrono::steady_clock::time_point deadline) {
+  return Aggregation(dataset, attributes, metric_columns, selector, deadline).Run(pool);
 }
 
 }  // namespace tessera::engine

@@ -19,6 +19,7 @@
 // grouping of any dataset aggregates.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -37,8 +38,10 @@ struct Groups {
 
 constexpr uint64_t kDenseSlots = uint64_t{1} << 21;
 
-Groups AggregateGroups(const Dataset& dataset, const std::vector<int>& attributes,
-                       const std::vector<int>& metric_columns, const RowSelector& selector,
-                       ThreadPool* pool);
+// Past `deadline`, Error(kTimeout) (checked between chunks of rows).
+Groups AggregateGroups(
+    const Dataset& dataset, const std::vector<int>& attributes,
+    const std::vector<int>& metric_columns, const RowSelector& selector, ThreadPool* pool,
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 }  // namespace tessera::engine

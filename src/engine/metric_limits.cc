@@ -99,6 +99,7 @@ std::optional<MetricLimit> CompileMetricLimits(
     const Json& limits, const std::vector<std::string>& returned_metric_ids) {
   if (limits.is_null()) return std::nullopt;
   if (!limits.is_object()) Invalid("metricLimits must be an object of metric ids to conditions");
+  CheckQualificationSize(limits, "metricLimits");
   std::vector<MetricLimit> parts;
   for (const auto& [key, expression] : limits.items()) {
     const std::optional<std::string> id = CanonicalObjectId(key);

@@ -188,6 +188,31 @@ std::string OperandId(const Json& operand) {
   return it != operand.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+void CheckQualificationSize(const Json& tree, std::string_view what) {
+  size_t operators = 0;
+  std::vector<const Json*> pending{&tree};
+  while (!pending.empty()) {
+    const Json* node = pending.back();
+    pending.pop_back();
+    if (node->is_object()) {
+      if (node->contains("operator") && ++operators > kMaxQualificationNodes) {
+        throw Error(ErrorCode::kInvalidInput, std::string(what) + " holds more than " +
+                                                  std::to_string(kMaxQualificationNodes) +
+                                                  " conditions and operators; at most " +
+                                                  std::to_string(kMaxQualificationNodes) +
+                                                  " are accepted");
+      }
+      for (const auto& [key, value] : node->items()) {
+        if (value.is_structured()) pending.push_back(&value);
+      }
+    } else if (node->is_array()) {
+      for (const auto& value : *node) {
+        if (value.is_structured()) pending.push_back(&value);
+      }
+    }
+  }
+}
+
 std::string OperatorOf(const Json& node) {
   if (!node.is_object()) Invalid("A qualification must be an object with an operator");
   const auto name = node.find("operator");

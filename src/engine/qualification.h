@@ -25,6 +25,14 @@ namespace tessera::engine {
 // nullopt for an unknown operator.
 std::optional<std::string> CanonicalOperator(std::string_view name);
 
+// A qualification tree holds at most this many operator nodes (conditions, And, Or, Not), so a
+// request cannot buy unbounded work to compile and to evaluate on every row.
+inline constexpr size_t kMaxQualificationNodes = 1000;
+
+// Error(kInvalidInput) naming `what` and the limit when `tree` holds more operator nodes than
+// kMaxQualificationNodes. Walks the tree without recursion.
+void CheckQualificationSize(const Json& tree, std::string_view what);
+
 // The canonical operator of a qualification node; Error(kInvalidInput) when the node is not an
 // object with a known operator.
 std::string OperatorOf(const Json& node);

@@ -342,6 +342,7 @@ RowFilter Compile(const Dataset& dataset, const Json& node) {
 
 RowFilter CompileViewFilter(const Dataset& dataset, const Json& tree) {
   if (tree.is_null()) return RowFilter::All();
+  CheckQualificationSize(tree, "The view filter");
   return Compile(dataset, tree);
 }
 

@@ -399,8 +399,9 @@ ResultPtr DashboardService::ComputeVisualization(Instance& instance,
         RowsOf(&instance, model, visualization->dataset_id);
     const VisualizationPlan plan =
         PlanVisualization(model.dashboard, state, *visualization, dataset);
-    auto answer = std::make_shared<engine::ResultSet>(
-        engine::ExecuteCubeQuery(rows, QueryOfPlan(plan, dataset, *rows), pool_));
+    engine::CubeQuery query = QueryOfPlan(plan, dataset, *rows);
+    query.deadline = std::chrono::steady_clock::now() + query_budget_;
+    auto answer = std::make_shared<engine::ResultSet>(engine::ExecuteCubeQuery(rows, query, pool_));
     return ResultPtr(std::move(answer));
   });
   const DashboardInstance::Snapshot current = definition.Current();

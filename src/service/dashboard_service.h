@@ -23,6 +23,8 @@
 //   - Thread-safe.
 #pragma once
 
+#include <chrono>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -142,6 +144,8 @@ class DashboardService {
   std::string ElementName(const DashboardModel& model, const std::string& element_id);
 
   void set_pool(ThreadPool* pool) { pool_ = pool; }
+  // The time one computation on data may take before it stops with Error(kTimeout).
+  void set_query_budget(std::chrono::milliseconds budget) { query_budget_ = budget; }
   void set_hooks(RenderHooks hooks) { hooks_ = std::move(hooks); }
 
  private:
@@ -177,6 +181,7 @@ class DashboardService {
   ObjectService& objects_;
   DatasetDefinitionService& definitions_;
   InstanceStore& store_;
+  std::chrono::milliseconds query_budget_{std::chrono::minutes(5)};
   ThreadPool* pool_ = nullptr;
   RenderHooks hooks_;
 };

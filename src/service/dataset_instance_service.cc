@@ -90,6 +90,7 @@ ResultPtr DatasetInstanceService::Compute(const DatasetInstance& definition) {
   engine::CubeQuery query =
       QueryOfGrid(*grid, definition.request(), *dataset, source.model.get(), source.report_filter);
   if (grid->attributes.empty() && grid->metrics.empty()) return EmptyResult(dataset, owns_dataset);
+  query.deadline = std::chrono::steady_clock::now() + query_budget_;
   auto result =
       std::make_shared<engine::ResultSet>(engine::ExecuteCubeQuery(dataset, query, pool_));
   result->owns_dataset = owns_dataset;

@@ -102,6 +102,8 @@ class DatasetInstanceService {
                         const std::string& instance_id, const Json& sorting);
 
   void set_pool(ThreadPool* pool) { pool_ = pool; }
+  // The time one computation on data may take before it stops with Error(kTimeout).
+  void set_query_budget(std::chrono::milliseconds budget) { query_budget_ = budget; }
 
  private:
   ResultPtr Compute(const DatasetInstance& definition);
@@ -110,6 +112,7 @@ class DatasetInstanceService {
 
   DatasetDefinitionService& definitions_;
   InstanceStore& store_;
+  std::chrono::milliseconds query_budget_{std::chrono::minutes(5)};
   ThreadPool* pool_;
 };
 

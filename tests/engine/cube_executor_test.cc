@@ -673,6 +673,22 @@ TEST(CubeExecutorEdges, AttributesWhoseCombinationsOverflowSixtyFourBitsStillAgg
   }
 }
 
+TEST(CubeExecutorEdges, AQueryPastItsDeadlineStopsWithATimeout) {
+  std::mt19937 random(5);
+  const auto dataset = BuildDataset(RandomRows(random, 5000, 0));
+  CubeQuery query = QueryOf({0, 1}, RowFilter::All());
+  query.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  try {
+    ExecuteCubeQuery(dataset, query);
+    FAIL() << "no timeout";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ErrorCode::kTimeout);
+    EXPECT_NE(std::string(error.message()).find("time budget"), std::string::npos);
+  }
+  query.deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  EXPECT_GT(ExecuteCubeQuery(dataset, query).row_count, 0u);
+}
+
 TEST(CubeExecutorElements, SearchPagingAndCascadingFromOtherSelections) {
   std::mt19937 random(13);
   const auto rows = RandomRows(random, 20000, 0);
