@@ -4,26 +4,43 @@
 
 #include "api/error_response.h"
 #include "api/routes.h"
+#include "core/strings.h"
 
 namespace tessera::api {
 
 Endpoints::Endpoints(http::Router& router, service::Services& services, const ApiOptions& options)
     : router_(router), services_(services), options_(options) {}
 
+namespace {
+
+// Route tags (http::Router) that admission reads.
+constexpr uint32_t kNeedsSession = 1;
+constexpr uint32_t kTakesUpload = 2;
+
+uint32_t TagsOf(const EndpointSpec& spec) {
+  return (spec.access == Access::kSession ? kNeedsSession : 0) |
+         (spec.body == BodySize::kUpload ? kTakesUpload : 0);
+}
+
+}  // namespace
+
 void Endpoints::Add(std::string_view method, std::string_view path, EndpointSpec spec,
                     EndpointHandler handler) {
   service::Services& services = services_;
   const ApiOptions& options = options_;
-  router_.Add(method, path,
-              [&services, &options, spec, handler = std::move(handler)](
-                  const http::Request& request, const http::PathParams& params) {
-                RequestContext context(request, params, services, options);
-                if (spec.access == Access::kSession) context.Authenticate();
-                if (spec.fields == FieldsRule::kGeneral) {
-                  context.set_fields(ParseFieldsParameter(request.query));
-                }
-                return handler(context);
-              });
+  const uint32_t tags = TagsOf(spec);
+  router_.Add(
+      method, path,
+      [&services, &options, spec, handler = std::move(handler)](const http::Request& request,
+                                                                const http::PathParams& params) {
+        RequestContext context(request, params, services, options);
+        if (spec.access == Access::kSession) context.Authenticate();
+        if (spec.fields == FieldsRule::kGeneral) {
+          context.set_fields(ParseFieldsParameter(request.query));
+        }
+        return handler(context);
+      },
+      tags);
 }
 
 Api::Api(service::Services& services, ApiOptions options)
@@ -74,8 +91,46 @@ bool CarriesAContentList(std::string_view method, std::string_view path) {
 
 }  // namespace
 
+bool Api::IsDataWork(std::string_view method, std::string_view path) {
+  for (std::string_view part : {"/instances", "/elements", "/sqlView", "/uploadSessions",
+                                "/api/migrations", "/sharedFileStore"}) {
+    if (path.find(part) != std::string_view::npos) return true;
+  }
+  // Rows pushed in one request.
+  return method != "GET" && path.find("/api/datasets") != std::string_view::npos;
+}
+
 bool Api::SpoolsBody(std::string_view method, std::string_view path) {
   return IsSharedFileUpload(method, path) || CarriesAContentList(method, path);
+}
+
+http::Admission Api::Admit(const http::RequestHead& head) const {
+  http::Admission admission;
+  admission.max_body_bytes = options_.max_request_body_bytes;
+  std::string_view path = head.path;
+  if (!options_.context_path.empty()) {
+    if (!path.starts_with(options_.context_path)) return admission;
+    path.remove_prefix(options_.context_path.size());
+  }
+  const http::RouteMatch match = router_.Match(head.method, path);
+  if (match.kind != http::RouteMatch::Kind::kFound) return admission;  // answered 404 or 405
+  if (match.tags & kNeedsSession) {
+    auto token = head.headers.Get("X-MSTR-AuthToken");
+    if (!token) token = head.headers.Get("X-SVC-AuthToken");
+    try {
+      services_.sessions.Authenticate(token ? Trim(*token) : std::string_view());
+    } catch (const Error& error) {
+      admission.refusal = ErrorResponse(error, head.request_id);
+      return admission;
+    }
+  }
+  if (SpoolsBody(head.method, path)) {
+    admission.spools_body = true;
+    admission.max_body_bytes = options_.max_spooled_body_bytes;
+  } else if (match.tags & kTakesUpload) {
+    admission.max_body_bytes = options_.max_upload_body_bytes;
+  }
+  return admission;
 }
 
 http::Response Api::Handle(const http::Request& request) const {
@@ -101,13 +156,22 @@ http::Response Api::Handle(const http::Request& request) const {
     return (*match.handler)(request, match.params);
   } catch (const Error& error) {
     if (error.code() == ErrorCode::kInternal) {
-      spdlog::error("request {} {} {} failed: {}", request.request_id, request.method, request.path,
-                    error.message());
+      spdlog::error("request {} {} {} failed: {}", request.request_id, request.method,
+                    Abbreviate(request.path), Abbreviate(error.message()));
     }
     return ErrorResponse(error, request.request_id);
+  } catch (const nlohmann::json::exception& e) {
+    // A value of the wrong type or out of range that a reader took without checking: the
+    // request's mistake, not the server's.
+    spdlog::warn("request {} {} {}: unchecked JSON value: {}", request.request_id, request.method,
+                 Abbreviate(request.path), Abbreviate(e.what()));
+    return ErrorResponse(Error(ErrorCode::kInvalidInput,
+                               "The request holds a value of the wrong type or out of range (" +
+                                   Abbreviate(e.what(), 120) + ")"),
+                         request.request_id);
   } catch (const std::exception& e) {
     spdlog::error("request {} {} {} failed with an unexpected fault: {}", request.request_id,
-                  request.method, request.path, e.what());
+                  request.method, Abbreviate(request.path), Abbreviate(e.what()));
     return InternalErrorResponse(request.request_id);
   }
 }

@@ -12,16 +12,21 @@
 #include "api/request_context.h"
 #include "http/message.h"
 #include "http/router.h"
+#include "http/server.h"
 #include "service/services.h"
 
 namespace tessera::api {
 
 enum class Access { kPublic, kSession };
 enum class FieldsRule { kGeneral, kNone };
+// kSmall bodies (most) are limited to ApiOptions::max_request_body_bytes; kUpload bodies (rows
+// pushed to datasets) to ApiOptions::max_upload_body_bytes.
+enum class BodySize { kSmall, kUpload };
 
 struct EndpointSpec {
   Access access = Access::kSession;
   FieldsRule fields = FieldsRule::kGeneral;
+  BodySize body = BodySize::kSmall;
 };
 
 using EndpointHandler = std::function<http::Response(RequestContext&)>;
@@ -44,10 +49,18 @@ class Api {
   Api(service::Services& services, ApiOptions options);
   http::Response Handle(const http::Request& request) const;
 
-  // Whether the server should spool this request's body to a file (http::ServerOptions): the
-  // package uploads of the shared file store (spec 04 §3.4), which may be gigabytes, and the
+  // Decides on a request's body from its header alone (http::Admit): a request that needs a
+  // session and whose token is missing or no longer valid is refused 401 before a byte of its
+  // body is read; the package uploads of the shared file store, which may be gigabytes, and the
   // migration bodies that carry a content list (creation, import, validation, edit), which are
-  // parsed from the file item by item.
+  // parsed from the file item by item, are spooled to disk under max_spooled_body_bytes; pushed
+  // rows get max_upload_body_bytes; every other body max_request_body_bytes.
+  http::Admission Admit(const http::RequestHead& head) const;
+  // Whether a request computes on data -- instances and their pages, elements, visualizations,
+  // SQL views, pushed rows, migrations -- rather than reading metadata. The node runs the two
+  // kinds on separate pools, so a cheap call never queues behind a heavy one.
+  static bool IsDataWork(std::string_view method, std::string_view path);
+  // Whether Admit spools the body of such a request to disk.
   static bool SpoolsBody(std::string_view method, std::string_view path);
 
  private:

@@ -127,7 +127,9 @@ http::Response CreateInMemoryInstance(RequestContext& context) {
     if (!object.is_object() || !object.contains("id") || !object["id"].is_string()) {
       throw Error(ErrorCode::kInvalidInput, "objects: every object needs an id");
     }
-    if (object.value("type", model::kTypeReportDefinition) != model::kTypeReportDefinition) {
+    const auto type = object.find("type");
+    if (type != object.end() && !type->is_null() &&
+        (!type->is_number_integer() || type->get<int64_t>() != model::kTypeReportDefinition)) {
       throw Error(ErrorCode::kInvalidInput,
                   "objects: only reports and cubes (type 3) can make a dashboard");
     }

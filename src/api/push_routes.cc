@@ -84,10 +84,13 @@ http::Response PatchTable(RequestContext& context) {
 void RegisterPushRoutes(Endpoints& endpoints) {
   const EndpointSpec spec{Access::kSession, FieldsRule::kNone};
   endpoints.Add("POST", "/api/datasets/models", spec, CreateModel);
-  endpoints.Add("POST", "/api/datasets", spec, CreateSingle);
-  endpoints.Add("PATCH", "/api/datasets/{datasetId}/tables/{tableId}", spec, PatchTable);
+  // Rows arrive in these bodies: they take the upload limit.
+  EndpointSpec upload = spec;
+  upload.body = BodySize::kUpload;
+  endpoints.Add("POST", "/api/datasets", upload, CreateSingle);
+  endpoints.Add("PATCH", "/api/datasets/{datasetId}/tables/{tableId}", upload, PatchTable);
   endpoints.Add("POST", "/api/datasets/{datasetId}/uploadSessions", spec, OpenSession);
-  endpoints.Add("PUT", "/api/datasets/{datasetId}/uploadSessions/{sessionId}", spec, PutChunk);
+  endpoints.Add("PUT", "/api/datasets/{datasetId}/uploadSessions/{sessionId}", upload, PutChunk);
   endpoints.Add("DELETE", "/api/datasets/{datasetId}/uploadSessions/{sessionId}", spec,
                 CloseSession);
   endpoints.Add("POST", "/api/datasets/{datasetId}/uploadSessions/{sessionId}/publish", spec,

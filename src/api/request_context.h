@@ -27,6 +27,9 @@ struct ApiOptions {
   std::string version = "11.6.0200.0001";
   std::chrono::milliseconds async_instance_after{1000};  // spec 02 §3.8
   std::string node_name = "tessera";  // this node in the cluster monitors (host:port)
+  uint64_t max_request_body_bytes = 4ull << 20;
+  uint64_t max_upload_body_bytes = 256ull << 20;
+  uint64_t max_spooled_body_bytes = 4ull << 30;
 };
 
 class RequestContext {

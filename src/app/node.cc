@@ -32,6 +32,7 @@ struct Node::Parts {
   std::unique_ptr<service::Services> services;
   std::unique_ptr<api::Api> api;
   std::unique_ptr<ThreadPool> compute;
+  std::unique_ptr<ThreadPool> metadata;
   std::unique_ptr<http::Server> server;
 };
 
@@ -118,6 +119,9 @@ std::function<void()> ImportCommitDelayFromEnvironment() {
   };
 }
 
+// Threads answering the calls that do not compute on data (sessions, objects, searches...).
+constexpr int kMetadataThreads = 2;
+
 // Room for a multipart upload's delimiters and part headers around a package of the size limit.
 constexpr uint64_t kMultipartOverheadBytes = 1 << 20;
 
@@ -180,6 +184,9 @@ void Node::Start() {
   parts_->warehouses = std::make_unique<service::WarehouseRegistry>(warehouse_urls);
   service::SessionOptions session_options;
   session_options.idle_timeout_seconds = config_.session_idle_timeout_seconds;
+  session_options.throttle.max_failures_per_user = config_.max_failed_logins;
+  session_options.throttle.max_failures_per_address = config_.max_failed_logins_per_address;
+  session_options.throttle.lockout_seconds = config_.lockout_seconds;
   service::CubeServiceOptions cube_options;
   cube_options.data_dir = std::filesystem::absolute(config_.data_dir);
   service::InstanceStoreOptions instance_options;
@@ -211,14 +218,24 @@ void Node::Start() {
   api_options.version = config_.reported_version;
   api_options.async_instance_after = std::chrono::milliseconds(config_.instance_async_after_ms);
   api_options.node_name = NodeName(config_);
+  api_options.max_request_body_bytes = config_.max_request_body_bytes;
+  api_options.max_upload_body_bytes = config_.max_body_bytes;
+  // Uploads of packages, and migration bodies whose content list grows with the package.
+  api_options.max_spooled_body_bytes =
+      std::max(config_.max_body_bytes,
+               static_cast<uint64_t>(config_.max_package_bytes) + kMultipartOverheadBytes);
   parts_->api = std::make_unique<api::Api>(*parts_->services, api_options);
 
   int compute_threads = config_.compute_threads > 0
                             ? config_.compute_threads
                             : static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
   parts_->compute = std::make_unique<ThreadPool>(compute_threads);
+  parts_->metadata = std::make_unique<ThreadPool>(kMetadataThreads);
   parts_->services->dataset_instances.set_pool(parts_->compute.get());
   parts_->services->dashboards.set_pool(parts_->compute.get());
+  const auto query_budget = std::chrono::seconds(config_.query_budget_seconds);
+  parts_->services->dataset_instances.set_query_budget(query_budget);
+  parts_->services->dashboards.set_query_budget(query_budget);
   parts_->services->dashboards.set_hooks(config_.dashboard_render_hooks);
 
   http::ServerOptions server_options;
@@ -229,18 +246,27 @@ void Node::Start() {
   server_options.read_timeout = std::chrono::seconds(config_.read_timeout_seconds);
   server_options.idle_timeout = std::chrono::seconds(config_.idle_timeout_seconds);
   server_options.access_log = config_.access_log;
-  server_options.spools_body = api::Api::SpoolsBody;
-  // Uploads of packages, and migration bodies whose content list grows with the package.
-  server_options.max_spooled_body_bytes =
-      std::max(config_.max_body_bytes,
-               static_cast<uint64_t>(config_.max_package_bytes) + kMultipartOverheadBytes);
   server_options.spool_dir = EmptyWorkDirectory(config_.data_dir, "uploads").string();
+  server_options.max_connections = static_cast<size_t>(config_.max_connections);
+  server_options.max_connections_per_address =
+      static_cast<size_t>(config_.max_connections_per_address);
 
   api::Api* api = parts_->api.get();
   ThreadPool* compute = parts_->compute.get();
+  ThreadPool* metadata = parts_->metadata.get();
+  server_options.admit = [this, api, metadata](const http::RequestHead& head,
+                                               std::function<void(http::Admission)> decide) {
+    metadata->Post([this, api, head, decide = std::move(decide)] {
+      EnsureBootstrapped();
+      decide(api->Admit(head));
+    });
+  };
+  // Computations on data run on the compute pool; every other call on the metadata pool, so a
+  // cheap call never waits behind them.
   parts_->server = std::make_unique<http::Server>(
-      server_options, [this, api, compute](http::Request request, http::Respond respond) {
-        compute->Post([this, api, request = std::move(request), respond = std::move(respond)] {
+      server_options, [this, api, compute, metadata](http::Request request, http::Respond respond) {
+        ThreadPool* pool = api::Api::IsDataWork(request.method, request.path) ? compute : metadata;
+        pool->Post([this, api, request = std::move(request), respond = std::move(respond)] {
           EnsureBootstrapped();
           respond(api->Handle(request));
         });
@@ -262,6 +288,7 @@ void Node::Stop() {
   stop_signal_.notify_all();
   if (parts_->server) parts_->server->Stop();
   if (parts_->compute) parts_->compute->Shutdown();
+  if (parts_->metadata) parts_->metadata->Shutdown();
   if (maintenance_.joinable()) maintenance_.join();
   if (parts_->services) parts_->services->jobs.Stop();
 }

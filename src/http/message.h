@@ -46,7 +46,7 @@ class QueryParams {
   std::vector<Field> fields_;
 };
 
-// A request body the server wrote to a file rather than to memory (ServerOptions::spools_body).
+// A request body the server wrote to a file rather than to memory (Admission::spools_body).
 // The file is removed when the last reference to it goes.
 class BodyFile {
  public:

@@ -15,6 +15,7 @@ namespace {
 struct Route {
   std::vector<std::string> param_names;
   Handler handler;
+  uint32_t tags = 0;
 };
 
 // Path segments after the leading '/'. One trailing slash after a segment is dropped ("/x/" ==
@@ -75,7 +76,8 @@ Router::~Router() = default;
 Router::Router(Router&&) noexcept = default;
 Router& Router::operator=(Router&&) noexcept = default;
 
-void Router::Add(std::string_view method, std::string_view path_template, Handler handler) {
+void Router::Add(std::string_view method, std::string_view path_template, Handler handler,
+                 uint32_t tags) {
   if (method.empty()) throw std::invalid_argument("A route needs a method");
   if (path_template.empty() || path_template.front() != '/') {
     throw std::invalid_argument("Malformed route template '" + std::string(path_template) +
@@ -107,7 +109,8 @@ void Router::Add(std::string_view method, std::string_view path_template, Handle
   if (node->routes.contains(method_key)) {
     throw std::invalid_argument("Duplicate route " + method_key + " " + std::string(path_template));
   }
-  node->routes.emplace(std::move(method_key), Route{std::move(param_names), std::move(handler)});
+  node->routes.emplace(std::move(method_key),
+                       Route{std::move(param_names), std::move(handler), tags});
 }
 
 namespace {
@@ -162,6 +165,7 @@ RouteMatch Router::Match(std::string_view method, std::string_view path) const {
     if (const Route* route = FindRoute(*candidate.routes, method_key)) {
       match.kind = RouteMatch::Kind::kFound;
       match.handler = &route->handler;
+      match.tags = route->tags;
       for (size_t i = 0; i < route->param_names.size(); ++i) {
         match.params.emplace(route->param_names[i], std::string(candidate.values[i]));
       }

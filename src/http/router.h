@@ -10,6 +10,7 @@
 // spec's routing errors. Methods compare case-insensitively; HEAD without its own route uses GET's.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -30,6 +31,7 @@ struct RouteMatch {
   enum class Kind { kFound, kNotFound, kMethodNotAllowed };
   Kind kind = Kind::kNotFound;
   const Handler* handler = nullptr;  // set when kFound; owned by the router
+  uint32_t tags = 0;                 // set when kFound: what the route was added with
   PathParams params;
   std::vector<std::string> allowed_methods;  // set when kMethodNotAllowed
 };
@@ -42,7 +44,9 @@ class Router {
   Router& operator=(Router&&) noexcept;
 
   // Throws std::invalid_argument for a malformed template or a duplicate method + template.
-  void Add(std::string_view method, std::string_view path_template, Handler handler);
+  // `tags` are the caller's flags for the route, given back by Match.
+  void Add(std::string_view method, std::string_view path_template, Handler handler,
+           uint32_t tags = 0);
 
   // `path` is the raw (encoded) request path. A segment that fails to decode never matches.
   RouteMatch Match(std::string_view method, std::string_view path) const;

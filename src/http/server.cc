@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <array>
 #include <atomic>
@@ -198,7 +199,7 @@ class ServerCore {
   // A dispatched request keeps its session alive until it is answered; false once stopping.
   bool TryBeginInFlight(uint64_t session_id, std::shared_ptr<Session> session);
   void EndInFlight(uint64_t session_id);
-  void Unregister(uint64_t session_id);
+  void Unregister(uint64_t session_id, const std::string& remote_address);
 
  private:
   enum class State { kNew, kRunning, kStopping, kStopped };
@@ -208,6 +209,8 @@ class ServerCore {
   void Accept();
   void OnAccept(const beast::error_code& ec, tcp::socket socket);
   void RetryAcceptLater();
+  // Why a new connection from `address` is refused ("" when it is welcome); mutex_ held.
+  std::string RefusalOf(const std::string& address) const;
   std::vector<std::shared_ptr<Session>> LiveSessions();
   void WaitForInFlight();
   void StopIoThreads();
@@ -232,6 +235,8 @@ class ServerCore {
   int running_io_threads_ = 0;
   uint64_t next_session_id_ = 1;
   std::map<uint64_t, std::weak_ptr<Session>> sessions_;
+  std::map<std::string, size_t> connections_by_address_;
+  size_t max_connections_ = 0;
   std::map<uint64_t, std::shared_ptr<Session>> in_flight_;
 };
 
@@ -255,7 +260,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnFirstBytes(const beast::error_code& ec, size_t bytes);
   void ReadHeader();
   void OnHeader(const beast::error_code& ec, size_t bytes);
-  std::optional<bool> SpoolsBody();
+  bool AnnouncesBody() const;
+  RequestHead Head() const;
+  void OnAdmission(Admission admission);
   bool StartSpool();
   void SendContinue();
   bool IsBodyDone();
@@ -268,6 +275,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void DispatchRequest();
   Respond MakeRespond();
   void Refuse(int status, std::string_view code, std::string_view message);
+  void Refuse(Response response);
   void StartWrite(Response response, bool keep_alive);
   bhttp::response_header<> MakeHeader(const Response& response);
   template <class Body>
@@ -298,6 +306,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string target_ = "-";
   unsigned version_ = 11;
   bool keep_alive_ = false;
+  bool expects_continue_ = false;
   Clock::time_point started_;
   bool is_in_flight_ = false;
 
@@ -407,6 +416,7 @@ void Session::ReadHeader() {
   // (boost::none would not do: Beast 1.74 refuses every declared length against it.)
   header_parser_->body_limit(std::numeric_limits<uint64_t>::max());
   body_limit_bytes_ = core_.options().max_body_bytes;
+  expects_continue_ = false;
   request_id_ = NewTicketId();
   method_ = "-";
   target_ = "-";
@@ -426,17 +436,53 @@ void Session::OnHeader(const beast::error_code& ec, size_t) {
   target_ = ToString(header.target());
   version_ = header.version();
   keep_alive_ = header.keep_alive();
-  bool expects_continue = EqualsIgnoreCase(ToString(header[bhttp::field::expect]), "100-continue");
+  expects_continue_ = EqualsIgnoreCase(ToString(header[bhttp::field::expect]), "100-continue");
   if (core_.is_stopping()) return Close();
-  std::optional<bool> spools = SpoolsBody();
-  if (!spools) return Refuse(500, "ERR001", "Internal error");
+  const Admit& admit = core_.options().admit;
+  if (!admit || !AnnouncesBody()) return OnAdmission({});
+  // Holds the session: no read is pending while admission decides.
+  auto decide = [self = shared_from_this()](Admission admission) {
+    net::post(self->stream_.get_executor(), [self, admission = std::move(admission)]() mutable {
+      self->OnAdmission(std::move(admission));
+    });
+  };
+  try {
+    admit(Head(), std::move(decide));
+  } catch (const std::exception& e) {
+    spdlog::error("Request {}: admission threw: {}", request_id_, e.what());
+    Refuse(500, "ERR001", "Internal error");
+  }
+}
+
+bool Session::AnnouncesBody() const {
+  const auto& header = header_parser_->get();
+  if (header.chunked()) return true;
+  auto length = header_parser_->content_length();
+  return length && *length > 0;
+}
+
+RequestHead Session::Head() const {
+  RequestHead head;
+  head.request_id = request_id_;
+  head.method = method_;
+  head.path = std::string(PathOf(target_));
+  for (const auto& field : header_parser_->get()) {
+    head.headers.Add(ToString(field.name_string()), ToString(field.value()));
+  }
+  head.remote_address = remote_address_;
+  return head;
+}
+
+void Session::OnAdmission(Admission admission) {
+  if (phase_ == Phase::kClosed) return;
+  if (admission.refusal) return Refuse(std::move(*admission.refusal));
   body_limit_bytes_ =
-      *spools ? core_.options().max_spooled_body_bytes : core_.options().max_body_bytes;
+      admission.max_body_bytes > 0 ? admission.max_body_bytes : core_.options().max_body_bytes;
   if (auto length = header_parser_->content_length(); length && *length > body_limit_bytes_) {
     return OnReadError(bhttp::error::body_limit);
   }
   // Beast's converting constructor hands the parsed header to a parser for the body's kind.
-  if (!*spools) {
+  if (!admission.spools_body) {
     body_parser_.emplace(std::in_place_type<StringParser>, std::move(*header_parser_));
   } else if (!StartSpool()) {
     return Refuse(500, "ERR001", "The request body cannot be stored");
@@ -444,22 +490,8 @@ void Session::OnHeader(const beast::error_code& ec, size_t) {
   header_parser_.reset();
   // Applies to chunked bodies too, whose length is known only as they arrive.
   std::visit([&](auto& parser) { parser.body_limit(body_limit_bytes_); }, *body_parser_);
-  if (expects_continue && !IsBodyDone()) return SendContinue();
+  if (expects_continue_ && !IsBodyDone()) return SendContinue();
   ReadBody();
-}
-
-// Whether options().spools_body selects this request; nullopt when the predicate threw.
-std::optional<bool> Session::SpoolsBody() {
-  const auto& spools_body = core_.options().spools_body;
-  if (!spools_body) return false;
-  try {
-    return spools_body(method_, PathOf(target_));
-  } catch (const std::exception& e) {
-    spdlog::error("Request {}: spools_body threw: {}", request_id_, e.what());
-  } catch (...) {
-    spdlog::error("Request {}: spools_body threw a non-standard exception", request_id_);
-  }
-  return std::nullopt;
 }
 
 // Turns header_parser_ into a parser writing the body to a new spool file; false when the file
@@ -618,8 +650,12 @@ Respond Session::MakeRespond() {
 }
 
 void Session::Refuse(int status, std::string_view code, std::string_view message) {
+  Refuse(ErrorResponse(status, code, message, request_id_));
+}
+
+void Session::Refuse(Response response) {
   phase_ = Phase::kRefusing;
-  StartWrite(ErrorResponse(status, code, message, request_id_), /*keep_alive=*/false);
+  StartWrite(std::move(response), /*keep_alive=*/false);
 }
 
 void Session::StartWrite(Response response, bool keep_alive) {
@@ -713,8 +749,9 @@ void Session::FinishExchange(bool written) {
 void Session::LogAccess() {
   if (!core_.options().access_log) return;
   auto duration = std::chrono::duration<double, std::milli>(Clock::now() - started_);
-  spdlog::info("{} {} {} {} {} {}B {:.1f}ms", request_id_, remote_address_, method_, target_,
-               response_status_, response_body_bytes_, duration.count());
+  // What the client sent is cut short: a log line must not grow with an attacker's input.
+  spdlog::info("{} {} {} {} {} {}B {:.1f}ms", request_id_, remote_address_, Abbreviate(method_, 16),
+               Abbreviate(target_, 512), response_status_, response_body_bytes_, duration.count());
 }
 
 void Session::Linger() {
@@ -741,7 +778,7 @@ void Session::Close() {
   beast::error_code ec;
   stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
   stream_.close();
-  core_.Unregister(id_);
+  core_.Unregister(id_, remote_address_);
 }
 
 // ---- ServerCore ----
@@ -755,10 +792,32 @@ ServerCore::ServerCore(ServerOptions options, Dispatch dispatch)
 
 ServerCore::~ServerCore() { Stop(); }
 
+// Descriptors kept free of connections for what the node opens itself: storage and warehouse
+// connections, snapshots, spooled bodies, package files.
+constexpr size_t kReservedDescriptors = 64;
+
+size_t DefaultMaxConnections() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 10000;
+  const size_t descriptors = static_cast<size_t>(limit.rlim_cur);
+  return descriptors > 2 * kReservedDescriptors ? descriptors - kReservedDescriptors
+                                                : descriptors / 2;
+}
+
+// Written as it is to a connection refused at once; tiny, so one write never blocks.
+std::string RawRefusal(std::string_view message) {
+  std::string body = ErrorBody("ERR001", message, NewTicketId());
+  return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+         "Connection: close\r\nRetry-After: 1\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
 void ServerCore::Start() {
   std::lock_guard lock(mutex_);
   if (state_ != State::kNew)
     throw std::runtime_error("Server::Start: the server was already started");
+  max_connections_ =
+      options_.max_connections > 0 ? options_.max_connections : DefaultMaxConnections();
   Listen(ResolveEndpoint());
   work_.emplace(io_context_.get_executor());
   int thread_count = std::max(1, options_.io_threads);
@@ -812,16 +871,47 @@ void ServerCore::OnAccept(const beast::error_code& ec, tcp::socket socket) {
     spdlog::warn("Accepting a connection failed: {}", ec.message());
     return RetryAcceptLater();  // e.g. out of file descriptors: do not spin
   }
+  beast::error_code address_ec;
+  tcp::endpoint remote = socket.remote_endpoint(address_ec);
+  const std::string address = address_ec ? "-" : remote.address().to_string();
   std::shared_ptr<Session> session;
+  std::string refusal;
   {
     std::lock_guard lock(mutex_);
     if (is_stopping_) return;
-    uint64_t id = next_session_id_++;
-    session = std::make_shared<Session>(*this, id, std::move(socket));
-    sessions_.emplace(id, session);
+    refusal = RefusalOf(address);
+    if (refusal.empty()) {
+      uint64_t id = next_session_id_++;
+      session = std::make_shared<Session>(*this, id, std::move(socket));
+      sessions_.emplace(id, session);
+      ++connections_by_address_[address];
+    }
   }
-  session->Start();
+  if (session) {
+    session->Start();
+  } else {
+    spdlog::warn("Refusing a connection from {}: {}", address, refusal);
+    beast::error_code ignored;
+    socket.non_blocking(true, ignored);
+    socket.write_some(net::buffer(RawRefusal(refusal)), ignored);
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
+  }
   Accept();
+}
+
+std::string ServerCore::RefusalOf(const std::string& address) const {
+  if (sessions_.size() >= max_connections_) {
+    return "The server has reached its limit of " + std::to_string(max_connections_) +
+           " open connections; try again shortly";
+  }
+  auto it = connections_by_address_.find(address);
+  if (it != connections_by_address_.end() && it->second >= options_.max_connections_per_address) {
+    return "This client address has reached its limit of " +
+           std::to_string(options_.max_connections_per_address) +
+           " open connections; close some or try again shortly";
+  }
+  return "";
 }
 
 void ServerCore::RetryAcceptLater() {
@@ -850,9 +940,11 @@ void ServerCore::EndInFlight(uint64_t session_id) {
   changed_.notify_all();
 }
 
-void ServerCore::Unregister(uint64_t session_id) {
+void ServerCore::Unregister(uint64_t session_id, const std::string& remote_address) {
   std::lock_guard lock(mutex_);
-  sessions_.erase(session_id);
+  if (sessions_.erase(session_id) == 0) return;
+  auto it = connections_by_address_.find(remote_address);
+  if (it != connections_by_address_.end() && --it->second == 0) connections_by_address_.erase(it);
 }
 
 std::vector<std::shared_ptr<Session>> ServerCore::LiveSessions() {

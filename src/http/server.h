@@ -5,11 +5,17 @@
 // callback exactly once, from any thread (api/ runs handlers on the compute pool and calls back).
 // The server owns transport concerns only:
 //   - keep-alive, pipelining-safe (one request at a time per connection);
+//   - admission before the body: a request that announces a body is first shown, header only, to
+//     `admit`, which may refuse it (answered at once, the body never read, the connection closed
+//     after a short linger), choose its body limit and have it spooled. Without `admit`, bodies
+//     are read in memory under max_body_bytes;
 //   - a body-size limit: a larger body is answered 413 with the spec's JSON error (ERR006) and the
 //     connection closed, without reading the body;
-//   - spooled bodies: a request `spools_body` selects has its body written to a new file in
-//     spool_dir (Request::body_file, never held in memory) under the larger limit
-//     max_spooled_body_bytes; the file is removed once the request is released;
+//   - spooled bodies: a request admitted with spools_body has its body written to a new file in
+//     spool_dir (Request::body_file, never held in memory); the file is removed once the request
+//     is released;
+//   - connection caps: beyond max_connections open connections, or max_connections_per_address
+//     from one client address, a new connection is answered 503 (ERR001) and closed;
 //   - file responses (Response::body_file) are streamed from disk in chunks;
 //   - a read timeout per request (headers and body) and an idle timeout between requests;
 //   - a request id per request (Request::request_id) and one access-log line per response;
@@ -21,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -31,15 +38,36 @@ namespace tessera::http {
 using Respond = std::function<void(Response)>;
 using Dispatch = std::function<void(Request, Respond)>;
 
+// What is known of a request once its header is read.
+struct RequestHead {
+  std::string request_id;
+  std::string method;  // upper case
+  std::string path;    // raw, without the query string
+  Headers headers;
+  std::string remote_address;
+};
+
+// How to go on with a request's body.
+struct Admission {
+  std::optional<Response> refusal;  // answered instead, the body unread
+  bool spools_body = false;
+  uint64_t max_body_bytes = 0;  // 0: ServerOptions::max_body_bytes
+};
+
+// Decides on a request with a body, answering through `decide` exactly once, from any thread (so
+// the decision may run off the I/O threads).
+using Admit = std::function<void(const RequestHead& head, std::function<void(Admission)> decide)>;
+
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;  // 0 picks an ephemeral port; see Server::port()
   int io_threads = 2;
   uint64_t max_body_bytes = 256ull << 20;
-  // Given the method and the raw path (no query string), whether the body is spooled to a file.
-  std::function<bool(std::string_view method, std::string_view path)> spools_body;
-  uint64_t max_spooled_body_bytes = 4ull << 30;
+  Admit admit;            // empty: every body is admitted under max_body_bytes
   std::string spool_dir;  // empty: the system's temporary directory
+  // 0: the process's open-file limit less a reserve for the files the node itself opens.
+  size_t max_connections = 0;
+  size_t max_connections_per_address = 256;
   std::chrono::seconds read_timeout{60};
   std::chrono::seconds idle_timeout{120};
   std::chrono::seconds shutdown_grace{10};

@@ -182,6 +182,7 @@ TEST_P(MigrationApi, BadRequestsAreRefusedAndChangeNothing) {
 TEST_P(MigrationApi, MigrationBodiesAreSpooledUnderThePackageLimitNotTheBodyLimit) {
   source_->Stop();
   source_->config.max_body_bytes = 16 * 1024;
+  source_->config.max_request_body_bytes = 16 * 1024;
   source_->Start();
   model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
   Json body = ObjectMigrationBody(cost, "replace");

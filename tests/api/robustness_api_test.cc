@@ -10,7 +10,7 @@ namespace {
 
 class RobustnessApi : public ApiTest {
  protected:
-  void Configure(app::Config& config) override { config.max_body_bytes = 64 * 1024; }
+  void Configure(app::Config& config) override { config.max_request_body_bytes = 64 * 1024; }
 };
 
 TEST_P(RobustnessApi, AHugeBodyIs413AndTheServerKeepsServing) {

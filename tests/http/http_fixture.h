@@ -16,6 +16,7 @@
 #include "http/client.h"
 #include "http/router.h"
 #include "http/server.h"
+#include "support/raw_connection.h"
 
 namespace tessera::http::testing {
 
@@ -43,22 +44,6 @@ class RoutedServer {
 
 Json BodyJson(const Response& response);
 
-// One TCP connection driven byte by byte. Every read gives up after `timeout`.
-class RawConnection {
- public:
-  explicit RawConnection(uint16_t port);
-  ~RawConnection();
-
-  void Write(std::string_view bytes);
-  // The next complete response, or nullopt when the connection closed or timed out first.
-  std::optional<Response> ReadResponse(std::chrono::seconds timeout = std::chrono::seconds(10));
-  // Everything that arrives until the server closes the connection; nullopt if it stayed open.
-  std::optional<std::string> ReadUntilClosed(
-      std::chrono::seconds timeout = std::chrono::seconds(10));
-
- private:
-  class Impl;
-  std::unique_ptr<Impl> impl_;
-};
+using ::tessera::testing::RawConnection;
 
 }  // namespace tessera::http::testing

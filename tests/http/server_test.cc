@@ -362,6 +362,124 @@ TEST(Server, MalformedRequestIsAnswered400AndClosed) {
   EXPECT_TRUE(IsTicketId(body["ticketId"]));
 }
 
+// Admission decided on another thread, as the node decides it on a pool.
+Admit AdmitOnAnotherThread(std::function<Admission(const RequestHead&)> decide_now) {
+  return [decide_now](const RequestHead& head, std::function<void(Admission)> decide) {
+    std::thread([decide_now, head, decide] { decide(decide_now(head)); }).detach();
+  };
+}
+
+TEST(Server, ARefusedRequestIsAnsweredBeforeItsBodyIsSent) {
+  ServerOptions options = TestOptions();
+  std::atomic<int> dispatched{0};
+  options.admit = AdmitOnAnotherThread([](const RequestHead& head) {
+    Admission admission;
+    if (!head.headers.Get("X-Token")) {
+      admission.refusal = Response::Json(401, R"({"code":"ERR009","message":"no token"})");
+    }
+    return admission;
+  });
+  RoutedServer server(
+      [&](Request request, Respond respond) {
+        ++dispatched;
+        respond(Response::Json(200, std::to_string(request.body.size())));
+      },
+      options);
+  RawConnection connection(server.port());
+
+  // A 100 MB body is announced and never sent: the answer must not wait for it.
+  connection.Write(RequestText("POST", "/upload", "Content-Length: 104857600\r\n"));
+  std::optional<Response> refused = connection.ReadResponse(std::chrono::seconds(5));
+
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->status, 401);
+  EXPECT_EQ(BodyJson(*refused)["code"], "ERR009");
+  EXPECT_EQ(dispatched, 0);
+  auto client = server.NewClient();
+  Headers token;
+  token.Set("X-Token", "t");
+  Response admitted = client->Send("POST", "/upload", token, "abc");
+  EXPECT_EQ(admitted.status, 200);
+  EXPECT_EQ(admitted.body, "3");
+}
+
+TEST(Server, AdmissionChoosesEachRequestsBodyLimit) {
+  ServerOptions options = TestOptions();
+  options.max_body_bytes = 1 << 20;
+  options.admit = AdmitOnAnotherThread([](const RequestHead& head) {
+    Admission admission;
+    admission.max_body_bytes = head.path == "/small" ? 8 : 0;
+    return admission;
+  });
+  RoutedServer server(
+      [](Request request, Respond respond) {
+        respond(Response::Json(200, std::to_string(request.body.size())));
+      },
+      options);
+
+  EXPECT_EQ(server.NewClient()->Send("POST", "/small", {}, "123456789").status, 413);
+  EXPECT_EQ(server.NewClient()->Send("POST", "/small", {}, "12345678").status, 200);
+  EXPECT_EQ(server.NewClient()->Send("POST", "/large", {}, std::string(4096, 'x')).status, 200);
+}
+
+TEST(Server, RequestsWithoutABodyAreNotShownToAdmission) {
+  ServerOptions options = TestOptions();
+  std::atomic<int> admissions{0};
+  options.admit = [&](const RequestHead&, std::function<void(Admission)> decide) {
+    ++admissions;
+    decide({});
+  };
+  RoutedServer server(EchoRouter(), options);
+  auto client = server.NewClient();
+  EXPECT_EQ(client->Send("GET", "/api/echo/x").status, 200);
+  EXPECT_EQ(admissions, 0);
+  EXPECT_EQ(client->Send("POST", "/api/echo/x", {}, "abc").status, 200);
+  EXPECT_EQ(admissions, 1);
+}
+
+TEST(Server, ConnectionsBeyondTheCapOfOneAddressAreAnswered503) {
+  ServerOptions options = TestOptions();
+  options.max_connections_per_address = 2;
+  RoutedServer server(EchoRouter(), options);
+  auto first = std::make_unique<RawConnection>(server.port());
+  RawConnection second(server.port());
+  first->Write(RequestText("GET", "/api/echo/a", ""));
+  ASSERT_TRUE(first->ReadResponse());  // both are registered once one has been answered
+  second.Write(RequestText("GET", "/api/echo/b", ""));
+  ASSERT_TRUE(second.ReadResponse());
+
+  RawConnection third(server.port());
+  std::optional<std::string> refused = third.ReadUntilClosed();
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_NE(refused->find("HTTP/1.1 503"), std::string::npos) << *refused;
+  EXPECT_NE(refused->find("limit of 2 open connections"), std::string::npos) << *refused;
+
+  first.reset();  // a slot frees up
+  std::optional<Response> answered;
+  for (int attempt = 0; attempt < 50 && !answered; ++attempt) {
+    RawConnection fourth(server.port());
+    fourth.Write(RequestText("GET", "/api/echo/c", ""));
+    answered = fourth.ReadResponse(std::chrono::seconds(2));
+    if (answered && answered->status == 503) answered.reset();
+    if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(answered.has_value());
+  EXPECT_EQ(answered->status, 200);
+}
+
+TEST(Server, TheGlobalConnectionCapRefusesEveryAddress) {
+  ServerOptions options = TestOptions();
+  options.max_connections = 1;
+  RoutedServer server(EchoRouter(), options);
+  RawConnection held(server.port());
+  held.Write(RequestText("GET", "/api/echo/a", ""));
+  ASSERT_TRUE(held.ReadResponse());
+  RawConnection refused(server.port());
+  std::optional<std::string> text = refused.ReadUntilClosed();
+  ASSERT_TRUE(text.has_value());
+  EXPECT_NE(text->find("HTTP/1.1 503"), std::string::npos) << *text;
+}
+
 TEST(Server, AnswersExpectContinueBeforeReadingTheBody) {
   RoutedServer server(EchoRouter());
   RawConnection connection(server.port());
@@ -554,9 +672,11 @@ class SpooledBody : public ::testing::Test {
   static ServerOptions Options(std::string spool_dir) {
     ServerOptions options = TestOptions();
     options.max_body_bytes = kMemoryLimit;
-    options.max_spooled_body_bytes = kSpoolLimit;
-    options.spools_body = [](std::string_view method, std::string_view path) {
-      return method == "PUT" && path.starts_with("/upload/");
+    options.admit = [](const RequestHead& head, std::function<void(Admission)> decide) {
+      Admission admission;
+      admission.spools_body = head.method == "PUT" && head.path.starts_with("/upload/");
+      if (admission.spools_body) admission.max_body_bytes = kSpoolLimit;
+      decide(std::move(admission));
     };
     options.spool_dir = std::move(spool_dir);
     return options;
@@ -631,15 +751,14 @@ TEST_F(SpooledBody, FileIsRemovedOnceTheRequestIsReleased) {
   EXPECT_TRUE(SpoolDirIsEmpty());
 }
 
-TEST_F(SpooledBody, EmptyBodyIsAnEmptyFile) {
+TEST_F(SpooledBody, AnEmptyBodyIsNotSpooled) {
   auto client = server_.NewClient();
 
   ASSERT_EQ(client->Send("PUT", "/upload/empty").status, 200);
 
   SeenRequest seen = Seen();
-  ASSERT_TRUE(seen.has_body_file);
-  EXPECT_EQ(seen.body_file_size, 0u);
-  EXPECT_EQ(seen.body_file_content, "");
+  EXPECT_FALSE(seen.has_body_file);
+  EXPECT_EQ(seen.body, "");
 }
 
 TEST_F(SpooledBody, UnselectedRequestStaysInMemoryUnderTheSmallLimit) {
@@ -737,7 +856,11 @@ TEST_F(SpooledBody, KeepAliveContinuesAfterASpooledRequest) {
 TEST(Server, SpoolDirThatCannotBeWrittenIsAnswered500) {
   ::tessera::testing::TempDir dir;
   ServerOptions options = TestOptions();
-  options.spools_body = [](std::string_view, std::string_view) { return true; };
+  options.admit = [](const RequestHead&, std::function<void(Admission)> decide) {
+    Admission admission;
+    admission.spools_body = true;
+    decide(std::move(admission));
+  };
   options.spool_dir = (dir.path() / "missing").string();
   std::atomic<int> dispatched{0};
   RoutedServer server(
