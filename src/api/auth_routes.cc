@@ -52,6 +52,7 @@ service::LoginRequest ParseLogin(const RequestContext& context) {
     field = [&json](const char* key) { return JsonText(json, key); };
   }
   service::LoginRequest login;
+  login.client_address = request.remote_address;
   login.login_mode = ParseLoginMode(field("loginMode"));
   login.username = field("username").value_or("");
   login.password = field("password").value_or("");

@@ -35,6 +35,12 @@ enum class ErrorCode {
   kPayloadTooLarge,         // ERR006 with 413
   kTimeout,                 // ERR001 with 503-class meaning: the request took too long
   kNothingToDelete,         // ERR006 with 404: deleting what is gone (spec 04 §2.3 row 34)
+  kTooManyRequests,         // ERR003 with 429 and Retry-After: login attempts throttled
+};
+
+// How long a refused client should wait before trying again (Retry-After).
+struct RetryAfter {
+  int64_t seconds = 0;
 };
 
 class Error : public std::runtime_error {
@@ -44,13 +50,18 @@ class Error : public std::runtime_error {
   Error(ErrorCode code, std::string message, int64_t iserver_code)
       : std::runtime_error(std::move(message)), code_(code), iserver_code_(iserver_code) {}
 
+  Error(ErrorCode code, std::string message, RetryAfter retry_after)
+      : std::runtime_error(std::move(message)), code_(code), retry_after_(retry_after.seconds) {}
+
   ErrorCode code() const { return code_; }
   std::string_view message() const { return what(); }
   std::optional<int64_t> iserver_code() const { return iserver_code_; }
+  std::optional<int64_t> retry_after_seconds() const { return retry_after_; }
 
  private:
   ErrorCode code_;
   std::optional<int64_t> iserver_code_;
+  std::optional<int64_t> retry_after_;
 };
 
 // The seed's message for every call that needs the storage service while it cannot be used.
