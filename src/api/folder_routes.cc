@@ -28,25 +28,23 @@ int ParseFolderType(std::string_view text) {
   return static_cast<int>(*value);
 }
 
+// Without a project header, folders are the configuration-level ones (users, user groups,
+// security roles).
 http::Response ListFolder(RequestContext& context) {
   std::string folder_id = context.PathObjectId("id", "Folder");
   service::Page page = context.PageParams();
   auto list = context.services().objects.ListFolder(context.principal(),
-                                                    context.RequiredProjectId(), folder_id, page);
+                                                    context.OptionalProjectId(), folder_id, page);
   return ListReply(context, list);
 }
 
 http::Response ListTopFolders(RequestContext& context) {
   service::Page page = context.PageParams();
   std::string project_id = context.OptionalProjectId();
-  if (project_id.empty()) {  // no configuration-level folders are browsable yet
-    http::Response response = context.Reply(200, Json::array());
-    SetTotalCount(response, 0);
-    return response;
-  }
-  auto list = context.services().objects.ListFolder(context.principal(), project_id,
-                                                    std::string(model::kRootFolderId), page);
-  return ListReply(context, list);
+  const std::string root =
+      project_id.empty() ? model::ConfigurationRootFolderId() : std::string(model::kRootFolderId);
+  return ListReply(
+      context, context.services().objects.ListFolder(context.principal(), project_id, root, page));
 }
 
 http::Response ListPredefinedFolder(RequestContext& context) {
@@ -70,7 +68,11 @@ http::Response ListMyPersonalObjects(RequestContext& context) {
 
 http::Response PredefinedFolderIdOnly(RequestContext& context) {
   int folder_type = ParseFolderType(context.PathParam("folderType"));
-  std::string project_id = context.RequiredProjectId();
+  std::string project_id = context.OptionalProjectId();
+  if (project_id.empty() && folder_type == model::kFolderTypeRoot) {
+    return context.Reply(200, {{"id", model::ConfigurationRootFolderId()}});
+  }
+  if (project_id.empty()) project_id = context.RequiredProjectId();
   std::string id =
       context.services().objects.PredefinedFolderId(context.principal(), project_id, folder_type);
   return context.Reply(200, {{"id", id}});

@@ -1,9 +1,14 @@
 // Quick search and metadata search (spec 01 §7, 06 §5).
+#include <algorithm>
+#include <functional>
+#include <map>
+
 #include "api/object_json.h"
 #include "api/routes.h"
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/strings.h"
+#include "model/object_types.h"
 
 namespace tessera::api {
 
@@ -182,6 +187,70 @@ http::Response FetchSearch(RequestContext& context) {
   return response;
 }
 
+// The hits nested in their folders: each folder is {"id", "name", "type", "subtype", "level",
+// "children"}, from the project's root folder down; a hit is its object info.
+Json SearchTree(const std::vector<service::ObjectView>& hits) {
+  Json roots = Json::array();  // hits outside any folder
+  struct Node {
+    Json folder;
+    std::vector<std::string> child_folders;
+    Json hits = Json::array();
+  };
+  std::map<std::string, Node> nodes;
+  std::vector<std::string> top;
+  for (const auto& view : hits) {
+    std::vector<service::Ancestor> chain = view.ancestors;
+    std::sort(chain.begin(), chain.end(),
+              [](const auto& a, const auto& b) { return a.level > b.level; });
+    std::string parent;
+    for (const auto& ancestor : chain) {
+      auto [it, inserted] = nodes.try_emplace(ancestor.id);
+      if (inserted) {
+        it->second.folder = {{"id", ancestor.id},
+                             {"name", ancestor.name},
+                             {"type", model::kTypeFolder},
+                             {"subtype", model::kSubtypeFolder}};
+        if (parent.empty()) {
+          top.push_back(ancestor.id);
+        } else {
+          nodes[parent].child_folders.push_back(ancestor.id);
+        }
+      }
+      parent = ancestor.id;
+    }
+    if (parent.empty()) {
+      roots.push_back(ObjectInfoJson(view));
+    } else {
+      nodes[parent].hits.push_back(ObjectInfoJson(view));
+    }
+  }
+  std::function<Json(const std::string&)> assemble = [&](const std::string& id) {
+    Node& node = nodes.at(id);
+    Json out = std::move(node.folder);
+    Json children = Json::array();
+    for (const auto& child : node.child_folders) children.push_back(assemble(child));
+    for (auto& hit : node.hits) children.push_back(std::move(hit));
+    out["children"] = std::move(children);
+    return out;
+  };
+  Json tree = Json::array();
+  for (const auto& id : top) tree.push_back(assemble(id));
+  for (auto& hit : roots) tree.push_back(std::move(hit));
+  return tree;
+}
+
+http::Response FetchSearchTree(RequestContext& context) {
+  auto search_id = context.Query("searchId");
+  if (!search_id || search_id->empty()) {
+    throw Error(ErrorCode::kMissingParameter, "The query parameter 'searchId' is required");
+  }
+  auto list = context.services().search.Fetch(context.principal(), context.session().session_id,
+                                              std::string(*search_id), context.PageParams(), true);
+  http::Response response = context.Reply(200, SearchTree(list.items));
+  SetTotalCount(response, list.total);
+  return response;
+}
+
 std::string RequiredId(const Json& item, std::string_view key, const std::string& path) {
   std::string text = RequiredString(item, key, path);
   auto id = CanonicalObjectId(text);
@@ -243,6 +312,7 @@ void RegisterSearchRoutes(Endpoints& endpoints) {
   endpoints.Add("POST", "/api/v2/metadataSearches/results", {},
                 [](RequestContext& context) { return StartSearch(context, true); });
   endpoints.Add("GET", "/api/metadataSearches/results", {}, FetchSearch);
+  endpoints.Add("GET", "/api/metadataSearches/results/tree", {}, FetchSearchTree);
 }
 
 }  // namespace tessera::api

@@ -176,6 +176,69 @@ http::Response GetUser(RequestContext& context) {
                        UserJson(context.services().directory.GetUser(context.principal(), id)));
 }
 
+// {"operationList": [{"op": "replace", "path": "/enabled", "value": true}, ...]}, as the client
+// sends it; also the plain form {"enabled": true, ...}.
+service::UserPatch ParseUserPatch(const Json& body) {
+  Json fields = Json::object();
+  if (auto operations = body.find("operationList"); operations != body.end()) {
+    if (!operations->is_array()) {
+      throw Error(ErrorCode::kInvalidInput, "operationList: expected an array of operations");
+    }
+    for (size_t i = 0; i < operations->size(); ++i) {
+      const Json& operation = (*operations)[i];
+      const std::string path = "operationList[" + std::to_string(i) + "]";
+      if (!operation.is_object())
+        throw Error(ErrorCode::kInvalidInput, path + ": expected an object");
+      const std::string op = RequiredString(operation, "op", path);
+      const std::string target = RequiredString(operation, "path", path);
+      if (op != "replace" || target.size() < 2 || target.front() != '/') {
+        throw Error(ErrorCode::kInvalidInput,
+                    path + ": only {\"op\": \"replace\", \"path\": \"/<field>\"} is accepted");
+      }
+      fields[target.substr(1)] = operation.contains("value") ? operation["value"] : Json();
+    }
+  } else {
+    fields = body;
+  }
+  service::UserPatch patch;
+  for (const auto& [key, value] : fields.items()) {
+    if (key == "fullName") {
+      patch.full_name = RequiredString(fields, key, "body");
+    } else if (key == "description") {
+      patch.description = OptionalString(fields, key, "body").value_or("");
+    } else if (key == "password") {
+      patch.password = RequiredString(fields, key, "body");
+    } else if (key == "enabled") {
+      patch.enabled = OptionalBool(fields, key, "body");
+    } else {
+      throw Error(ErrorCode::kInvalidInput,
+                  "'" + key +
+                      "' cannot be changed here; the changeable fields are fullName, description, "
+                      "password and enabled");
+    }
+  }
+  return patch;
+}
+
+// An administrator's change to a user also lifts its lockout after failed logins; a new
+// password or a disabled user ends the user's sessions on every node.
+http::Response UpdateUser(RequestContext& context) {
+  std::string id = context.PathObjectId("id", "User");
+  service::UserPatch patch = ParseUserPatch(context.BodyJson());
+  auto& services = context.services();
+  service::UserView user = services.directory.UpdateUser(context.principal(), id, patch);
+  services.sessions.UnlockLogins(user.definition.username);
+  if (patch.password || patch.enabled == false) services.sessions.EndSessionsOf(id);
+  return context.Reply(200, UserJson(user));
+}
+
+http::Response DeleteUser(RequestContext& context) {
+  std::string id = context.PathObjectId("id", "User");
+  context.services().directory.DeleteUser(context.principal(), id);
+  context.services().sessions.EndSessionsOf(id);
+  return RequestContext::NoContent();
+}
+
 http::Response ListMemberships(RequestContext& context) {
   std::string id = context.PathObjectId("id", "User or user group");
   return context.Reply(
@@ -227,6 +290,8 @@ void RegisterUserRoutes(Endpoints& endpoints) {
   endpoints.Add("POST", "/api/users", {}, CreateUser);
   endpoints.Add("GET", "/api/users", {}, ListUsers);
   endpoints.Add("GET", "/api/users/{id}", {}, GetUser);
+  endpoints.Add("PATCH", "/api/users/{id}", {}, UpdateUser);
+  endpoints.Add("DELETE", "/api/users/{id}", {Access::kSession, FieldsRule::kNone}, DeleteUser);
   endpoints.Add("GET", "/api/users/{id}/memberships", {}, ListMemberships);
   endpoints.Add("GET", "/api/usergroups", {}, ListGroups);
   endpoints.Add("GET", "/api/usergroups/{id}", {}, GetGroup);

@@ -6,7 +6,7 @@ namespace tessera::model {
 
 namespace {
 
-constexpr std::array<PrivilegeInfo, 8> kCatalog = {{
+constexpr std::array<PrivilegeInfo, 9> kCatalog = {{
     {Privilege::kCreatePackage, "Create package", "Create migration packages of objects"},
     {Privilege::kApplyPackage, "Apply package", "Import migration packages into a project"},
     {Privilege::kBypassObjectSecurity, "Bypass all object security access checks",
@@ -19,6 +19,8 @@ constexpr std::array<PrivilegeInfo, 8> kCatalog = {{
      "Create folders, reports, filters, metrics and dashboards"},
     {Privilege::kUseLibrary, "Use Library", "Open dashboards in Library"},
     {Privilege::kAdministerUsers, "Administer users", "Create and change users and groups"},
+    {Privilege::kPublishCubes, "Publish cubes",
+     "Publish and refresh cubes, which reads their data from the warehouse"},
 }};
 
 }  // namespace

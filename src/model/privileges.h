@@ -19,6 +19,7 @@ enum class Privilege : int {
   kCreateApplicationObjects = 291,
   kUseLibrary = 292,
   kAdministerUsers = 293,
+  kPublishCubes = 294,
 };
 
 struct PrivilegeInfo {

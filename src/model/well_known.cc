@@ -52,6 +52,17 @@ std::string PredefinedFolderId(int folder_type) {
   }
 }
 
+std::string ConfigurationRootFolderId() {
+  return DeterministicObjectId("tessera:configuration-folder:root");
+}
+std::string UsersFolderId() { return DeterministicObjectId("tessera:configuration-folder:Users"); }
+std::string UserGroupsFolderId() {
+  return DeterministicObjectId("tessera:configuration-folder:User Groups");
+}
+std::string SecurityRolesFolderId() {
+  return DeterministicObjectId("tessera:configuration-folder:Security Roles");
+}
+
 std::string ProfileFolderId(std::string_view user_id) {
   return DeterministicObjectId("tessera:profile:" + std::string(user_id));
 }

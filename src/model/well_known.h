@@ -40,6 +40,14 @@ std::span<const PredefinedFolder> ProjectFolderTree();
 std::optional<PredefinedFolder> FindPredefinedFolder(int folder_type);
 std::string PredefinedFolderId(int folder_type);
 
+// Configuration-level folders (no project): the root, which answers folder type 39 when no
+// project is named, and the folders of users, user groups and security roles in it.
+inline constexpr std::string_view kConfigurationRootName = "CASTOR_SERVER_CONFIGURATION";
+std::string ConfigurationRootFolderId();
+std::string UsersFolderId();
+std::string UserGroupsFolderId();
+std::string SecurityRolesFolderId();
+
 // A user's profile folder (under "Profiles") and the personal folders inside it.
 std::string ProfileFolderId(std::string_view user_id);
 std::string PersonalFolderId(std::string_view user_id, int folder_type);

@@ -110,6 +110,7 @@ int CubeStatusOf(ObjectService& objects, CubeService& cubes, const Principal& pr
 PublishJob StartCubePublish(ObjectService& objects, CubeService& cubes, const Principal& principal,
                             const std::string& project_id, const std::string& cube_id) {
   const std::string id = CanonicalCubeId(cube_id);
+  RequirePrivilege(principal, model::Privilege::kPublishCubes, project_id);
   ObjectView view = RequireCube(objects, principal, project_id, id);
   RequireRights(principal, view.record, model::kRightExecute);
   cubes.Publish(project_id, id);

@@ -43,8 +43,57 @@ void EnsureRole(storage::MetadataTransaction& tx, const std::string& id, const s
   if (tx.FindObject("", id)) return;
   ObjectRecord role =
       NewConfigurationObject(id, model::kTypeSecurityRole, model::kSubtypeSecurityRole, name);
+  role.folder_id = model::SecurityRolesFolderId();
   role.definition = model::ToJson(model::SecurityRoleDefinition{std::move(privileges)});
   tx.PutObject(role);
+}
+
+// The configuration root and its folders, and users, groups and roles of an earlier version's
+// store (which had no folders) filed in them.
+void EnsureConfigurationFolders(storage::MetadataTransaction& tx) {
+  auto folder = [](std::string id, std::string name, std::string parent, int folder_type) {
+    ObjectRecord record = NewConfigurationObject(std::move(id), model::kTypeFolder,
+                                                 model::kSubtypeFolder, std::move(name));
+    record.folder_id = std::move(parent);
+    if (folder_type) record.definition = {{"folderType", folder_type}};
+    return record;
+  };
+  const std::string root = model::ConfigurationRootFolderId();
+  for (const auto& record :
+       {folder(root, std::string(model::kConfigurationRootName), "", model::kFolderTypeRoot),
+        folder(model::UsersFolderId(), "Users", root, 0),
+        folder(model::UserGroupsFolderId(), "User Groups", root, 0),
+        folder(model::SecurityRolesFolderId(), "Security Roles", root, 0)}) {
+    if (!tx.FindObject("", record.id)) tx.PutObject(record);
+  }
+  for (auto& object : tx.ListObjects("", {{model::kTypeUser, model::kTypeSecurityRole}, {}})) {
+    if (!object.folder_id.empty()) continue;
+    object.folder_id = object.type == model::kTypeSecurityRole      ? model::SecurityRolesFolderId()
+                       : object.subtype == model::kSubtypeUserGroup ? model::UserGroupsFolderId()
+                                                                    : model::UsersFolderId();
+    tx.PutObject(object);
+  }
+}
+
+// A store made by an earlier version: its System Administrator role gets the privileges added to
+// the catalogue since.
+void GrantNewPrivileges(storage::MetadataTransaction& tx, const std::string& role_id) {
+  auto role = tx.FindObject("", role_id);
+  if (!role) return;
+  auto definition = model::SecurityRoleFromJson(role->definition);
+  bool changed = false;
+  for (int id : AllPrivileges()) {
+    if (std::find(definition.privileges.begin(), definition.privileges.end(), id) ==
+        definition.privileges.end()) {
+      definition.privileges.push_back(id);
+      changed = true;
+    }
+  }
+  if (!changed) return;
+  role->definition = model::ToJson(definition);
+  role->version = NewObjectId();
+  role->modified = Now();
+  tx.PutObject(*role);
 }
 
 void EnsureGroup(storage::MetadataTransaction& tx, std::string_view id, std::string name,
@@ -52,6 +101,7 @@ void EnsureGroup(storage::MetadataTransaction& tx, std::string_view id, std::str
   if (tx.FindObject("", std::string(id))) return;
   ObjectRecord group = NewConfigurationObject(std::string(id), model::kTypeUser,
                                               model::kSubtypeUserGroup, std::move(name));
+  group.folder_id = model::UserGroupsFolderId();
   group.definition = model::ToJson(definition);
   tx.PutObject(group);
 }
@@ -103,7 +153,9 @@ std::string DirectoryService::NormalUserRoleId() {
 
 void DirectoryService::Bootstrap(const std::optional<std::string>& admin_password) {
   store_.Write([&](storage::MetadataTransaction& tx) {
+    EnsureConfigurationFolders(tx);
     EnsureRole(tx, SystemAdministratorRoleId(), "System Administrator", AllPrivileges());
+    GrantNewPrivileges(tx, SystemAdministratorRoleId());
     EnsureRole(tx, NormalUserRoleId(), "Normal User",
                {static_cast<int>(model::Privilege::kExecuteReports),
                 static_cast<int>(model::Privilege::kCreateApplicationObjects),
@@ -117,6 +169,7 @@ void DirectoryService::Bootstrap(const std::optional<std::string>& admin_passwor
     if (is_new) {
       admin = NewConfigurationObject(std::string(model::kAdministratorUserId), model::kTypeUser,
                                      model::kSubtypeUser, "Administrator");
+      admin->folder_id = model::UsersFolderId();
       model::UserDefinition definition;
       definition.username = "administrator";
       definition.full_name = "Administrator";
@@ -199,6 +252,7 @@ model::ObjectRecord DirectoryService::CreateUser(const Principal& creator, const
   ObjectRecord user =
       NewConfigurationObject(NewObjectId(), model::kTypeUser, model::kSubtypeUser,
                              request.full_name.empty() ? username : request.full_name);
+  user.folder_id = model::UsersFolderId();
   user.owner_id = creator.user_id;
   model::UserDefinition definition;
   definition.username = username;
@@ -345,6 +399,47 @@ std::vector<RoleProject> RoleProjects(storage::MetadataTransaction& tx, ObjectVi
 }
 
 }  // namespace
+
+UserView DirectoryService::UpdateUser(const Principal& principal, const std::string& user_id,
+                                      const UserPatch& patch) {
+  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+  if (patch.enabled == false && user_id == model::kAdministratorUserId) {
+    throw Error(ErrorCode::kInvalidInput, "The administrator cannot be disabled");
+  }
+  UserView view;
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    ObjectRecord user = LoadDirectoryObject(tx, user_id, IsUser, "User");
+    model::UserDefinition definition = model::UserFromJson(user.definition);
+    if (patch.full_name) {
+      std::string name(Trim(*patch.full_name));
+      if (name.empty()) throw Error(ErrorCode::kInvalidInput, "fullName: must not be empty");
+      definition.full_name = user.name = name;
+      definition.initials = Initials(name);
+    }
+    if (patch.description) user.description = *patch.description;
+    if (patch.password) definition.password_hash = HashPassword(*patch.password);
+    if (patch.enabled) definition.enabled = *patch.enabled;
+    user.definition = model::ToJson(definition);
+    user.version = NewObjectId();
+    user.modified = Now();
+    tx.PutObject(user);
+    ObjectViewBuilder builder(tx, principal);
+    view = BuildUserView(tx, builder, user);
+  });
+  return view;
+}
+
+void DirectoryService::DeleteUser(const Principal& principal, const std::string& user_id) {
+  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+  if (user_id == model::kAdministratorUserId || user_id == principal.user_id) {
+    throw Error(ErrorCode::kInvalidInput,
+                "The administrator and the user making the request cannot be deleted");
+  }
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    LoadDirectoryObject(tx, user_id, IsUser, "User");
+    tx.DeleteObject("", user_id);
+  });
+}
 
 std::vector<UserView> DirectoryService::ListUsers(const Principal& principal,
                                                   const DirectoryFilter& filter) {

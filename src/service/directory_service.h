@@ -53,6 +53,14 @@ struct SecurityRoleView {
   std::vector<RoleProject> projects;  // GetSecurityRole() only; projects with members only
 };
 
+// Changes to a user; absent fields stay.
+struct UserPatch {
+  std::optional<std::string> full_name;
+  std::optional<std::string> description;
+  std::optional<std::string> password;
+  std::optional<bool> enabled;
+};
+
 // Narrows a listing of users or groups: a case-insensitive prefix of the name, of the login
 // (users), and a set of ids; empty = no condition.
 struct DirectoryFilter {
@@ -79,6 +87,12 @@ class DirectoryService {
   model::ObjectRecord CreateUser(const Principal& creator, const NewUser& user);
 
   std::optional<model::ObjectRecord> FindUser(const std::string& user_id);
+
+  // Require Administer users; kNotFound for an unknown user. The administrator cannot be disabled
+  // or deleted, nor can a user delete itself (kInvalidInput).
+  UserView UpdateUser(const Principal& principal, const std::string& user_id,
+                      const UserPatch& patch);
+  void DeleteUser(const Principal& principal, const std::string& user_id);
 
   // Reading the directory. Another user's record, any listing of users and the members of a
   // group require Administer users (Error(kInsufficientPrivileges) naming it); a user may always

@@ -121,8 +121,12 @@ std::string ObjectService::PredefinedFolderId(const Principal& principal,
     }
     return model::PredefinedFolderId(folder_type);
   }
+  // My Personal Objects (19) is the user's profile folder itself; My Reports (20) and My Answers
+  // (21) are folders in it.
   const std::string profile_id = model::ProfileFolderId(principal.user_id);
-  const std::string folder_id = model::PersonalFolderId(principal.user_id, folder_type);
+  const std::string folder_id = folder_type == model::kFolderTypeMyPersonalObjects
+                                    ? profile_id
+                                    : model::PersonalFolderId(principal.user_id, folder_type);
   store_.Write([&](storage::MetadataTransaction& tx) {
     if (tx.FindObject(project_id, folder_id)) return;
     auto profile = tx.FindObject(project_id, profile_id);
@@ -136,11 +140,11 @@ std::string ObjectService::PredefinedFolderId(const Principal& principal,
           NewFolderRecord(project_id, profile_id, *profiles,
                           principal.full_name + " (" + principal.username + ")", principal.user_id);
       profile->acl.clear();  // private to its owner
+      profile->definition = {{"folderType", model::kFolderTypeMyPersonalObjects}};
       tx.PutObject(*profile);
     }
-    std::string name = folder_type == model::kFolderTypeMyReports   ? "My Reports"
-                       : folder_type == model::kFolderTypeMyAnswers ? "My Answers"
-                                                                    : "My Objects";
+    if (folder_id == profile_id) return;
+    std::string name = folder_type == model::kFolderTypeMyReports ? "My Reports" : "My Answers";
     model::ObjectRecord folder =
         NewFolderRecord(project_id, folder_id, *profile, name, principal.user_id);
     folder.definition = {{"folderType", folder_type}};
@@ -160,8 +164,8 @@ ObjectView ObjectService::CreateFolder(const Principal& principal, const std::st
     model::ObjectRecord parent =
         LoadVisible(tx, principal, project_id, parent_id, model::kTypeFolder);
     RequireRights(principal, parent, model::kRightWrite);
-    for (const auto& sibling : tx.ListChildren(project_id, parent_id)) {
-      if (sibling.type == model::kTypeFolder && EqualsIgnoreCase(sibling.name, folder_name)) {
+    for (const auto& sibling : tx.FindChildrenNamed(project_id, parent_id, folder_name)) {
+      if (sibling.type == model::kTypeFolder) {
         throw Error(ErrorCode::kAlreadyExists,
                     "A folder named '" + folder_name + "' already exists in '" + parent.name + "'");
       }
@@ -184,9 +188,8 @@ SavedObject ObjectService::SaveInFolder(const Principal& principal, const std::s
   store_.Write([&](storage::MetadataTransaction& tx) {
     model::ObjectRecord folder =
         LoadVisible(tx, principal, project_id, folder_id, model::kTypeFolder);
-    for (auto& sibling : tx.ListChildren(project_id, folder_id)) {
-      if (sibling.type == object.type && sibling.subtype == object.subtype &&
-          EqualsIgnoreCase(sibling.name, name)) {
+    for (auto& sibling : tx.FindChildrenNamed(project_id, folder_id, name)) {
+      if (sibling.type == object.type && sibling.subtype == object.subtype) {
         RequireRights(principal, sibling, model::kRightWrite);
         sibling.description = object.description;
         sibling.definition = object.definition;
@@ -302,7 +305,7 @@ void ObjectService::Delete(const Principal& principal, const std::string& projec
       throw Error(ErrorCode::kInvalidInput,
                   "'" + record.name + "' is a predefined folder and cannot be deleted");
     }
-    if (type == model::kTypeFolder && !tx.ListChildren(project_id, id).empty()) {
+    if (type == model::kTypeFolder && tx.HasChildren(project_id, id)) {
       throw Error(ErrorCode::kInvalidInput, "Folder '" + record.name + "' is not empty");
     }
     auto used_by = tx.ListUsedBy(project_id, id);

@@ -23,7 +23,7 @@ bool IsIdleLongerThan(Timestamp last_active, Timestamp now, std::chrono::millise
 
 SessionService::SessionService(storage::MetadataStore& store, DirectoryService& directory,
                                SessionOptions options)
-    : store_(store), directory_(directory), options_(options) {}
+    : store_(store), directory_(directory), options_(options), throttle_(options.throttle) {}
 
 void SessionService::ThrowSessionInvalid() {
   throw Error(ErrorCode::kSessionInvalid, std::string(kSessionExpiredMessage));
@@ -52,7 +52,17 @@ std::string SessionService::Login(const LoginRequest& request) {
       throw Error(ErrorCode::kInvalidInput, "loginMode: " + std::to_string(request.login_mode) +
                                                 " is not a login mode; expected 1 (standard)");
   }
-  std::string user_id = directory_.VerifyCredentials(request.username, request.password);
+  throttle_.Check(request.username, request.client_address);
+  std::string user_id;
+  try {
+    user_id = directory_.VerifyCredentials(request.username, request.password);
+  } catch (const Error& error) {
+    if (error.code() == ErrorCode::kAuthenticationFailed) {
+      throttle_.RecordFailure(request.username, request.client_address);
+    }
+    throw;
+  }
+  throttle_.RecordSuccess(request.username);
 
   std::string token = NewAuthToken();
   storage::SessionRecord record;
@@ -153,6 +163,16 @@ std::string SessionService::Logout(std::string_view token) {
     tx.DeleteSearchesOfSession(session->session_id);
   });
   return session->session_id;
+}
+
+int SessionService::EndSessionsOf(const std::string& user_id) {
+  int ended = 0;
+  store_.Write([&](storage::MetadataTransaction& tx) { ended = tx.DeleteSessionsOfUser(user_id); });
+  std::lock_guard lock(mutex_);
+  std::erase_if(cache_, [&](const auto& entry) {
+    return entry.second.session->principal.user_id == user_id;
+  });
+  return ended;
 }
 
 int SessionService::PurgeExpired() {

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "service/directory_service.h"
+#include "service/login_throttle.h"
 #include "service/principal.h"
 #include "storage/metadata_store.h"
 
@@ -29,6 +30,7 @@ struct SessionOptions {
   std::chrono::milliseconds cache_ttl{2000};
   int working_set = 10;
   int max_search = 3;
+  LoginThrottleOptions throttle;
 };
 
 // Login modes (spec 01 §2.1).
@@ -44,6 +46,7 @@ struct LoginRequest {
   std::string username;
   std::string password;
   int application_type = 76;
+  std::string client_address;  // for throttling failed logins
 };
 
 struct Session {
@@ -60,8 +63,16 @@ class SessionService {
                  SessionOptions options);
 
   // Returns the new token. Throws kAuthenticationFailed (bad credentials), kLoginModeDisabled
-  // (a known mode this server does not enable), kInvalidInput (unknown mode).
+  // (a known mode this server does not enable), kInvalidInput (unknown mode), kTooManyRequests
+  // while the user or the client address is locked out after failed logins (LoginThrottle).
   std::string Login(const LoginRequest& request);
+
+  // Lifts a user's lockout after failed logins (an administrator changed the user).
+  void UnlockLogins(std::string_view username) { throttle_.Unlock(username); }
+
+  // Ends every session of the user (its password changed, it was disabled or deleted); returns
+  // how many.
+  int EndSessionsOf(const std::string& user_id);
 
   // The live session of `token`, its idle timer reset. Throws kSessionInvalid when the token is
   // empty, unknown, logged out or idle for longer than the timeout.
@@ -92,6 +103,7 @@ class SessionService {
   storage::MetadataStore& store_;
   DirectoryService& directory_;
   SessionOptions options_;
+  LoginThrottle throttle_;
   std::mutex mutex_;
   std::unordered_map<std::string, CacheEntry> cache_;
 };

@@ -54,6 +54,12 @@ class MetadataTransaction {
                                                        const std::vector<std::string>& ids) = 0;
   virtual std::vector<model::ObjectRecord> ListChildren(const std::string& project_id,
                                                         const std::string& folder_id) = 0;
+  // The children of the folder whose name equals `name` ignoring ASCII case, without reading the
+  // others; and whether the folder has any child at all.
+  virtual std::vector<model::ObjectRecord> FindChildrenNamed(const std::string& project_id,
+                                                             const std::string& folder_id,
+                                                             const std::string& name) = 0;
+  virtual bool HasChildren(const std::string& project_id, const std::string& folder_id) = 0;
   virtual std::vector<model::ObjectRecord> ListObjects(const std::string& project_id,
                                                        const ObjectFilter& filter) = 0;
   virtual void PutObject(const model::ObjectRecord& object) = 0;
@@ -91,6 +97,8 @@ class MetadataTransaction {
   virtual std::optional<SessionRecord> FindSession(const std::string& token_hash) = 0;
   virtual void TouchSession(const std::string& token_hash, Timestamp last_active) = 0;
   virtual void DeleteSession(const std::string& token_hash) = 0;
+  // Deletes every session of the user and the searches they kept; returns how many sessions.
+  virtual int DeleteSessionsOfUser(const std::string& user_id) = 0;
   // Removes sessions whose last_active + idle timeout is before `now`; returns how many.
   virtual int DeleteExpiredSessions(Timestamp now) = 0;
 

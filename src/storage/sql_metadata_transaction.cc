@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "core/error.h"
+#include "core/strings.h"
 
 namespace tessera::storage {
 namespace {
@@ -236,6 +237,25 @@ std::vector<ObjectRecord> SqlMetadataTransaction::ListChildren(const std::string
   return objects;
 }
 
+std::vector<ObjectRecord> SqlMetadataTransaction::FindChildrenNamed(const std::string& project_id,
+                                                                    const std::string& folder_id,
+                                                                    const std::string& name) {
+  // LOWER may fold more than ASCII (PostgreSQL): it finds candidates, the comparison decides.
+  auto candidates = SelectObjects("project_id = ? AND folder_id = ? AND LOWER(name) = LOWER(?)",
+                                  {project_id, folder_id, name});
+  std::erase_if(candidates,
+                [&](const ObjectRecord& object) { return !EqualsIgnoreCase(object.name, name); });
+  SortByTypeAndName(candidates);
+  return candidates;
+}
+
+bool SqlMetadataTransaction::HasChildren(const std::string& project_id,
+                                         const std::string& folder_id) {
+  return !db_.Query("SELECT 1 FROM objects WHERE project_id = ? AND folder_id = ? LIMIT 1",
+                    {project_id, folder_id})
+              .empty();
+}
+
 std::vector<ObjectRecord> SqlMetadataTransaction::ListObjects(const std::string& project_id,
                                                               const ObjectFilter& filter) {
   std::string where = "project_id = ?";
@@ -444,6 +464,14 @@ void SqlMetadataTransaction::TouchSession(const std::string& token_hash, Timesta
 
 void SqlMetadataTransaction::DeleteSession(const std::string& token_hash) {
   db_.Execute("DELETE FROM sessions WHERE token_hash = ?", {token_hash});
+}
+
+int SqlMetadataTransaction::DeleteSessionsOfUser(const std::string& user_id) {
+  db_.Execute(
+      "DELETE FROM searches WHERE session_id IN (SELECT session_id FROM sessions WHERE user_id = "
+      "?)",
+      {user_id});
+  return static_cast<int>(db_.Execute("DELETE FROM sessions WHERE user_id = ?", {user_id}));
 }
 
 int SqlMetadataTransaction::DeleteExpiredSessions(Timestamp now) {

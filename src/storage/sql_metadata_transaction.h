@@ -21,6 +21,10 @@ class SqlMetadataTransaction : public MetadataTransaction {
                                                const std::vector<std::string>& ids) override;
   std::vector<model::ObjectRecord> ListChildren(const std::string& project_id,
                                                 const std::string& folder_id) override;
+  std::vector<model::ObjectRecord> FindChildrenNamed(const std::string& project_id,
+                                                     const std::string& folder_id,
+                                                     const std::string& name) override;
+  bool HasChildren(const std::string& project_id, const std::string& folder_id) override;
   std::vector<model::ObjectRecord> ListObjects(const std::string& project_id,
                                                const ObjectFilter& filter) override;
   void PutObject(const model::ObjectRecord& object) override;
@@ -47,6 +51,7 @@ class SqlMetadataTransaction : public MetadataTransaction {
   std::optional<SessionRecord> FindSession(const std::string& token_hash) override;
   void TouchSession(const std::string& token_hash, Timestamp last_active) override;
   void DeleteSession(const std::string& token_hash) override;
+  int DeleteSessionsOfUser(const std::string& user_id) override;
   int DeleteExpiredSessions(Timestamp now) override;
 
   void PutSearch(const SearchRecord& search) override;

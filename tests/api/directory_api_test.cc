@@ -52,7 +52,7 @@ TEST_P(DirectoryApi, UsersListWithTheirLoginAsAbbreviationAndATotal) {
   ASSERT_EQ(by_login.size(), 1u);
   EXPECT_EQ(by_login[0]["abbreviation"], "bob");
   EXPECT_EQ(Names(GetJson("/api/users?limit=-1")),
-            (std::set<std::string>{"Administrator", "Irene Adler", "Ivan Petrov", "bob"}));
+            (std::set<std::string>{"Administrator", "Irene Adler", "Ivan Petrov", "bob Tester"}));
 }
 
 TEST_P(DirectoryApi, EveryoneHoldsEveryUserPagedWithATotal) {
@@ -63,7 +63,7 @@ TEST_P(DirectoryApi, EveryoneHoldsEveryUserPagedWithATotal) {
   ASSERT_EQ(first.status, 200) << first.body;
   EXPECT_EQ(first.headers.Get("X-MSTR-Total-Count"), "3");
   Json all = GetJson(members + "?includeAccess=False&offset=0&limit=-1");
-  EXPECT_EQ(Names(all), (std::set<std::string>{"Administrator", "ann", "ben"}));
+  EXPECT_EQ(Names(all), (std::set<std::string>{"Administrator", "ann Tester", "ben Tester"}));
   for (const auto& user : all) {
     EXPECT_EQ(user["subtype"], 8704);
     ASSERT_FALSE(user["acl"].empty());

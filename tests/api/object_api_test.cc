@@ -1,5 +1,6 @@
 // Objects, folders and ACL enforcement on read (spec 01 §8).
 #include <map>
+#include <set>
 
 #include "api/api_fixture.h"
 #include "core/strings.h"
@@ -187,7 +188,7 @@ TEST_P(ObjectApi, AclEntriesNameTheirTrusteesWithTypeAndSubtype) {
   for (const Json& entry : acl) by_trustee[entry["trusteeId"]] = entry;
   ASSERT_EQ(by_trustee.count(heidi), 1u) << acl;
   ASSERT_EQ(by_trustee.count(std::string(kEveryoneGroupId)), 1u) << acl;
-  EXPECT_EQ(by_trustee[heidi]["trusteeName"], "heidi");
+  EXPECT_EQ(by_trustee[heidi]["trusteeName"], "heidi Tester");  // the full name
   EXPECT_EQ(by_trustee[heidi]["trusteeType"], 34);
   EXPECT_EQ(by_trustee[heidi]["trusteeSubtype"], 8704);
   const Json& everyone = by_trustee[std::string(kEveryoneGroupId)];
@@ -246,6 +247,36 @@ TEST_P(ObjectApi, MyPersonalObjectsListsTheCallersOwnFolder) {
   auto listed = client().Get(target, Admin());
   EXPECT_EQ(listed.headers.Get("X-MSTR-Total-Count"), "1");
   EXPECT_EQ(BodyOf(listed)[0]["name"], "Drafts");
+}
+
+TEST_P(ObjectApi, WithoutAProjectFoldersAreTheConfigurationOnes) {
+  http::Headers no_project = AuthHeaders(token_);
+  auto top = client().Get("/api/folders?offset=0&limit=1000", no_project);
+  ASSERT_EQ(top.status, 200) << top.body;
+  std::map<std::string, std::string> ids;
+  for (const auto& folder : BodyOf(top)) ids[folder["name"]] = folder["id"];
+  ASSERT_EQ(ids.size(), 3u) << top.body;
+  EXPECT_EQ(top.headers.Get("X-MSTR-Total-Count"), "3");
+  ASSERT_TRUE(ids.count("Users") && ids.count("User Groups") && ids.count("Security Roles"));
+  Json root = BodyOf(client().Get("/api/folders/preDefined/39/id?folderType=39", no_project));
+  EXPECT_FALSE(root.value("id", "").empty());
+
+  CreateUser("olga", "pw");
+  std::set<std::string> users;
+  for (const auto& user : BodyOf(client().Get("/api/folders/" + ids["Users"], no_project))) {
+    users.insert(user["name"].get<std::string>());
+    EXPECT_EQ(user["subtype"], 8704);
+  }
+  EXPECT_EQ(users, (std::set<std::string>{"Administrator", "olga"}));
+  std::set<std::string> groups;
+  for (const auto& group : BodyOf(client().Get("/api/folders/" + ids["User Groups"], no_project))) {
+    groups.insert(group["name"].get<std::string>());
+  }
+  EXPECT_EQ(groups, (std::set<std::string>{"Everyone", "Public / Guest"}));
+  // With a project, the project's root folders are listed as before.
+  Json project_top = BodyOf(client().Get("/api/folders", Admin()));
+  EXPECT_FALSE(project_top.empty());
+  EXPECT_NE(project_top[0]["name"], "Users");
 }
 
 TEST_P(ObjectApi, SearchByIdFindsWhatTheCallerMayBrowse) {

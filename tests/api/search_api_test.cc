@@ -126,6 +126,31 @@ TEST_P(SearchApi, MetadataSearchV2StoresHitsForTheSession) {
               "ERR005");
 }
 
+TEST_P(SearchApi, ATreeOfResultsNestsEachHitInItsFolders) {
+  auto headers = AuthHeaders(token_, project_);
+  headers.Set("Content-Type", "application/json");
+  auto started = client().Send(
+      "POST", "/api/v2/metadataSearches/results?name=Inventory&pattern=4&domain=2&type=8", headers,
+      "{}");
+  ASSERT_EQ(started.status, 200) << started.body;
+  std::string id = BodyOf(started)["id"];
+  auto tree = client().Get("/api/metadataSearches/results/tree?searchId=" + id,
+                           AuthHeaders(token_, project_));
+  ASSERT_EQ(tree.status, 200) << tree.body;
+  // Tutorial > Public Objects > Reports > Sales Archive > Inventory
+  Json node = BodyOf(tree);
+  std::vector<std::string> path;
+  while (node.is_array() && node.size() == 1) {
+    path.push_back(node[0]["name"]);
+    if (!node[0].contains("children")) break;
+    node = node[0]["children"];
+  }
+  EXPECT_EQ(path, (Names{"Tutorial", "Public Objects", "Reports", "Sales Archive", "Inventory"}))
+      << tree.body;
+  ExpectError(client().Get("/api/metadataSearches/results/tree", AuthHeaders(token_, project_)),
+              400, "ERR005");
+}
+
 TEST_P(SearchApi, MetadataSearchV2BodyFiltersApply) {
   auto headers = AuthHeaders(token_, project_);
   headers.Set("Content-Type", "application/json");

@@ -165,6 +165,26 @@ TEST_P(ObjectStore, ListChildrenReturnsTheFolderContentsByTypeThenName) {
   EXPECT_THAT(NamesOf(children), ::testing::ElementsAre("Zeta Report", "Cost", "Profit", "Sales"));
 }
 
+TEST_P(ObjectStore, FindChildrenNamedIgnoresAsciiCaseAndOtherFolders) {
+  Put({SampleObject(kProject, Id(1), 4, "Profit"), SampleObject(kProject, Id(2), 8, "PROFIT"),
+       SampleObject(kProject, Id(3), 4, "Profits"), SampleObject(kProject, Id(4), 4, "Äpfel"),
+       SampleObject(kProject, Id(5), 4, "Profit", kOtherFolder),
+       SampleObject(kOtherProject, Id(6), 4, "profit")});
+
+  auto named = ReadValue<std::vector<ObjectRecord>>([](MetadataTransaction& tx) {
+    return tx.FindChildrenNamed(kProject, kRootFolder, "pRoFiT");
+  });
+  EXPECT_THAT(NamesOf(named), ::testing::ElementsAre("Profit", "PROFIT"));
+  // Only ASCII letters fold, as everywhere else names are compared.
+  auto umlaut = ReadValue<std::vector<ObjectRecord>>(
+      [](MetadataTransaction& tx) { return tx.FindChildrenNamed(kProject, kRootFolder, "äpfel"); });
+  EXPECT_TRUE(umlaut.empty());
+  EXPECT_TRUE(ReadValue<bool>(
+      [](MetadataTransaction& tx) { return tx.HasChildren(kProject, kRootFolder); }));
+  EXPECT_FALSE(ReadValue<bool>(
+      [](MetadataTransaction& tx) { return tx.HasChildren(kProject, std::string(32, 'E')); }));
+}
+
 class ObjectStoreFilters : public ObjectStore {
  protected:
   void SetUp() override {
