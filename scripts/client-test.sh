@@ -39,6 +39,8 @@ cd "$repo"
 case "$client" in
   runner)
     [ -d "$mirror" ] && export MSTRIO_PY_MIRROR="$mirror"
+    # The Debian packages the runner needs (pandas, requests, ...); it installs only what is missing.
+    "$(dirname "$runner")/setup.sh" >/dev/null
     echo "client-test: mstrio-py ${MSTRIO_PY_DIR:-from $mirror${MSTRIO_PY_REF:+ at $MSTRIO_PY_REF}}"
     exec "$runner" "${suite[@]}" ;;
   dir)

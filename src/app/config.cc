@@ -53,6 +53,24 @@ const std::vector<Binding>& Bindings() {
        [](Config& c, const std::string& v) {
          c.session_idle_timeout_seconds = static_cast<int>(ParseBounded(v, 1, 86400 * 30));
        }},
+      {{"auth.max_failed_logins", "TESSERA_MAX_FAILED_LOGINS", "--max-failed-logins",
+        "failed logins of one user before it is locked out for a while; 0 = never (default 5)"},
+       [](Config& c, const std::string& v) {
+         c.max_failed_logins = static_cast<int>(ParseBounded(v, 0, 1000000));
+       }},
+      {{"auth.max_failed_logins_per_address", "TESSERA_MAX_FAILED_LOGINS_PER_ADDRESS",
+        "--max-failed-logins-per-address",
+        "failed logins from one client address before it is locked out for a while; 0 = never "
+        "(default 20)"},
+       [](Config& c, const std::string& v) {
+         c.max_failed_logins_per_address = static_cast<int>(ParseBounded(v, 0, 1000000));
+       }},
+      {{"auth.lockout_seconds", "TESSERA_LOCKOUT_SECONDS", "--lockout-seconds",
+        "first lockout after too many failed logins, doubled by each further failure up to an "
+        "hour (default 30)"},
+       [](Config& c, const std::string& v) {
+         c.lockout_seconds = static_cast<int>(ParseBounded(v, 1, 86400));
+       }},
       {{"server.context_path", "TESSERA_CONTEXT_PATH", "--context-path",
         "path before /api, e.g. /MicroStrategyLibrary (default: none)"},
        [](Config& c, const std::string& v) {
@@ -72,9 +90,27 @@ const std::vector<Binding>& Bindings() {
          c.compute_threads = static_cast<int>(ParseBounded(v, 0, 256));
        }},
       {{"server.max_body_bytes", "TESSERA_MAX_BODY_BYTES", "--max-body-bytes",
-        "largest accepted request body in bytes (default 268435456)"},
+        "largest body of rows pushed to a dataset, in bytes (default 268435456)"},
        [](Config& c, const std::string& v) {
          c.max_body_bytes = static_cast<uint64_t>(ParseBounded(v, 1024, int64_t{1} << 40));
+       }},
+      {{"server.max_request_body_bytes", "TESSERA_MAX_REQUEST_BODY_BYTES",
+        "--max-request-body-bytes",
+        "largest body of any other request that is not spooled to disk, in bytes (default "
+        "4194304)"},
+       [](Config& c, const std::string& v) {
+         c.max_request_body_bytes = static_cast<uint64_t>(ParseBounded(v, 1024, int64_t{1} << 40));
+       }},
+      {{"server.max_connections", "TESSERA_MAX_CONNECTIONS", "--max-connections",
+        "open connections beyond which new ones are answered 503 (default: the open-file limit "
+        "less 64)"},
+       [](Config& c, const std::string& v) { c.max_connections = ParseBounded(v, 0, 1000000); }},
+      {{"server.max_connections_per_address", "TESSERA_MAX_CONNECTIONS_PER_ADDRESS",
+        "--max-connections-per-address",
+        "open connections from one client address beyond which new ones are answered 503 "
+        "(default 256)"},
+       [](Config& c, const std::string& v) {
+         c.max_connections_per_address = ParseBounded(v, 1, 1000000);
        }},
       {{"server.read_timeout_seconds", "TESSERA_READ_TIMEOUT_SECONDS", "--read-timeout",
         "seconds allowed to receive one request (default 60)"},
@@ -119,6 +155,12 @@ const std::vector<Binding>& Bindings() {
         "before answering 202 (default 1000)"},
        [](Config& c, const std::string& v) {
          c.instance_async_after_ms = static_cast<int>(ParseBounded(v, 0, 3600000));
+       }},
+      {{"instances.query_budget_seconds", "TESSERA_QUERY_BUDGET_SECONDS", "--query-budget",
+        "seconds one computation on data (an instance, a visualization) may run before it stops "
+        "with an error (default 300)"},
+       [](Config& c, const std::string& v) {
+         c.query_budget_seconds = static_cast<int>(ParseBounded(v, 1, 86400));
        }},
       {{"instances.result_budget_mb", "TESSERA_INSTANCE_RESULT_BUDGET_MB",
         "--instance-result-budget-mb",

@@ -27,11 +27,17 @@ struct Config {
   std::string context_path;
   std::optional<std::string> admin_password;
   int io_threads = 2;
-  int compute_threads = 0;  // 0 = one per core
-  uint64_t max_body_bytes = 256ull << 20;
+  int compute_threads = 0;                       // 0 = one per core
+  uint64_t max_body_bytes = 256ull << 20;        // bodies of rows pushed to datasets
+  uint64_t max_request_body_bytes = 4ull << 20;  // every other body that is not spooled
+  int64_t max_connections = 0;                   // 0 = from the open-file limit
+  int64_t max_connections_per_address = 256;
   int read_timeout_seconds = 60;
   int idle_timeout_seconds = 120;
   int session_idle_timeout_seconds = 1800;
+  int max_failed_logins = 5;
+  int max_failed_logins_per_address = 20;
+  int lockout_seconds = 30;
   std::string reported_version = "11.6.0200.0001";
   // This server's environment id in migrations (spec 04 §3.2); default http://<listen><context>/.
   std::string public_url;
@@ -40,6 +46,7 @@ struct Config {
   int migration_workers = 2;
   int instance_async_after_ms = 1000;  // Prefer: respond-async answers 202 after this long
   int64_t instance_result_budget_mb = 1024;
+  int query_budget_seconds = 300;  // one computation on data, before it stops
   std::string log_level = "info";
   bool access_log = true;
   bool demo_on_first_start = true;
