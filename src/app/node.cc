@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "app/web_app.h"
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/thread_pool.h"
@@ -31,6 +32,7 @@ struct Node::Parts {
   std::unique_ptr<service::WarehouseRegistry> warehouses;
   std::unique_ptr<service::Services> services;
   std::unique_ptr<api::Api> api;
+  std::unique_ptr<WebApp> web;
   std::unique_ptr<ThreadPool> compute;
   std::unique_ptr<http::Server> server;
 };
@@ -212,6 +214,13 @@ void Node::Start() {
   api_options.async_instance_after = std::chrono::milliseconds(config_.instance_async_after_ms);
   api_options.node_name = NodeName(config_);
   parts_->api = std::make_unique<api::Api>(*parts_->services, api_options);
+  std::string web_dir = config_.ResolvedWebDir();
+  if (web_dir.empty()) {
+    spdlog::warn("no web app found beside the executable; /app answers 404 (set --web-dir)");
+  } else {
+    spdlog::info("web app served from {}", web_dir);
+  }
+  parts_->web = std::make_unique<WebApp>(web_dir, config_.context_path);
 
   int compute_threads = config_.compute_threads > 0
                             ? config_.compute_threads
@@ -237,10 +246,12 @@ void Node::Start() {
   server_options.spool_dir = EmptyWorkDirectory(config_.data_dir, "uploads").string();
 
   api::Api* api = parts_->api.get();
+  WebApp* web = parts_->web.get();
   ThreadPool* compute = parts_->compute.get();
   parts_->server = std::make_unique<http::Server>(
-      server_options, [this, api, compute](http::Request request, http::Respond respond) {
-        compute->Post([this, api, request = std::move(request), respond = std::move(respond)] {
+      server_options, [this, api, web, compute](http::Request request, http::Respond respond) {
+        compute->Post([this, api, web, request = std::move(request), respond = std::move(respond)] {
+          if (auto page = web->Handle(request)) return respond(std::move(*page));
           EnsureBootstrapped();
           respond(api->Handle(request));
         });
