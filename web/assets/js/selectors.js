@@ -5,7 +5,7 @@
 // message and keeps the previous state.
 import { h, clear, debounce } from './dom.js';
 
-const kElementsPerPage = 20;
+const kElementsPerPage = 6;
 
 const kAttributeOperators = [
   ['Equals', '='], ['NotEqual', '≠'], ['Greater', '>'], ['GreaterEqual', '≥'], ['Less', '<'],
