@@ -168,6 +168,8 @@ export async function launchBrowser() {
 export async function newPage(browser) {
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 1000 });
+  // Generous: under the sanitizer build the server is several times slower.
+  page.setDefaultTimeout(90000);
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
@@ -197,11 +199,11 @@ export async function visualizationsReady(page, timeout = 60000) {
 // Waits for the app to read visualization `key` again and draw it, after `action` runs.
 export async function redrawnBy(page, keys, action) {
   const answers = keys.map((key) => page.waitForResponse((response) =>
-    response.url().includes(`/visualizations/${key}?`) && response.request().method() === 'GET', { timeout: 30000 }));
+    response.url().includes(`/visualizations/${key}?`) && response.request().method() === 'GET', { timeout: 90000 }));
   await action();
   await Promise.all(answers);
   await page.waitForFunction((wanted) => wanted.every((key) =>
-    document.querySelector(`[data-visualization-key="${key}"]`).dataset.state !== 'loading'), { timeout: 30000 }, keys);
+    document.querySelector(`[data-visualization-key="${key}"]`).dataset.state !== 'loading'), { timeout: 90000 }, keys);
 }
 
 // The name of a grid element as the Library shows it: its DESC form values when the attribute has
