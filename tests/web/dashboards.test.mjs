@@ -85,3 +85,24 @@ test('a dashboard URL with a chapter and page opens on that page, and Back retur
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('a dashboard URL naming no page of the dashboard opens its first page', async () => {
+  const page = await newPage(browser);
+  const dashboard = await api.find('Sales Overview', 55);
+  await logIn(page, server.url, `/app/${api.project}/${dashboard.id}/K9/K99`);
+  await page.waitForSelector('[data-visualization-key]');
+  await visualizationsReady(page);
+  assert.equal(await page.$eval('nav.pages a.active', (a) => a.dataset.pageKey), 'K2');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('an unknown dashboard says it cannot be opened', async () => {
+  const page = await newPage(browser);
+  await logIn(page, server.url, `/app/${api.project}/0123456789ABCDEF0123456789ABCDEF`);
+  await page.waitForSelector('.dashboard .error');
+  assert.match(await page.$eval('.dashboard .error', (e) => e.textContent), /cannot be opened/);
+  assert.deepEqual(page.errors.filter((e) => !e.includes('status of 404')), []);
+  await page.close();
+});
+

@@ -28,10 +28,11 @@ function scratchDirectory(prefix) {
   return fs.mkdtempSync(path.join(process.env.TESSERA_WEB_TEST_TMP || os.tmpdir(), prefix));
 }
 
-// Starts `tessera serve` on an ephemeral loopback port with a fresh data directory; resolves once
-// it listens. `extra` flags are added (e.g. ['--context-path', '/MicroStrategyLibrary']).
-export async function startServer({ extra = [], rows = 100000 } = {}) {
-  const dataDir = scratchDirectory('tessera-web-data-');
+// Starts `tessera serve` on an ephemeral loopback port with a fresh data directory (removed by
+// stop()), or with `dataDir` (kept); resolves once it listens. `extra` flags are added (e.g.
+// ['--context-path', '/MicroStrategyLibrary']).
+export async function startServer({ extra = [], rows = 100000, dataDir: keptDataDir } = {}) {
+  const dataDir = keptDataDir || scratchDirectory('tessera-web-data-');
   const child = spawn(serverBinary(), ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir,
     '--demo-rows', String(rows), '--access-log', 'false', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -63,7 +64,7 @@ export async function startServer({ extra = [], rows = 100000 } = {}) {
         child.kill('SIGTERM');
         await exited;
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keptDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return server;
@@ -112,11 +113,12 @@ export class Api {
     return item;
   }
 
-  // Publishes every cube of the project that is not published yet and waits until all are: a
-  // server that already publishes the demo's cubes on first start makes this a no-op.
-  async publishCubes() {
+  // Publishes every cube of the project (or those named in `names`) that is not published yet
+  // and waits until all are: a server that already publishes the demo's cubes on first start
+  // makes this a no-op.
+  async publishCubes(names = null) {
     const found = await this.json('GET', '/api/searches/results?type=3&limit=1000');
-    const cubes = found.result.filter((item) => item.subtype === 776);
+    const cubes = found.result.filter((item) => item.subtype === 776 && (!names || names.includes(item.name)));
     const status = async (cube) => Number((await this.call('HEAD', `/api/cubes/${cube.id}`)).headers.get('x-mstr-cubestatus'));
     for (const cube of cubes) {
       if ((await status(cube)) === 0) await this.json('POST', `/api/v2/cubes/${cube.id}`);

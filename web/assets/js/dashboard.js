@@ -1,4 +1,5 @@
-// The dashboard viewer: /app/{projectId}/{dashboardId}[/{chapterKey}/{pageKey}].
+// The dashboard viewer: /app/{projectId}/{dashboardId}[/{chapterKey}/{pageKey}]; an unknown
+// chapter or page in the URL falls back to the current chapter's first page.
 //
 // Opening creates an instance with parallel rendering asked for (the server grants it when the
 // dashboard allows it) while the saved definition is read; the chapters, pages, selectors and one
@@ -45,12 +46,11 @@ export class DashboardView {
   }
 
   async open() {
-    const { projectId, dashboardId, pageKey } = this.route;
+    const { projectId, dashboardId } = this.route;
     this.element = h('div', { className: 'dashboard', dataset: { dashboardId } },
       h('p', { className: 'loading' }, 'Opening the dashboard…'));
     this.root.append(this.element);
     const body = { persistViewState: true, enableParallelRendering: true };
-    if (pageKey) body.linkingInfo = { targetPageKey: pageKey };
     const instance = json('POST', `${this.api}/instances`, { project: projectId, body });
     this.instanceId = instance.then((created) => {
       this.mid = created.mid;
