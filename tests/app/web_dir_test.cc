@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "support/temp_dir.h"
@@ -44,10 +45,16 @@ TEST(DefaultWebDir, IgnoresAWebFolderWithoutIndex) {
 TEST(DefaultWebDir, IsEmptyWithoutAnExecutable) { EXPECT_EQ(DefaultWebDir(""), ""); }
 
 TEST(Config, WebDirComesFromTheFlagAndIsMadeAbsolute) {
-  Config config;
-  config.web_dir = "relative/web";
+  Config config = LoadConfig({{"web.dir", "relative/web"}}, std::nullopt);
   EXPECT_EQ(config.ResolvedWebDir(),
             (std::filesystem::current_path() / "relative" / "web").lexically_normal().string());
+}
+
+TEST(Config, WebDirComesFromTheEnvironment) {
+  setenv("TESSERA_WEB_DIR", "/srv/tessera/web", 1);
+  Config config = LoadConfig({}, std::nullopt);
+  unsetenv("TESSERA_WEB_DIR");
+  EXPECT_EQ(config.ResolvedWebDir(), "/srv/tessera/web");
 }
 
 }  // namespace
