@@ -27,6 +27,7 @@ async function checkDashboard(page, name) {
   const definition = await api.json('GET', `/api/v2/dossiers/${dashboard.id}/definition`);
   const mid = await api.dashboardInstance(dashboard.id);
   await page.goto(`${server.url}/app`);
+  await page.waitForSelector(`[data-dashboard-id="${dashboard.id}"]`);
   await page.click(`[data-dashboard-id="${dashboard.id}"]`);
   await page.waitForSelector('[data-visualization-key]');
   for (const chapter of definition.chapters) {

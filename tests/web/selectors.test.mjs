@@ -41,6 +41,14 @@ async function openDashboard(dashboard, chapterAndPage = '') {
   return page;
 }
 
+// Clicks what selector `key` offers as `id`, once the selector shows it (element lists read
+// their elements on their own request).
+async function clickOffered(page, key, id) {
+  const selector = `[data-selector-key="${key}"] [data-element-id="${id}"]`;
+  await page.waitForSelector(selector, { visible: true });
+  await page.click(selector);
+}
+
 async function assertMatchesApi(page, dashboard, filters, keys, chapterKey = 'K1') {
   const mid = await api.dashboardInstance(dashboard.id, filters);
   for (const key of keys) {
@@ -59,7 +67,7 @@ test('an element list in the filter panel (Region) redraws every visualization o
   const page = await openDashboard(sales);
   const westernEurope = (await elementsOf(sales, 'W10')).find((e) => e.name === 'Western Europe');
   const before = await shownVisualization(page, 'W1');
-  await redrawnBy(page, pageOne, () => page.click(`[data-selector-key="W10"] [data-element-id="${westernEurope.id}"]`));
+  await redrawnBy(page, pageOne, () => clickOffered(page, 'W10', westernEurope.id));
   await assertMatchesApi(page, sales, [{ key: 'W10', currentSelection: { selectionStatus: 'included', elements: [{ id: westernEurope.id }] } }], pageOne);
   assert.notDeepEqual(await shownVisualization(page, 'W1'), before);
   assert.deepEqual(page.errors, []);
@@ -90,7 +98,7 @@ test('a drop-down element list on the canvas (Channel) redraws only its target',
   const online = (await elementsOf(sales, 'W14')).find((e) => e.name === 'Online');
   const pie = await shownVisualization(page, 'W4');
   await page.click('[data-selector-key="W14"] summary');
-  await redrawnBy(page, ['W6'], () => page.click(`[data-selector-key="W14"] [data-element-id="${online.id}"]`));
+  await redrawnBy(page, ['W6'], () => clickOffered(page, 'W14', online.id));
   await assertMatchesApi(page, sales, [{ key: 'W14', currentSelection: { selectionStatus: 'included', elements: [{ id: online.id }] } }], ['W6']);
   assert.deepEqual(page.visualizationReads, ['W6']);
   assert.deepEqual(await shownVisualization(page, 'W4'), pie);
@@ -130,7 +138,7 @@ test('an object replacement (Measure) swaps the metric of its target only', asyn
   const page = await openDashboard(sales);
   const definition = await api.json('GET', `/api/v2/dossiers/${sales.id}/definition`);
   const profit = definition.chapters[0].pages[0].selectors.find((s) => s.key === 'W13').availableObjectItems.find((i) => i.name === 'Profit');
-  await redrawnBy(page, ['W4'], () => page.click(`[data-selector-key="W13"] [data-element-id="${profit.id}"]`));
+  await redrawnBy(page, ['W4'], () => clickOffered(page, 'W13', profit.id));
   await assertMatchesApi(page, sales, [{ key: 'W13', currentSelection: { selectionStatus: 'included', objectItems: [{ id: profit.id }] } }], ['W4', 'W2']);
   assert.deepEqual(page.visualizationReads, ['W4']);
   assert.deepEqual(page.errors, []);
@@ -173,12 +181,12 @@ test('parameters: an element-list parameter, an object parameter and a value par
   const regions = chapter.filters.find((f) => f.key === 'W10').currentSelection.elements;
   const margin = chapter.filters.find((f) => f.key === 'W11').availableObjectItems.find((i) => i.name === 'Profit Margin');
 
-  await redrawnBy(page, ['W1', 'W2'], () => page.click(`[data-selector-key="W10"] [data-element-id="${northAmerica.id}"]`));
+  await redrawnBy(page, ['W1', 'W2'], () => clickOffered(page, 'W10', northAmerica.id));
   const regionFilter = { key: 'W10', currentSelection: { selectionStatus: 'included', elements: regions.filter((e) => e.id !== northAmerica.id).map(({ id }) => ({ id })) } };
   await assertMatchesApi(page, regional, [regionFilter], ['W1', 'W2']);
   assert.ok(!(await shownVisualization(page, 'W1')).labels.includes('North America'));
 
-  await redrawnBy(page, ['W1'], () => page.click(`[data-selector-key="W11"] [data-element-id="${margin.id}"]`));
+  await redrawnBy(page, ['W1'], () => clickOffered(page, 'W11', margin.id));
   const measureFilter = { key: 'W11', currentSelection: { selectionStatus: 'included', objectItems: [{ id: margin.id }] } };
   await assertMatchesApi(page, regional, [regionFilter, measureFilter], ['W1', 'W2']);
 
