@@ -4,10 +4,14 @@ RELEASE_DIR := build/release
 TEST_DIR := build/asan
 SERVE_ARGS ?=
 
-.PHONY: deps build serve test test-build client-test bench format clean
+.PHONY: deps test-deps build serve test test-build client-test bench format clean
 
 deps:
 	@scripts/install-deps.sh
+
+# What only the tests need: chromium, node and tests/web's packages (the browser tests).
+test-deps:
+	@scripts/install-test-deps.sh
 
 build: deps
 	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF >/dev/null
@@ -21,7 +25,7 @@ test-build: deps
 	cmake --build $(TEST_DIR) -j$(JOBS)
 
 # Runs every test under ASan/UBSan, on SQLite and on a private PostgreSQL cluster.
-test: test-build
+test: test-deps test-build
 	scripts/with-test-postgres.sh ctest --test-dir $(TEST_DIR) -j$(JOBS) --output-on-failure --timeout 600
 
 # Runs tests/client with the official Python client against release servers it starts

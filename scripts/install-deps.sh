@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Tessera builds and tests with (ARCHITECTURE §9).
+# Installs the Debian packages Tessera builds and tests with (ARCHITECTURE §9), and the chart
+# library the web app is served with (libjs-chart.js).
 # Idempotent: a package already installed is left alone; apt runs only when one is missing.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   curl wrk python3 python3-pytest python3-yaml
+  libjs-chart.js
 )
 
 missing=()

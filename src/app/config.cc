@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/web_dir.h"
 #include "core/strings.h"
 
 namespace tessera::app {
@@ -179,6 +180,11 @@ const std::vector<Binding>& Bindings() {
       {{"demo.bundle_dir", "TESSERA_DEMO_BUNDLE_DIR", "--demo-bundle-dir",
         "folder of the demo project's bundle (default: demo/tutorial of the source tree)"},
        [](Config& c, const std::string& v) { c.demo_bundle_dir = v; }},
+      {{"web.dir", "TESSERA_WEB_DIR", "--web-dir",
+        "folder of the browser app (index.html, assets/) served at /app (default: "
+        "EXE_DIR/../share/tessera/web, else web/ of the nearest ancestor folder of the "
+        "executable that has web/index.html)"},
+       [](Config& c, const std::string& v) { c.web_dir = v; }},
       {{"log.level", "TESSERA_LOG_LEVEL", "--log-level",
         "trace, debug, info, warn, error or off (default info)"},
        [](Config& c, const std::string& v) { c.log_level = ToLower(v); }},
@@ -283,6 +289,11 @@ std::string Config::ResolvedPackagesDir() const {
 std::string Config::ResolvedDemoBundleDir() const {
   if (!demo_bundle_dir.empty()) return demo_bundle_dir;
   return std::string(TESSERA_SOURCE_DIR) + "/demo/tutorial";
+}
+
+std::string Config::ResolvedWebDir() const {
+  if (!web_dir.empty()) return std::filesystem::absolute(web_dir).lexically_normal().string();
+  return DefaultWebDir(ExecutablePath());
 }
 
 const std::vector<SettingSpec>& SettingSpecs() {

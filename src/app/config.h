@@ -53,6 +53,7 @@ struct Config {
   int64_t demo_rows = 100000;
   uint64_t demo_seed = 42;
   std::string demo_bundle_dir;  // default: the repository's demo/tutorial
+  std::string web_dir;          // default: found beside the executable (app/web_dir.h)
   // Warehouse connections by name ([warehouses.NAME] url = "..."); "demo" defaults to
   // sqlite:///<data_dir>/warehouse.db.
   std::map<std::string, std::string> warehouses;
@@ -66,6 +67,7 @@ struct Config {
   // The URL of warehouse `name`; throws std::invalid_argument for an unknown name.
   std::string WarehouseUrl(const std::string& name) const;
   std::string ResolvedDemoBundleDir() const;
+  std::string ResolvedWebDir() const;  // "" when the web app is not installed
   std::string ResolvedPublicUrl() const;
   std::string ResolvedPackagesDir() const;  // "" when not configured
 };

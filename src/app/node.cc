@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "app/web_app.h"
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/thread_pool.h"
@@ -31,6 +32,7 @@ struct Node::Parts {
   std::unique_ptr<service::WarehouseRegistry> warehouses;
   std::unique_ptr<service::Services> services;
   std::unique_ptr<api::Api> api;
+  std::unique_ptr<WebApp> web;
   std::unique_ptr<ThreadPool> compute;
   std::unique_ptr<ThreadPool> metadata;
   std::unique_ptr<http::Server> server;
@@ -225,6 +227,13 @@ void Node::Start() {
       std::max(config_.max_body_bytes,
                static_cast<uint64_t>(config_.max_package_bytes) + kMultipartOverheadBytes);
   parts_->api = std::make_unique<api::Api>(*parts_->services, api_options);
+  std::string web_dir = config_.ResolvedWebDir();
+  if (web_dir.empty()) {
+    spdlog::warn("no web app found beside the executable; /app answers 404 (set --web-dir)");
+  } else {
+    spdlog::info("web app served from {}", web_dir);
+  }
+  parts_->web = std::make_unique<WebApp>(web_dir, config_.context_path);
 
   int compute_threads = config_.compute_threads > 0
                             ? config_.compute_threads
@@ -252,6 +261,7 @@ void Node::Start() {
       static_cast<size_t>(config_.max_connections_per_address);
 
   api::Api* api = parts_->api.get();
+  WebApp* web = parts_->web.get();
   ThreadPool* compute = parts_->compute.get();
   ThreadPool* metadata = parts_->metadata.get();
   server_options.admit = [this, api, metadata](const http::RequestHead& head,
@@ -264,9 +274,11 @@ void Node::Start() {
   // Computations on data run on the compute pool; every other call on the metadata pool, so a
   // cheap call never waits behind them.
   parts_->server = std::make_unique<http::Server>(
-      server_options, [this, api, compute, metadata](http::Request request, http::Respond respond) {
+      server_options,
+      [this, api, web, compute, metadata](http::Request request, http::Respond respond) {
         ThreadPool* pool = api::Api::IsDataWork(request.method, request.path) ? compute : metadata;
-        pool->Post([this, api, request = std::move(request), respond = std::move(respond)] {
+        pool->Post([this, api, web, request = std::move(request), respond = std::move(respond)] {
+          if (auto page = web->Handle(request)) return respond(std::move(*page));
           EnsureBootstrapped();
           respond(api->Handle(request));
         });

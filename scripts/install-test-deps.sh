@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what only the tests need, beside scripts/install-deps.sh: Debian's chromium, node and
+# npm for the browser tests of the web app, and tests/web's node packages (puppeteer-core, which
+# drives the installed chromium and never downloads a browser).
+# Idempotent: apt runs only when a package is missing, npm only when tests/web's lock file is
+# newer than what is installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  sudo_cmd=(sudo)
+fi
+
+missing=()
+for package in chromium fonts-dejavu-core; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+# node and npm may come from another source than Debian's packages: any working one will do.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+installed=tests/web/node_modules/.package-lock.json
+if [ ! -f "$installed" ] || [ tests/web/package-lock.json -nt "$installed" ]; then
+  (cd tests/web && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund)
+fi
