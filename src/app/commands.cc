@@ -8,6 +8,7 @@
 #include "app/config.h"
 #include "app/node.h"
 #include "core/error.h"
+#include "core/private_files.h"
 #include "engine/report_sql.h"
 #include "model/bundle.h"
 #include "model/object_types.h"
@@ -16,6 +17,7 @@
 #include "service/cube_service.h"
 #include "service/demo_loader.h"
 #include "service/directory_service.h"
+#include "service/job_runner.h"
 #include "service/project_model.h"
 #include "service/project_service.h"
 #include "service/warehouse_registry.h"
@@ -82,7 +84,7 @@ struct Administration {
 };
 
 Administration OpenAdministration(const Config& config) {
-  std::filesystem::create_directories(config.data_dir);
+  CreatePrivateDirectories(config.data_dir);
   storage::StoreOptions options;
   options.url = config.ResolvedStorageUrl();
   Administration administration{storage::MetadataStore::Open(options), {}};
@@ -137,7 +139,11 @@ void PublishDemoCubes(const Config& config, storage::MetadataStore& store,
       std::map<std::string, std::string>{{warehouse_name, config.WarehouseUrl(warehouse_name)}});
   service::CubeServiceOptions options;
   options.data_dir = std::filesystem::absolute(config.data_dir);
-  service::CubeService cubes(store, warehouses, options);
+  // Its own runner: a publish this command leaves behind when killed is failed by a server once
+  // the lease has expired.
+  service::JobRunner jobs(store, {});
+  service::CubeService cubes(store, warehouses, jobs, options);
+  cubes.RegisterJobs();
   const std::vector<std::string> cube_ids = service::DemoCubeIds(store, project_id);
   const model::SemanticModel semantic = service::LoadSemanticModel(store, project_id);
   for (size_t i = 0; i < cube_ids.size(); ++i) {
@@ -234,6 +240,7 @@ int PrintReportSql(const ConfigFlags& flags, const std::string& report,
 }  // namespace
 
 int Run(int argc, char** argv) {
+  RestrictNewFilesToOwner();  // the data directory and packages are the server user's alone
   CLI::App app{"Tessera: an analytics server speaking the Strategy Intelligence Server REST API"};
   app.require_subcommand(1);
 

@@ -151,6 +151,19 @@ const std::vector<Binding>& Bindings() {
        [](Config& c, const std::string& v) {
          c.migration_workers = static_cast<int>(ParseBounded(v, 1, 64));
        }},
+      {{"migrations.target_silence_seconds", "TESSERA_MIGRATION_TARGET_SILENCE_SECONDS",
+        "--migration-target-silence-seconds",
+        "seconds a source waits for a sign of life from the target of a running import or undo "
+        "before it reports the import or undo failed (default 120)"},
+       [](Config& c, const std::string& v) {
+         c.migration_target_silence_seconds = static_cast<int>(ParseBounded(v, 1, 86400));
+       }},
+      {{"jobs.lease_seconds", "TESSERA_JOB_LEASE_SECONDS", "--job-lease-seconds",
+        "lease of a node on the jobs it runs (migrations, cube publishes), renewed every third of "
+        "it; another node fails a job whose lease ran out (default 30)"},
+       [](Config& c, const std::string& v) {
+         c.job_lease_seconds = static_cast<int>(ParseBounded(v, 1, 3600));
+       }},
       {{"instances.async_after_ms", "TESSERA_INSTANCE_ASYNC_AFTER_MS", "--instance-async-after-ms",
         "milliseconds an instance creation with 'Prefer: respond-async' waits for its result "
         "before answering 202 (default 1000)"},

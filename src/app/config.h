@@ -44,6 +44,8 @@ struct Config {
   std::string packages_dir;  // default: <data_dir>/packages; "none" = not configured
   int64_t max_package_bytes = int64_t{1} << 31;
   int migration_workers = 2;
+  int migration_target_silence_seconds = 120;
+  int job_lease_seconds = 30;
   int instance_async_after_ms = 1000;  // Prefer: respond-async answers 202 after this long
   int64_t instance_result_budget_mb = 1024;
   int query_budget_seconds = 300;  // one computation on data, before it stops

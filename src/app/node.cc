@@ -14,6 +14,7 @@
 #include "app/web_app.h"
 #include "core/error.h"
 #include "core/ids.h"
+#include "core/private_files.h"
 #include "core/thread_pool.h"
 #include "http/server.h"
 #include "model/bundle.h"
@@ -98,6 +99,7 @@ std::string NodeId(const std::filesystem::path& data_dir) {
   std::string id;
   if (in >> id && IsObjectId(id)) return id;
   id = NewObjectId();
+  CreatePrivateFile(file);
   std::ofstream(file) << id << '\n';
   return id;
 }
@@ -109,14 +111,15 @@ std::string NodeName(const Config& config) {
   return std::string(host) + ":" + std::to_string(config.port());
 }
 
-// TESSERA_FAULT_IMPORT_COMMIT_DELAY_MS (fault-injection tests only): an import waits that long with
-// its transaction open and every change applied, so a test can kill the process mid-import.
-std::function<void()> ImportCommitDelayFromEnvironment() {
-  const char* value = std::getenv("TESSERA_FAULT_IMPORT_COMMIT_DELAY_MS");
+// Fault injection for tests that kill the process in the middle of a job, never set in
+// production: when `variable` holds a number of milliseconds, a hook that waits that long (and
+// logs "fault injection: <work> waits <n> ms before its commit").
+std::function<void()> CommitDelayFromEnvironment(const char* variable, std::string work) {
+  const char* value = std::getenv(variable);
   if (value == nullptr) return nullptr;
   auto delay = std::chrono::milliseconds(std::strtoll(value, nullptr, 10));
-  return [delay] {
-    spdlog::warn("fault injection: the import waits {} ms before its commit", delay.count());
+  return [delay, work = std::move(work)] {
+    spdlog::warn("fault injection: {} waits {} ms before its commit", work, delay.count());
     std::this_thread::sleep_for(delay);
   };
 }
@@ -133,7 +136,7 @@ constexpr uint64_t kMultipartOverheadBytes = 1 << 20;
 std::filesystem::path EmptyWorkDirectory(const std::filesystem::path& data_dir,
                                          std::string_view name) {
   std::filesystem::path directory = data_dir / name;
-  std::filesystem::create_directories(directory);
+  CreatePrivateDirectories(directory);
   for (const auto& entry : std::filesystem::directory_iterator(directory)) {
     std::error_code ignored;
     std::filesystem::remove_all(entry.path(), ignored);
@@ -146,9 +149,29 @@ std::filesystem::path EmptyWorkDirectory(const std::filesystem::path& data_dir,
 void Node::RecoverJobs() {
   try {
     int failed = parts_->services->jobs.Recover();
-    if (failed > 0) spdlog::warn("{} interrupted migration job(s) marked failed", failed);
+    if (failed > 0) spdlog::warn("{} interrupted job(s) marked failed", failed);
+    jobs_recovered_ = true;
   } catch (const Error& e) {
     spdlog::warn("could not recover interrupted jobs yet: {}", e.message());
+  }
+}
+
+void Node::RemoveLeftovers() {
+  // A publish this node ran before it restarted is failed first, so its files are left over.
+  if (leftovers_removed_ || !jobs_recovered_) return;
+  try {
+    parts_->services->cubes.RemoveLeftovers();
+    leftovers_removed_ = true;
+  } catch (const Error& e) {
+    spdlog::warn("could not look for files left by interrupted publishes yet: {}", e.message());
+    return;
+  }
+  try {
+    int removed = parts_->services->storage_location.Require().RemoveTemporaryFilesOfWriter();
+    if (removed > 0) {
+      spdlog::info("removed {} temporary file(s) this node left in the package location", removed);
+    }
+  } catch (const Error&) {  // no package location now: nothing of this node's to look for
   }
 }
 
@@ -161,6 +184,7 @@ void Node::MaintenanceLoop() {
     lock.unlock();
     EnsureBootstrapped();
     RecoverJobs();
+    RemoveLeftovers();
     if (bootstrapped_ && std::chrono::steady_clock::now() >= next_purge) {
       try {
         parts_->services->sessions.PurgeExpired();
@@ -175,7 +199,7 @@ void Node::MaintenanceLoop() {
 
 void Node::Start() {
   CheckServable(config_);
-  std::filesystem::create_directories(config_.data_dir);
+  CreatePrivateDirectories(config_.data_dir);
 
   storage::StoreOptions store_options;
   store_options.url = config_.ResolvedStorageUrl();
@@ -191,15 +215,20 @@ void Node::Start() {
   session_options.throttle.lockout_seconds = config_.lockout_seconds;
   service::CubeServiceOptions cube_options;
   cube_options.data_dir = std::filesystem::absolute(config_.data_dir);
+  // Each waits with its work done and its outcome not yet recorded (the import's transaction
+  // open with every change applied).
+  cube_options.before_publish_commit =
+      CommitDelayFromEnvironment("TESSERA_FAULT_CUBE_PUBLISH_DELAY_MS", "the cube publish");
   service::InstanceStoreOptions instance_options;
   instance_options.result_budget_bytes = static_cast<size_t>(config_.instance_result_budget_mb)
                                          << 20;
   service::MigrationSetup migration_setup;
   migration_setup.jobs.node_id = NodeId(config_.data_dir);
   migration_setup.jobs.workers = config_.migration_workers;
+  migration_setup.jobs.lease = std::chrono::seconds(config_.job_lease_seconds);
   migration_setup.packages_dir = config_.ResolvedPackagesDir();
   if (!migration_setup.packages_dir.empty()) {
-    std::filesystem::create_directories(migration_setup.packages_dir);
+    CreatePrivateDirectories(migration_setup.packages_dir);
   }
   migration_setup.migrations.environment = {config_.ResolvedPublicUrl(),
                                             config_.ResolvedPublicUrl()};
@@ -207,11 +236,17 @@ void Node::Start() {
   migration_setup.migrations.max_package_bytes = config_.max_package_bytes;
   migration_setup.migrations.scratch_dir = EmptyWorkDirectory(config_.data_dir, "scratch");
   migration_setup.shared_files.max_file_bytes = config_.max_package_bytes;
-  migration_setup.migrations.before_import_commit = ImportCommitDelayFromEnvironment();
+  migration_setup.migrations.before_import_commit =
+      CommitDelayFromEnvironment("TESSERA_FAULT_IMPORT_COMMIT_DELAY_MS", "the import");
+  migration_setup.migrations.before_creation_commit =
+      CommitDelayFromEnvironment("TESSERA_FAULT_CREATION_COMMIT_DELAY_MS", "the package creation");
+  migration_setup.migrations.target_silence =
+      std::chrono::seconds(config_.migration_target_silence_seconds);
   parts_->services =
       std::make_unique<service::Services>(*parts_->store, session_options, *parts_->warehouses,
                                           cube_options, instance_options, migration_setup);
   RecoverJobs();
+  RemoveLeftovers();
   EnsureBootstrapped();
   if (config_.demo_on_first_start && bootstrapped_) LoadDemoOnFirstStart();
 
@@ -302,7 +337,10 @@ void Node::Stop() {
   if (parts_->compute) parts_->compute->Shutdown();
   if (parts_->metadata) parts_->metadata->Shutdown();
   if (maintenance_.joinable()) maintenance_.join();
-  if (parts_->services) parts_->services->jobs.Stop();
+  if (parts_->services) {
+    parts_->services->cubes.Stop();
+    parts_->services->jobs.Stop();
+  }
 }
 
 void Node::Wait() {

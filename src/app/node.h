@@ -40,11 +40,15 @@ class Node {
   void LoadDemoOnFirstStart();
   void MaintenanceLoop();
   void RecoverJobs();
+  void RemoveLeftovers();  // once, as soon as the storage service answers
 
   Config config_;
   std::unique_ptr<Parts> parts_;
   std::mutex bootstrap_mutex_;
   std::atomic<bool> bootstrapped_{false};
+  // Written by Start() and then by the maintenance thread only.
+  bool jobs_recovered_ = false;
+  bool leftovers_removed_ = false;
   std::mutex stop_mutex_;
   std::condition_variable stop_signal_;
   bool stopping_ = false;

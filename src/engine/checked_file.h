@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/private_files.h"
 #include "engine/dictionary.h"
 
 namespace tessera::engine {
@@ -129,7 +130,7 @@ class CheckedOutput {
   CheckedOutput(std::filesystem::path path, std::string description)
       : path_(std::move(path)),
         description_(std::move(description)),
-        fd_(::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) {
+        fd_(::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kPrivateFileMode)) {
     if (!fd_.is_open()) Fail("cannot create");
     buffer_.reserve(kBufferBytes);
   }

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
 
+#include "core/private_files.h"
 #include "engine/warehouse_ddl.h"
 
 namespace tessera::engine {
@@ -289,6 +290,9 @@ class SqliteWarehouseConnection : public WarehouseConnection {
 
 std::unique_ptr<WarehouseConnection> OpenSqliteWarehouseConnection(
     const std::string& warehouse_name, const std::string& path) {
+  // A new database (and so its WAL and shared-memory files, which SQLite gives its mode) is
+  // readable by this user only.
+  if (path != ":memory:" && !path.empty()) CreatePrivateFile(path);
   sqlite3* db = nullptr;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   int result = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);

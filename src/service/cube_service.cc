@@ -2,8 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <set>
+
 #include "core/error.h"
 #include "core/ids.h"
+#include "core/private_files.h"
 #include "core/time.h"
 #include "engine/cube_publisher.h"
 #include "engine/dataset_snapshot.h"
@@ -34,8 +37,23 @@ CubeService::CubeKey KeyOf(const std::string& project_id, const std::string& cub
   return {CanonicalId(project_id, "project"), CanonicalId(cube_id, "cube")};
 }
 
-std::filesystem::path RelativeSnapshotFile(const CubeService::CubeKey& key) {
-  return std::filesystem::path("cubes") / key.project_id / (key.cube_id + ".tsnap");
+// Files of a publish are named by its job, so no two publishes ever write the same file:
+// cubes/<project id>/<cube id>.<job id>.<extension>.
+std::string PublishFile(const CubeService::CubeKey& key, const std::string& job_id,
+                        std::string_view extension) {
+  return (std::filesystem::path("cubes") / key.project_id /
+          (key.cube_id + "." + job_id + "." + std::string(extension)))
+      .generic_string();
+}
+
+// Where releases before publish jobs kept a pushed dataset's rows.
+std::string LegacyRowsFile(const CubeService::CubeKey& key) {
+  return (std::filesystem::path("cubes") / key.project_id / (key.cube_id + ".rows"))
+      .generic_string();
+}
+
+int64_t MillisSince(Timestamp start) {
+  return std::max<int64_t>(0, ToUnixMillis(Now()) - ToUnixMillis(start));
 }
 
 CubeState StateOf(const std::string& name) {
@@ -86,32 +104,62 @@ std::string_view CubeStateName(CubeState state) {
 }
 
 CubeService::CubeService(storage::MetadataStore& store, WarehouseRegistry& warehouses,
-                         CubeServiceOptions options)
-    : store_(store), warehouses_(warehouses), options_(std::move(options)) {}
+                         JobRunner& jobs, CubeServiceOptions options)
+    : store_(store), warehouses_(warehouses), jobs_(jobs), options_(std::move(options)) {}
 
-CubeService::~CubeService() {
-  is_stopping_ = true;  // cancels the warehouse queries of running publishes
+CubeService::~CubeService() { Stop(); }
+
+void CubeService::Stop() {
+  is_stopping_ = true;  // PublishQueue() starts nothing more
   std::vector<std::thread> workers;
   {
     std::lock_guard lock(mutex_);
     workers = std::move(queue_workers_);
+    queue_workers_.clear();
     publish_ended_.notify_all();
     for (auto& [key, entry] : entries_) {
+      if (!entry->job_id.empty()) jobs_.Cancel(entry->job_id);  // and its warehouse query
       if (entry->worker.joinable()) workers.push_back(std::move(entry->worker));
     }
   }
   for (auto& worker : workers) worker.join();
 }
 
-std::filesystem::path CubeService::PushedRowsPath(const std::string& project_id,
-                                                  const std::string& cube_id) const {
-  const CubeKey key = KeyOf(project_id, cube_id);
-  return options_.data_dir / "cubes" / key.project_id / (key.cube_id + ".rows");
+void CubeService::RegisterJobs() {
+  JobKind kind;
+  kind.fail = [this](storage::MetadataTransaction& tx, const storage::JobRecord& job,
+                     const std::string& reason) { FailPublish(tx, job, reason); };
+  jobs_.RegisterKind(kCubePublishJob, std::move(kind));
 }
 
 std::filesystem::path CubeService::SnapshotPath(const std::string& project_id,
-                                                const std::string& cube_id) const {
-  return options_.data_dir / RelativeSnapshotFile(KeyOf(project_id, cube_id));
+                                                const std::string& cube_id) {
+  const CubeKey key = KeyOf(project_id, cube_id);
+  auto record = FindRecord(key.project_id, key.cube_id);
+  if (!record || record->snapshot_file.empty()) return {};
+  return options_.data_dir / record->snapshot_file;
+}
+
+std::filesystem::path CubeService::RowsPathOf(
+    const CubeKey& key, const std::optional<storage::CubeSnapshotRecord>& record) const {
+  if (record && !record->rows_file.empty()) return options_.data_dir / record->rows_file;
+  return options_.data_dir / LegacyRowsFile(key);
+}
+
+void CubeService::DropPushedRows(const std::string& project_id, const std::string& cube_id) {
+  const CubeKey key = KeyOf(project_id, cube_id);
+  std::optional<storage::CubeSnapshotRecord> before;
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    before = tx.FindCubeSnapshot(key.project_id, key.cube_id, /*for_update=*/true);
+    if (!before || before->rows_file.empty()) return;
+    storage::CubeSnapshotRecord record = *before;
+    record.rows_file.clear();
+    record.updated = Now();
+    tx.PutCubeSnapshot(record);
+  });
+  std::error_code ignored;
+  std::filesystem::remove(RowsPathOf(key, before), ignored);
+  std::filesystem::remove(options_.data_dir / LegacyRowsFile(key), ignored);
 }
 
 CubeService::Entry& CubeService::EntryFor(const std::string& key) {
@@ -146,15 +194,15 @@ bool CubeService::StartPublish(const std::string& project_id, const std::string&
                                CustomPublish job) {
   const CubeKey key{project_id, cube_id};
   std::lock_guard lock(mutex_);
+  if (is_stopping_) throw Error(ErrorCode::kServiceUnavailable, "the node is stopping");
   Entry& entry = EntryFor(key.text());
   if (entry.is_publishing) return false;             // a plain Publish joins the running one
   if (entry.worker.joinable()) entry.worker.join();  // ended: it only had to exit
   entry.is_publishing = true;
   entry.is_queued = false;
   try {
-    entry.worker = std::thread([this, key, job = std::move(job)]() mutable {
-      RunPublish(key.project_id, key.cube_id, std::move(job));
-    });
+    entry.worker = std::thread(
+        [this, key, job = std::move(job)]() mutable { RunPublish(key, std::move(job)); });
   } catch (...) {
     entry.is_publishing = false;
     throw;
@@ -219,30 +267,28 @@ void CubeService::WaitForPublish(const std::string& project_id, const std::strin
   publish_ended_.wait(lock, [&] { return !entry.is_publishing; });
 }
 
-std::shared_ptr<const engine::Dataset> CubeService::BuildFromSource(const std::string& project_id,
-                                                                    const std::string& cube_id) {
+std::shared_ptr<const engine::Dataset> CubeService::BuildFromSource(
+    const CubeKey& key, const std::filesystem::path& rows, const std::atomic<bool>* cancel) {
   std::optional<model::ObjectRecord> object;
-  store_.Read(
-      [&](storage::MetadataTransaction& tx) { object = tx.FindObject(project_id, cube_id); });
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    object = tx.FindObject(key.project_id, key.cube_id);
+  });
   if (object && model::IsPushedDataset(*object)) {
     engine::PushModel push = engine::PushModelFromJson(object->definition.at("pushModel"));
-    return engine::BuildPushedDataset(
-        cube_id, push, engine::ReadPushedRows(push, PushedRowsPath(project_id, cube_id)));
+    return engine::BuildPushedDataset(key.cube_id, push, engine::ReadPushedRows(push, rows));
   }
-  model::SemanticModel model = LoadSemanticModel(store_, project_id);
-  const model::Cube& cube = model.cube(cube_id);
-  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
+  model::SemanticModel model = LoadSemanticModel(store_, key.project_id);
+  const model::Cube& cube = model.cube(key.cube_id);
+  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, key.project_id));
   engine::QueryOptions query;
   query.timeout = options_.query_timeout;
-  query.cancel = &is_stopping_;
+  query.cancel = cancel;
   return engine::PublishCubeDataset(warehouse, model, cube, query);
 }
 
-void CubeService::WriteSnapshot(const std::string& project_id, const std::string& cube_id,
-                                const engine::Dataset& dataset) {
-  const std::filesystem::path path = SnapshotPath(project_id, cube_id);
+void CubeService::WriteSnapshot(const std::filesystem::path& path, const engine::Dataset& dataset) {
   std::error_code error;
-  std::filesystem::create_directories(path.parent_path(), error);
+  CreatePrivateDirectories(path.parent_path(), error);
   if (error) {
     throw Error(ErrorCode::kInternal, "cannot create the cube snapshot directory " +
                                           path.parent_path().string() + ": " + error.message());
@@ -250,77 +296,179 @@ void CubeService::WriteSnapshot(const std::string& project_id, const std::string
   engine::WriteDatasetSnapshot(dataset, path);
 }
 
-void CubeService::RunPublish(std::string project_id, std::string cube_id, CustomPublish job) {
-  const CubeKey key{project_id, cube_id};
-  const auto started = std::chrono::steady_clock::now();
-  std::optional<storage::CubeSnapshotRecord> record;
-  std::shared_ptr<const engine::Dataset> dataset;
-  std::string error;
-  try {
-    record = FindRecord(project_id, cube_id);
+storage::JobRecord CubeService::BeginPublish(const CubeKey& key) {
+  storage::JobRecord job = jobs_.NewJob(kCubePublishJob, "cube:" + key.text(),
+                                        {{"projectId", key.project_id}, {"cubeId", key.cube_id}});
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    auto record = tx.FindCubeSnapshot(key.project_id, key.cube_id, /*for_update=*/true);
     if (!record) {
       record.emplace();
-      record->project_id = project_id;
-      record->cube_id = cube_id;
+      record->project_id = key.project_id;
+      record->cube_id = key.cube_id;
       record->created = Now();
     }
     record->state = kPublishing;
+    record->publish_job_id = job.id;
     record->updated = Now();
-    PutRecord(*record);
-    dataset = job.build ? job.build() : BuildFromSource(project_id, cube_id);
-    WriteSnapshot(project_id, cube_id, *dataset);
-    if (job.commit) job.commit();
+    tx.PutCubeSnapshot(*record);
+    tx.PutJob(job);
+  });
+  return job;
+}
+
+void CubeService::RunPublish(const CubeKey& key, CustomPublish job) {
+  const auto started = std::chrono::steady_clock::now();
+  std::string error;
+  try {
+    storage::JobRecord leased = BeginPublish(key);
+    {
+      std::lock_guard lock(mutex_);
+      EntryFor(key.text()).job_id = leased.id;  // for Stop() to cancel
+    }
+    error = jobs_.RunHere(leased, [&](JobContext& context) { PublishJob(context, key, job); });
   } catch (...) {
-    dataset.reset();
     error = MessageOf(std::current_exception());
-    spdlog::warn("publishing cube {} of project {} failed: {}", cube_id, project_id, error);
   }
-  const int64_t duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  std::chrono::steady_clock::now() - started)
-                                  .count();
-
-  // The outcome, recorded for every node. The previous snapshot's fields stay when it failed.
-  if (record) {
-    record->last_publish_duration_ms = duration_ms;
-    record->updated = Now();
-    if (dataset) {
-      record->state = kReady;
-      record->error_message.clear();
-      record->snapshot_file = RelativeSnapshotFile(key).generic_string();
-      record->rows = static_cast<int64_t>(dataset->row_count());
-      record->memory_bytes = static_cast<int64_t>(dataset->MemoryBytes());
-      record->raw_bytes = static_cast<int64_t>(dataset->RawBytes());
-      record->published = Now();
-    } else {
-      record->state = kFailed;
-      record->error_message = error;
-    }
-    try {
-      PutRecord(*record);
-    } catch (const Error& e) {
-      // This node still serves what it published; the stored state catches up on the next one.
-      spdlog::error("could not record the publish of cube {}: {}", cube_id, e.message());
-    }
+  if (!error.empty()) {
+    spdlog::warn("publishing cube {} of project {} failed: {}", key.cube_id, key.project_id, error);
   }
 
-  CubeStatus status;
-  if (record) status = StatusOf(*record);
+  // What every node now reads of the cube: the job recorded its outcome (or another node did).
+  std::optional<storage::CubeSnapshotRecord> record;
+  try {
+    record = FindRecord(key.project_id, key.cube_id);
+  } catch (const Error& e) {
+    spdlog::warn("the outcome of the publish of cube {} cannot be read: {}", key.cube_id,
+                 e.message());
+  }
   {
     std::lock_guard lock(mutex_);
     Entry& entry = EntryFor(key.text());
-    if (!record) {  // the storage service could not be read: only this node's knowledge is left
-      status = entry.last_status.value_or(CubeStatus{});
+    entry.job_id.clear();
+    if (record) {
+      entry.last_status = StatusOf(*record);
+    } else if (!error.empty()) {  // only this node's knowledge is left
+      CubeStatus status = entry.last_status.value_or(CubeStatus{});
       status.state = CubeState::kFailed;
       status.error_message = error;
-      status.last_publish_duration_ms = duration_ms;
+      status.last_publish_duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            std::chrono::steady_clock::now() - started)
+                                            .count();
+      entry.last_status = status;
     }
-    if (dataset) Install(entry, std::move(dataset));
-    entry.last_status = status;
   }
   if (job.finished) job.finished(error);  // unlocked: it may take its owner's locks
   std::lock_guard lock(mutex_);
   EntryFor(key.text()).is_publishing = false;
   publish_ended_.notify_all();
+}
+
+void CubeService::PublishJob(JobContext& context, const CubeKey& key, CustomPublish& job) {
+  const std::string& job_id = context.job().id;
+  if (is_stopping_) {  // Stop() came before it could cancel the job
+    throw Error(ErrorCode::kServiceUnavailable,
+                "interrupted: the node stopped before the publish started");
+  }
+  const std::filesystem::path rows_now = RowsPathOf(key, FindRecord(key.project_id, key.cube_id));
+  std::shared_ptr<const engine::Dataset> dataset =
+      job.build ? job.build(rows_now) : BuildFromSource(key, rows_now, context.cancel_flag());
+  context.ThrowIfCancelled();
+
+  PublishFiles files{PublishFile(key, job_id, "tsnap"),
+                     job.commit ? PublishFile(key, job_id, "rows") : ""};
+  PublishFiles previous;
+  storage::CubeSnapshotRecord recorded;
+  try {
+    WriteSnapshot(options_.data_dir / files.snapshot, *dataset);
+    if (job.commit) job.commit(options_.data_dir / files.rows);
+    if (options_.before_publish_commit) options_.before_publish_commit();
+    context.ThrowIfCancelled();
+    previous = CommitPublish(context, key, files, *dataset, recorded);
+  } catch (...) {
+    if (!IsRecorded(key, files)) RemoveFiles(files);
+    throw;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    Entry& entry = EntryFor(key.text());
+    Install(entry, std::move(dataset));
+    entry.last_status = StatusOf(recorded);
+  }
+  // Only now may the files of the previous publish go.
+  if (previous.snapshot == files.snapshot) previous.snapshot.clear();
+  if (previous.rows == files.rows || files.rows.empty()) previous.rows.clear();
+  RemoveFiles(previous);
+}
+
+CubeService::PublishFiles CubeService::CommitPublish(JobContext& context, const CubeKey& key,
+                                                     const PublishFiles& files,
+                                                     const engine::Dataset& dataset,
+                                                     storage::CubeSnapshotRecord& recorded) {
+  PublishFiles previous;
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    context.MarkDone(tx);
+    auto record = tx.FindCubeSnapshot(key.project_id, key.cube_id, /*for_update=*/true);
+    if (!record || record->publish_job_id != context.job().id) {
+      throw Error(ErrorCode::kServiceUnavailable,
+                  "a publish of the cube started later replaced this one");
+    }
+    previous.snapshot = record->snapshot_file;
+    previous.rows = record->rows_file.empty() ? LegacyRowsFile(key) : record->rows_file;
+    record->state = kReady;
+    record->error_message.clear();
+    record->snapshot_file = files.snapshot;
+    if (!files.rows.empty()) record->rows_file = files.rows;
+    record->rows = static_cast<int64_t>(dataset.row_count());
+    record->memory_bytes = static_cast<int64_t>(dataset.MemoryBytes());
+    record->raw_bytes = static_cast<int64_t>(dataset.RawBytes());
+    record->published = Now();
+    record->last_publish_duration_ms = MillisSince(context.job().created);
+    record->updated = record->published;
+    tx.PutCubeSnapshot(*record);
+    recorded = *record;
+  });
+  return previous;
+}
+
+void CubeService::FailPublish(storage::MetadataTransaction& tx, const storage::JobRecord& job,
+                              const std::string& reason) {
+  auto key = KeyOf(job.data.value("projectId", ""), job.data.value("cubeId", ""));
+  auto record = tx.FindCubeSnapshot(key.project_id, key.cube_id, /*for_update=*/true);
+  if (record && record->publish_job_id == job.id && record->state == kPublishing) {
+    record->state = kFailed;
+    record->error_message = reason;
+    record->last_publish_duration_ms = MillisSince(job.created);
+    record->updated = Now();
+    tx.PutCubeSnapshot(*record);
+  }
+  RemoveFilesOfJob(key, job.id);  // what it wrote here, if it ran here
+}
+
+bool CubeService::IsRecorded(const CubeKey& key, const PublishFiles& files) {
+  try {  // a commit that failed as it ended may have committed all the same
+    auto record = FindRecord(key.project_id, key.cube_id);
+    return record && record->snapshot_file == files.snapshot;
+  } catch (const Error&) {
+    return true;  // kept: if no record names them, the next start removes them
+  }
+}
+
+void CubeService::RemoveFiles(const PublishFiles& files) const {
+  std::error_code ignored;
+  if (!files.snapshot.empty()) std::filesystem::remove(options_.data_dir / files.snapshot, ignored);
+  if (!files.rows.empty()) std::filesystem::remove(options_.data_dir / files.rows, ignored);
+}
+
+void CubeService::RemoveFilesOfJob(const CubeKey& key, const std::string& job_id) const {
+  const std::string prefix = key.cube_id + "." + job_id + ".";
+  std::error_code error;
+  const std::filesystem::path directory = options_.data_dir / "cubes" / key.project_id;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    if (entry.path().filename().string().starts_with(prefix)) {
+      std::error_code ignored;
+      std::filesystem::remove(entry.path(), ignored);
+    }
+  }
 }
 
 void CubeService::Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset) {
@@ -371,31 +519,45 @@ std::shared_ptr<const engine::Dataset> CubeService::Get(const std::string& proje
     if (entry->dataset) return entry->dataset;
   }
   std::lock_guard load(entry->load_mutex);
-  uint64_t generation = 0;
   {
     std::lock_guard lock(mutex_);
     if (entry->dataset) return entry->dataset;  // another caller loaded it meanwhile
-    generation = entry->generation;
   }
-  auto record = FindRecord(key.project_id, key.cube_id);
-  if (!record || record->snapshot_file.empty()) {
-    if (!WaitForFirstPublish(*entry)) return nullptr;
+  return LoadSnapshot(key, *entry);
+}
+
+std::shared_ptr<const engine::Dataset> CubeService::LoadSnapshot(const CubeKey& key, Entry& entry) {
+  // A publish that commits while the snapshot loads removes the file the record named: the
+  // record is read again then, and names the new one.
+  for (int attempt = 1;; ++attempt) {
+    uint64_t generation = 0;
+    {
+      std::lock_guard lock(mutex_);
+      generation = entry.generation;
+    }
+    auto record = FindRecord(key.project_id, key.cube_id);
+    if (!record || record->snapshot_file.empty()) {
+      if (!WaitForFirstPublish(entry)) return nullptr;
+      std::lock_guard lock(mutex_);
+      return entry.dataset;
+    }
+    std::shared_ptr<const engine::Dataset> dataset;
+    try {
+      dataset = engine::ReadDatasetSnapshot(options_.data_dir / record->snapshot_file);
+    } catch (const Error& e) {
+      auto now = FindRecord(key.project_id, key.cube_id);
+      bool replaced = now && now->snapshot_file != record->snapshot_file;
+      if (replaced && attempt < 3) continue;
+      throw Error(ErrorCode::kInternal, "Cube '" + key.cube_id +
+                                            "' cannot be loaded from its snapshot; publish it "
+                                            "again. " +
+                                            std::string(e.message()));
+    }
     std::lock_guard lock(mutex_);
-    return entry->dataset;
+    // A publish that ended while the snapshot loaded installed a newer dataset: serve that one.
+    if (entry.generation == generation) Install(entry, std::move(dataset));
+    return entry.dataset;
   }
-  std::shared_ptr<const engine::Dataset> dataset;
-  try {
-    dataset = engine::ReadDatasetSnapshot(options_.data_dir / record->snapshot_file);
-  } catch (const Error& e) {
-    throw Error(ErrorCode::kInternal, "Cube '" + key.cube_id +
-                                          "' cannot be loaded from its snapshot; publish it "
-                                          "again. " +
-                                          std::string(e.message()));
-  }
-  std::lock_guard lock(mutex_);
-  // A publish that ended while the snapshot loaded installed a newer dataset: serve that one.
-  if (entry->generation == generation) Install(*entry, std::move(dataset));
-  return entry->dataset;
 }
 
 size_t CubeService::LoadedBytes() const {
@@ -411,8 +573,66 @@ std::optional<storage::CubeSnapshotRecord> CubeService::FindRecord(const std::st
   return record;
 }
 
-void CubeService::PutRecord(const storage::CubeSnapshotRecord& record) {
-  store_.Write([&](storage::MetadataTransaction& tx) { tx.PutCubeSnapshot(record); });
+// Recovery at start
+
+void CubeService::RemoveLeftovers() {
+  std::vector<storage::ProjectRecord> projects;
+  store_.Read([&](storage::MetadataTransaction& tx) { projects = tx.ListProjects(); });
+  for (const auto& project : projects) FailStalePublishes(project.object.id);
+  std::error_code error;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(options_.data_dir / "cubes", error)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory() && CanonicalObjectId(name) == name) RemoveLeftoversOfProject(name);
+  }
+}
+
+void CubeService::FailStalePublishes(const std::string& project_id) {
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    for (auto record : tx.ListCubeSnapshots(project_id)) {
+      if (record.state != kPublishing) continue;
+      auto job = record.publish_job_id.empty() ? std::nullopt : tx.FindJob(record.publish_job_id);
+      if (job && job->state == "running") continue;  // its node, or recovery, ends it
+      record.state = kFailed;
+      record.error_message =
+          "interrupted: the node that ran the publish stopped before it was complete; no change "
+          "was kept";
+      record.updated = Now();
+      tx.PutCubeSnapshot(record);
+      spdlog::warn("the interrupted publish of cube {} is marked failed", record.cube_id);
+    }
+  });
+}
+
+void CubeService::RemoveLeftoversOfProject(const std::string& project_id) {
+  std::set<std::string> kept;  // file names
+  std::set<std::string> running_jobs;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    for (const auto& record : tx.ListCubeSnapshots(project_id)) {
+      for (const std::string* file : {&record.snapshot_file, &record.rows_file}) {
+        if (!file->empty()) kept.insert(std::filesystem::path(*file).filename().string());
+      }
+      if (record.rows_file.empty()) {
+        kept.insert(std::filesystem::path(LegacyRowsFile({project_id, record.cube_id}))
+                        .filename()
+                        .string());
+      }
+    }
+    for (const auto& job : tx.ListJobs("running")) {
+      if (job.kind == kCubePublishJob) running_jobs.insert(job.id);
+    }
+  });
+  std::error_code error;
+  const std::filesystem::path directory = options_.data_dir / "cubes" / project_id;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    const std::string name = entry.path().filename().string();
+    if (kept.count(name)) continue;
+    // <cube id>.<job id>.<extension>[.tmp-...]: kept while its publish runs (elsewhere).
+    if (name.size() > 66 && name[32] == '.' && running_jobs.count(name.substr(33, 32))) continue;
+    std::error_code ignored;
+    std::filesystem::remove_all(entry.path(), ignored);
+    spdlog::info("removed {}, left by an interrupted publish", entry.path().string());
+  }
 }
 
 }  // namespace tessera::service

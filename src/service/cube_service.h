@@ -2,26 +2,37 @@
 //
 // The published cubes of one node (ARCHITECTURE §1, §6; spec 05 §4 step 2). Publishing a cube
 // runs its query on the project's warehouse into a Dataset (engine/cube_publisher.h), writes the
-// Dataset's snapshot to <data_dir>/cubes/<project id>/<cube id>.tsnap (engine/dataset_snapshot.h)
-// and records the outcome in the storage service, so any node and any restart knows the cube is
-// published and where its snapshot is.
+// Dataset's snapshot to <data_dir>/cubes/<project id>/<cube id>.<job id>.tsnap
+// (engine/dataset_snapshot.h) and records it in the storage service, so any node and any restart
+// knows the cube is published and where its snapshot is.
 //
 // Contract:
 //   - Publish() checks that the cube exists (Error(kInvalidInput) for a malformed id,
 //     Error(kNotFound) for an unknown cube) and returns at once: the publish runs on its own
 //     thread, so the HTTP layer can answer 202 and let clients poll Status(). A Publish of a cube
-//     that is already publishing joins that publish. Refresh() is Publish() again.
-//   - A publish that fails (warehouse unreachable, timeout, a model the SQL generator refuses...)
-//     leaves the previous dataset served, its snapshot on disk, and reports kFailed with the
-//     error's message.
+//     that is already publishing on this node joins that publish. Refresh() is Publish() again.
+//   - Every publish is a job of the node's JobRunner (kind "cube_publish"): stored with the
+//     cube's record marked publishing, under a lease the node renews while it works. It is all or
+//     nothing: its files get names no other publish uses, and the one transaction that marks the
+//     job done switches the record to them; the previous files are removed only then. A publish
+//     killed anywhere before that transaction leaves the previous snapshot recorded and served.
+//   - A publish that fails (warehouse unreachable, timeout, a model the SQL generator refuses,
+//     the node killed or stopped...) leaves the previous dataset served, its snapshot on disk, and
+//     reports kFailed with the failure's message. A node that restarts, or any node once the lease
+//     has expired, fails the abandoned publish that way (JobRunner::Recover()), so no status
+//     stays "publishing" after its node is gone.
+//   - When two nodes publish one cube at once, the publish started last is the one recorded; the
+//     other fails saying so.
+//   - RemoveLeftovers(), at start after the job runner's first Recover(), removes from this
+//     node's cubes directory every file no record names and no running publish is writing
+//     (temporary files and snapshots of interrupted publishes), and fails records left
+//     "publishing" without a running job (written before publishes were jobs).
 //   - Get() returns the dataset served, loading it from its snapshot on first use after a
 //     restart (never re-querying the warehouse); null when the cube was never published. A
 //     snapshot that cannot be read is Error(kInternal) saying so and asking for a new publish.
 //   - Status() is the storage service's record (shared by every node), with what only this node
 //     knows on top: a publish running here, whether the dataset is in memory and its size. When
-//     the storage service cannot be read it falls back to this node's last publish, if any. A
-//     publish interrupted by a crash reads "publishing" until the next publish of the cube
-//     (jobs with leases will resolve this, ARCHITECTURE §1).
+//     the storage service cannot be read it falls back to this node's last publish, if any.
 //   - PublishInBackground() publishes a list of cubes one after another on a background thread
 //     (the demo's first start), logging each one. A cube waiting for its turn reads as
 //     publishing.
@@ -31,13 +42,16 @@
 //   - A node serves the dataset it published or loaded; it does not notice a newer publish by
 //     another node until it publishes itself or restarts.
 //   - A pushed dataset (spec 02 §8, model::IsPushedDataset) is a cube whose rows come from its
-//     upload sessions, kept in the file PushedRowsPath() beside its snapshot: Publish() rebuilds it
-//     from those rows. PublishWith() runs a publish whose dataset the caller builds (a push
-//     publish): it refuses to start while another publish of the cube runs, and once the dataset
-//     is built and its snapshot written, runs `commit` (which may throw, failing the publish)
-//     before serving it; `finished` hears the outcome ("" or the error) after the status is
-//     recorded.
-//   - The destructor cancels running publishes (their warehouse queries) and waits for them.
+//     upload sessions, kept in a rows file (engine/pushed_rows_file.h) beside its snapshot and
+//     recorded with it: Publish() rebuilds the dataset from those rows. PublishWith() runs a
+//     publish whose dataset the caller builds (a push publish): it refuses to start while another
+//     publish of the cube runs here; `build` gets the rows file recorded now, `commit` writes the
+//     rows behind the built dataset to the new rows file it is given (it may throw, failing the
+//     publish), and the record switches to both files together; `finished` hears the outcome (""
+//     or the error) after the status is recorded. DropPushedRows() forgets the recorded rows (a
+//     replaced model starts without rows) and keeps the dataset served.
+//   - Stop() (and the destructor) cancels running publishes (their warehouse queries) and waits
+//     for them; publishes queued by PublishInBackground() are not started.
 //   - Thread-safe.
 #pragma once
 
@@ -57,6 +71,7 @@
 
 #include "engine/dataset.h"
 #include "engine/warehouse.h"
+#include "service/job_runner.h"
 #include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
@@ -81,15 +96,23 @@ struct CubeStatus {
 
 // A publish whose dataset the caller builds (a push publish).
 struct CustomPublish {
-  std::function<std::shared_ptr<const engine::Dataset>()> build;
-  std::function<void()> commit;                            // optional
+  // From the rows file recorded now (a path that may not exist: no rows yet).
+  std::function<std::shared_ptr<const engine::Dataset>(const std::filesystem::path& rows)> build;
+  // Optional: writes the rows behind the built dataset to the new file `rows`.
+  std::function<void(const std::filesystem::path& rows)> commit;
   std::function<void(const std::string& error)> finished;  // optional; "" on success
 };
 
 struct CubeServiceOptions {
   std::filesystem::path data_dir;  // snapshots go under data_dir/cubes/
   std::chrono::milliseconds query_timeout{std::chrono::minutes(30)};
+  // Fault injection for tests only: runs once a publish has written its files, just before the
+  // transaction that records them.
+  std::function<void()> before_publish_commit;
 };
+
+// The job kind of cube publishes.
+inline constexpr char kCubePublishJob[] = "cube_publish";
 
 class CubeService {
  public:
@@ -100,11 +123,18 @@ class CubeService {
     std::string text() const { return project_id + ":" + cube_id; }
   };
 
-  CubeService(storage::MetadataStore& store, WarehouseRegistry& warehouses,
+  // `jobs` runs the publishes and must outlive this service's publishes (Stop() ends them).
+  CubeService(storage::MetadataStore& store, WarehouseRegistry& warehouses, JobRunner& jobs,
               CubeServiceOptions options);
   ~CubeService();
   CubeService(const CubeService&) = delete;
   CubeService& operator=(const CubeService&) = delete;
+
+  // Before the runner's first Recover(): how abandoned publishes are failed.
+  void RegisterJobs();
+  // After it: see the contract. Needs the storage service (throws Error(kStorageUnavailable)).
+  void RemoveLeftovers();
+  void Stop();
 
   void Publish(const std::string& project_id, const std::string& cube_id);
   void Refresh(const std::string& project_id, const std::string& cube_id) {
@@ -124,12 +154,10 @@ class CubeService {
   // Bytes held by the datasets this node serves (the cube monitors of spec 02).
   size_t LoadedBytes() const;
 
-  // Where the cube's snapshot lives on this node.
-  std::filesystem::path SnapshotPath(const std::string& project_id,
-                                     const std::string& cube_id) const;
-  // Where a pushed dataset's table rows live on this node (engine/pushed_rows_file.h).
-  std::filesystem::path PushedRowsPath(const std::string& project_id,
-                                       const std::string& cube_id) const;
+  // The snapshot file the storage service records for the cube, on this node; empty when none.
+  std::filesystem::path SnapshotPath(const std::string& project_id, const std::string& cube_id);
+  // Forgets the rows recorded for a pushed dataset and removes their file.
+  void DropPushedRows(const std::string& project_id, const std::string& cube_id);
 
  private:
   struct Entry {
@@ -138,9 +166,15 @@ class CubeService {
     uint64_t generation = 0;  // datasets installed so far, so a stale snapshot load is dropped
     bool is_publishing = false;
     bool is_queued = false;                 // PublishInBackground() will publish it
+    std::string job_id;                     // of the publish running here
     std::optional<CubeStatus> last_status;  // when the storage service cannot be read
     std::thread worker;
     std::mutex load_mutex;  // one snapshot load at a time per cube
+  };
+  // The files one publish writes, relative to the data directory.
+  struct PublishFiles {
+    std::string snapshot;
+    std::string rows;  // empty unless the publish writes rows
   };
 
   Entry& EntryFor(const std::string& key);  // with mutex_ held
@@ -149,18 +183,36 @@ class CubeService {
   // Waits while the cube's first publish is running or queued on this node; false if none was.
   bool WaitForFirstPublish(Entry& entry);
   bool StartPublish(const std::string& project_id, const std::string& cube_id, CustomPublish job);
-  void RunPublish(std::string project_id, std::string cube_id, CustomPublish job);
-  std::shared_ptr<const engine::Dataset> BuildFromSource(const std::string& project_id,
-                                                         const std::string& cube_id);
-  void WriteSnapshot(const std::string& project_id, const std::string& cube_id,
-                     const engine::Dataset& dataset);
+  void RunPublish(const CubeKey& key, CustomPublish job);
+  // Stores the publish's job with the record marked publishing, in one transaction.
+  storage::JobRecord BeginPublish(const CubeKey& key);
+  // The job's work: build, write the files, record them (JobContext::MarkDone), serve.
+  void PublishJob(JobContext& context, const CubeKey& key, CustomPublish& job);
+  // Records `files` as the cube's; returns the files recorded before.
+  PublishFiles CommitPublish(JobContext& context, const CubeKey& key, const PublishFiles& files,
+                             const engine::Dataset& dataset, storage::CubeSnapshotRecord& record);
+  void FailPublish(storage::MetadataTransaction& tx, const storage::JobRecord& job,
+                   const std::string& reason);
+  std::shared_ptr<const engine::Dataset> BuildFromSource(const CubeKey& key,
+                                                         const std::filesystem::path& rows,
+                                                         const std::atomic<bool>* cancel);
+  void WriteSnapshot(const std::filesystem::path& path, const engine::Dataset& dataset);
   void Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset);  // mutex_ held
+  std::shared_ptr<const engine::Dataset> LoadSnapshot(const CubeKey& key, Entry& entry);
   std::optional<storage::CubeSnapshotRecord> FindRecord(const std::string& project_id,
                                                         const std::string& cube_id);
-  void PutRecord(const storage::CubeSnapshotRecord& record);
+  // The rows file a record names (the name of releases before publish jobs when it names none).
+  std::filesystem::path RowsPathOf(const CubeKey& key,
+                                   const std::optional<storage::CubeSnapshotRecord>& record) const;
+  bool IsRecorded(const CubeKey& key, const PublishFiles& files);
+  void RemoveFiles(const PublishFiles& files) const;
+  void RemoveFilesOfJob(const CubeKey& key, const std::string& job_id) const;
+  void RemoveLeftoversOfProject(const std::string& project_id);
+  void FailStalePublishes(const std::string& project_id);
 
   storage::MetadataStore& store_;
   WarehouseRegistry& warehouses_;
+  JobRunner& jobs_;
   CubeServiceOptions options_;
   std::atomic<bool> is_stopping_{false};
 

@@ -113,34 +113,80 @@ void JobRunner::WorkerLoop() {
     wake_.wait(lock, [&] { return stopping_ || (active = NextRunnable()) != nullptr; });
     if (!active) return;  // stopping
     lock.unlock();
-    Run(active);
+    Run(active, nullptr);
     Finish(active);
     lock.lock();
   }
 }
 
-void JobRunner::Run(const std::shared_ptr<Active>& active) {
+std::string JobRunner::RunHere(const storage::JobRecord& job,
+                               const std::function<void(JobContext&)>& run) {
+  auto active = std::make_shared<Active>();
+  active->job = job;
+  active->running = true;
+  bool is_stopping = false;
+  {
+    std::lock_guard lock(mutex_);
+    is_stopping = stopping_;
+    if (!is_stopping) {
+      active_[job.id] = active;
+      ++running_here_;
+    }
+  }
+  if (is_stopping) {
+    std::string reason =
+        fmt::format("interrupted: node {} stopped before the work started", options_.node_id);
+    try {
+      Fail(job.id, options_.node_id, std::nullopt, reason);
+    } catch (const std::exception& error) {
+      spdlog::warn("job {} stays for recovery: {}", job.id, error.what());
+    }
+    return reason;
+  }
+  std::string outcome = Run(active, run);
+  {
+    std::lock_guard lock(mutex_);
+    active_.erase(job.id);
+    --running_here_;
+  }
+  here_ended_.notify_all();
+  return outcome;
+}
+
+void JobRunner::Cancel(const std::string& job_id) {
+  std::lock_guard lock(mutex_);
+  auto active = active_.find(job_id);
+  if (active != active_.end()) active->second->control.cancelled = true;
+}
+
+std::string JobRunner::Run(const std::shared_ptr<Active>& active,
+                           const std::function<void(JobContext&)>& run) {
   const storage::JobRecord& job = active->job;
-  auto kind = kinds_.find(job.kind);
+  std::function<void(JobContext&)> work = run;
+  if (!work) {
+    std::lock_guard lock(mutex_);
+    auto kind = kinds_.find(job.kind);
+    if (kind != kinds_.end()) work = kind->second.run;
+  }
   std::string failure;
-  if (kind == kinds_.end()) {
+  if (!work) {
     failure = fmt::format("this node cannot run jobs of kind '{}'", job.kind);
   } else {
     JobContext context(job, options_.node_id, active->control);
     try {
-      kind->second.run(context);
+      work(context);
       if (!context.is_marked_done()) failure = "the job ended without storing its outcome";
-    } catch (const JobLost&) {
+    } catch (const JobLost& lost) {
       spdlog::warn("job {} ({}) was taken over by another node; its work is dropped", job.id,
                    job.kind);
-      return;
+      return std::string(lost.message());
     } catch (const Error& error) {
       failure = std::string(error.message());
     } catch (const std::exception& error) {
       failure = fmt::format("internal error: {}", error.what());
     }
   }
-  if (failure.empty()) return;
+  if (failure.empty()) return failure;
   try {
     Fail(job.id, options_.node_id, std::nullopt, failure);
   } catch (const std::exception& error) {
@@ -149,6 +195,7 @@ void JobRunner::Run(const std::shared_ptr<Active>& active) {
     std::lock_guard lock(mutex_);
     unstored_failures_[job.id] = failure;
   }
+  return failure;
 }
 
 void JobRunner::Finish(const std::shared_ptr<Active>& active) {
@@ -230,7 +277,10 @@ void JobRunner::RenewLeases() {
     for (const auto& [id, active] : active_) jobs.push_back(active);
   }
   for (const auto& active : jobs) {
-    if (active->control.row_locked) continue;
+    if (active->control.row_locked) {  // storing its outcome: the lease waits for the commit
+      Heartbeat(active->job);
+      continue;
+    }
     Timestamp renewed = Now() + options_.lease;
     bool held = true;
     try {
@@ -247,6 +297,22 @@ void JobRunner::RenewLeases() {
       continue;
     }
     if (!held && !active->control.row_locked) active->control.cancelled = true;  // failed elsewhere
+    if (held) Heartbeat(active->job);
+  }
+}
+
+void JobRunner::Heartbeat(const storage::JobRecord& job) {
+  std::function<void(const storage::JobRecord&)> heartbeat;
+  {
+    std::lock_guard lock(mutex_);
+    auto kind = kinds_.find(job.kind);
+    if (kind != kinds_.end()) heartbeat = kind->second.heartbeat;
+  }
+  if (!heartbeat) return;
+  try {
+    heartbeat(job);
+  } catch (const std::exception& error) {
+    spdlog::warn("job {} ({}): {}", job.id, job.kind, error.what());
   }
 }
 
@@ -287,10 +353,14 @@ void JobRunner::Stop() {
     for (const auto& [id, active] : active_) active->control.cancelled = true;
   }
   wake_.notify_all();
-  heartbeat_wake_.notify_all();
   for (auto& worker : workers_) {
     if (worker.joinable()) worker.join();
   }
+  {
+    std::unique_lock lock(mutex_);
+    here_ended_.wait(lock, [&] { return running_here_ == 0; });
+  }
+  heartbeat_wake_.notify_all();
   if (heartbeat_.joinable()) heartbeat_.join();
   FailQueued();
 }

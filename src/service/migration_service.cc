@@ -194,10 +194,16 @@ MigrationService::MigrationService(storage::MetadataStore& store, JobRunner& job
 void MigrationService::RegisterJobs() {
   auto fail = [this](storage::MetadataTransaction& tx, const storage::JobRecord& job,
                      const std::string& reason) { FailJob(tx, job, reason); };
-  jobs_.RegisterKind(kCreateJob, {[this](JobContext& c) { RunCreation(c); }, fail});
-  jobs_.RegisterKind(kImportJob, {[this](JobContext& c) { RunImport(c); }, fail});
-  jobs_.RegisterKind(kUndoJob, {[this](JobContext& c) { RunUndo(c); }, fail});
-  jobs_.RegisterKind(kValidateJob, {[this](JobContext& c) { RunValidation(c); }, fail});
+  // While an import or undo waits or runs, the source sees its status file touched (also while
+  // its transaction is open: the import is all that transaction).
+  auto touch = [this](const storage::JobRecord& job) {
+    if (job.data.value("role", "") != kTarget) return;
+    TouchImportStatus(location_.Require(), ParseMigrationId(job.data.value("migrationId", "")));
+  };
+  jobs_.RegisterKind(kCreateJob, {[this](JobContext& c) { RunCreation(c); }, fail, nullptr});
+  jobs_.RegisterKind(kImportJob, {[this](JobContext& c) { RunImport(c); }, fail, touch});
+  jobs_.RegisterKind(kUndoJob, {[this](JobContext& c) { RunUndo(c); }, fail, touch});
+  jobs_.RegisterKind(kValidateJob, {[this](JobContext& c) { RunValidation(c); }, fail, nullptr});
 }
 
 // Records
@@ -470,7 +476,7 @@ MigrationRecord MigrationService::Get(const Principal& principal, const Migratio
 
 MigrationRecord MigrationService::WithTargetStatusIfReadable(MigrationRecord record) const {
   try {
-    return WithTargetStatus(location_.Require(), std::move(record));
+    return WithTargetStatus(location_.Require(), std::move(record), options_.target_silence);
   } catch (const Error& error) {  // the location is gone: show what this side knows
     spdlog::warn("migration {}: the target's status cannot be read: {}",
                  FormatMigrationId(IdOf(record)), error.message());

@@ -36,6 +36,7 @@
 
 #include "service/job_runner.h"
 #include "service/migration_record.h"
+#include "service/migration_status_sync.h"
 #include "service/principal.h"
 #include "service/storage_location_service.h"
 #include "storage/metadata_store.h"
@@ -55,6 +56,9 @@ struct MigrationServiceOptions {
   // import's transaction is open with every change applied.
   std::function<void()> before_creation_commit;
   std::function<void()> before_import_commit;
+  // How long the source waits for a sign of life from the target of a running import or undo
+  // before it shows it failed (service/migration_status_sync.h).
+  std::chrono::seconds target_silence = kDefaultTargetSilence;
 };
 
 struct MigrationPage {

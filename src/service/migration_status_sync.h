@@ -21,9 +21,19 @@
 //       the previous outcome until the new one is written;
 //     - the target's import status, progress, message, undo request and undo storage when the
 //       file's importInfo was updated later than the record's (the import request status stays
-//       the source's own).
+//       the source's own);
+//     - when that status is `importing` or `undoing` but the file has not been touched for more
+//       than `target_silence` (the target touches it while the job runs: TouchImportStatus), the
+//       status `import_failed` or `undo_failed` with a message saying when the target last
+//       reported: the target is down or cannot reach the location. A later report of the target
+//       shows again as it comes.
 //     A missing or unreadable file changes nothing.
+//   - TouchImportStatus sets the status file's modification time to now (a sign of life of the
+//     import or undo running on the target); a missing file is left missing, and a failure is
+//     Error(kServiceUnavailable).
 #pragma once
+
+#include <chrono>
 
 #include "service/migration_record.h"
 #include "storage/package_location.h"
@@ -43,6 +53,11 @@ void WriteCertificationStatus(const storage::PackageLocation& location,
 std::optional<Certification> ReadCertificationStatus(const storage::PackageLocation& location,
                                                      const MigrationId& id);
 
-MigrationRecord WithTargetStatus(const storage::PackageLocation& location, MigrationRecord record);
+inline constexpr std::chrono::seconds kDefaultTargetSilence{120};
+
+MigrationRecord WithTargetStatus(const storage::PackageLocation& location, MigrationRecord record,
+                                 std::chrono::seconds target_silence = kDefaultTargetSilence);
+
+void TouchImportStatus(const storage::PackageLocation& location, const MigrationId& id);
 
 }  // namespace tessera::service

@@ -299,10 +299,8 @@ PushedDatasetRef PushService::CreateModel(const Principal& principal, const std:
                                           const Json& body) {
   engine::PushModel model = engine::ParsePushModel(body);
   SavedObject saved = SaveDataset(objects_, principal, project_id, model, kMadeByModels);
-  if (saved.replaced) {
-    std::error_code ignored;  // the new model starts without rows
-    std::filesystem::remove(cubes_.PushedRowsPath(project_id, saved.view.record.id), ignored);
-  }
+  // The new model starts without rows.
+  if (saved.replaced) cubes_.DropPushedRows(project_id, saved.view.record.id);
   return {saved.view.record.id, saved.view.record.name, {}};
 }
 
@@ -442,12 +440,11 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
                                const engine::PushModel& model, Loads loads,
                                std::shared_ptr<Session> session,
                                std::function<void(const std::string&)> notify) {
-  const std::filesystem::path rows_path = cubes_.PushedRowsPath(project_id, dataset_id);
   auto merged = std::make_shared<engine::PushedTables>();
   auto pending = std::make_shared<Loads>(std::move(loads));
   CustomPublish job;
-  job.build = [model, dataset_id, rows_path, merged, pending, session] {
-    *merged = engine::ReadPushedRows(model, rows_path);
+  job.build = [model, dataset_id, merged, pending, session](const std::filesystem::path& rows) {
+    *merged = engine::ReadPushedRows(model, rows);
     for (auto& [name, load] : *pending) {
       (*merged)[name] =
           engine::ApplyUpdatePolicy(load.policy, std::move((*merged)[name]), std::move(load.rows),
@@ -462,8 +459,8 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
     }
     return dataset;
   };
-  job.commit = [model, rows_path, merged] {
-    engine::WritePushedRows(model, *merged, rows_path);
+  job.commit = [model, merged](const std::filesystem::path& rows) {
+    engine::WritePushedRows(model, *merged, rows);
     merged->clear();
   };
   job.finished = [this, session, notify](const std::string& error) {

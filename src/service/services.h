@@ -1,7 +1,8 @@
 // service/services.h
 //
 // The application services of one Tessera node, constructed together over one storage service
-// and the node's warehouses. app/ owns it; api/ borrows it.
+// and the node's warehouses. app/ owns it; api/ borrows it. Long work -- migrations, cube
+// publishes -- runs as jobs of `jobs` (service/job_runner.h), one runner per node.
 #pragma once
 
 #include "service/cube_service.h"
@@ -41,18 +42,27 @@ struct Services {
         projects(metadata_store),
         objects(metadata_store),
         search(metadata_store),
-        cubes(metadata_store, warehouses, std::move(cube_options)),
+        cubes(metadata_store, warehouses, jobs, std::move(cube_options)),
         definitions(metadata_store, objects, warehouses, cubes),
         instances(instance_options),
         dataset_instances(definitions, instances, nullptr),
         dashboards(objects, definitions, instances),
         push(metadata_store, objects, cubes),
-        storage_location(metadata_store, migration_setup.packages_dir),
+        storage_location(metadata_store, migration_setup.packages_dir,
+                         migration_setup.jobs.node_id),
         migrations(metadata_store, jobs, storage_location, migration_setup.migrations),
         shared_files(metadata_store, storage_location, migration_setup.shared_files),
         jobs(metadata_store, migration_setup.jobs) {
+    cubes.RegisterJobs();
     migrations.RegisterJobs();
   }
+  // Cube publishes run on the cube service's threads as jobs of `jobs`: they end first.
+  ~Services() {
+    cubes.Stop();
+    jobs.Stop();
+  }
+  Services(const Services&) = delete;
+  Services& operator=(const Services&) = delete;
 
   storage::MetadataStore& store;
   DirectoryService directory;

@@ -195,10 +195,12 @@ Json SharedFileService::Upload(const Principal& principal, const std::string& fi
   storage::PackageLocation location = location_.Require();
   std::filesystem::path target = location.Resolve(record.data["path"].get<std::string>());
   std::string package_id;
-  storage::StoreFileRange(content.file, content.offset, content.length, target,
-                          [&](const std::filesystem::path& staged, const std::string& sha256) {
-                            package_id = CheckUploadedContent(record.data, staged, sha256);
-                          });
+  storage::StoreFileRange(
+      content.file, content.offset, content.length, target,
+      [&](const std::filesystem::path& staged, const std::string& sha256) {
+        package_id = CheckUploadedContent(record.data, staged, sha256);
+      },
+      location.writer());
   bool uploaded_by_another = false;  // the same verified content: that file stays
   try {
     store_.Write([&](storage::MetadataTransaction& tx) {

@@ -75,8 +75,9 @@ void ProbeOrRefuse(const std::filesystem::path& location) {
 }  // namespace
 
 StorageLocationService::StorageLocationService(storage::MetadataStore& store,
-                                               std::filesystem::path configured_dir)
-    : store_(store), configured_dir_(std::move(configured_dir)) {}
+                                               std::filesystem::path configured_dir,
+                                               std::string writer)
+    : store_(store), configured_dir_(std::move(configured_dir)), writer_(std::move(writer)) {}
 
 StorageLocationService::Choice StorageLocationService::Current() const {
   std::optional<Json> setting;
@@ -90,7 +91,7 @@ StorageLocationService::Choice StorageLocationService::Current() const {
 storage::PackageLocation StorageLocationService::Require() const {
   Choice choice = Current();
   if (choice.location.empty() || !IsUsableDirectory(choice.location)) throw NotConfigured();
-  return storage::PackageLocation(choice.location);
+  return storage::PackageLocation(choice.location, writer_);
 }
 
 Json StorageLocationService::Describe(const Principal& principal) const {

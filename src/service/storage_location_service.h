@@ -30,7 +30,9 @@ namespace tessera::service {
 
 class StorageLocationService {
  public:
-  StorageLocationService(storage::MetadataStore& store, std::filesystem::path configured_dir);
+  // `writer` names this node in the temporary files it writes there (storage::PackageLocation).
+  StorageLocationService(storage::MetadataStore& store, std::filesystem::path configured_dir,
+                         std::string writer = "");
 
   storage::PackageLocation Require() const;
 
@@ -47,6 +49,7 @@ class StorageLocationService {
 
   storage::MetadataStore& store_;
   std::filesystem::path configured_dir_;
+  std::string writer_;
 };
 
 }  // namespace tessera::service

@@ -1,11 +1,15 @@
 #include "service/undo_spool.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <fstream>
 #include <limits>
 #include <string>
 
 #include "core/error.h"
+#include "core/private_files.h"
 #include "model/package_entry.h"
 #include "storage/package_location.h"
 
@@ -22,10 +26,14 @@ std::filesystem::path SpoolPathOf(const std::filesystem::path& undo_path) {
 UndoSpool::UndoSpool(std::filesystem::path undo_path)
     : undo_path_(std::move(undo_path)), spool_path_(SpoolPathOf(undo_path_)) {
   std::error_code ignored;
-  std::filesystem::create_directories(spool_path_.parent_path(), ignored);
-  spool_ = std::fopen(spool_path_.c_str(), "w");
-  if (!spool_)
-    storage::ThrowLocationUnavailable("open the undo spool " + spool_path_.string(), errno);
+  CreatePrivateDirectories(spool_path_.parent_path(), ignored);
+  int fd = ::open(spool_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kPrivateFileMode);
+  if (fd >= 0) spool_ = ::fdopen(fd, "w");
+  if (!spool_) {
+    int open_errno = errno;
+    if (fd >= 0) ::close(fd);
+    storage::ThrowLocationUnavailable("open the undo spool " + spool_path_.string(), open_errno);
+  }
 }
 
 UndoSpool::~UndoSpool() {

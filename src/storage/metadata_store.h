@@ -108,10 +108,11 @@ class MetadataTransaction {
   virtual void DeleteSearchesOfSession(const std::string& session_id) = 0;
 
   // Published cubes, keyed by (project id, cube id). PutCubeSnapshot inserts or replaces;
-  // ListCubeSnapshots orders by cube id.
+  // ListCubeSnapshots orders by cube id; `for_update` locks the row as for migration records.
   virtual void PutCubeSnapshot(const CubeSnapshotRecord& snapshot) = 0;
   virtual std::optional<CubeSnapshotRecord> FindCubeSnapshot(const std::string& project_id,
-                                                             const std::string& cube_id) = 0;
+                                                             const std::string& cube_id,
+                                                             bool for_update = false) = 0;
   virtual std::vector<CubeSnapshotRecord> ListCubeSnapshots(const std::string& project_id) = 0;
   virtual bool DeleteCubeSnapshot(const std::string& project_id, const std::string& cube_id) = 0;
 

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/ids.h"
+#include "core/private_files.h"
 #include "core/sha256_stream.h"
 
 namespace tessera::storage {
@@ -87,9 +88,12 @@ class FileDescriptor {
   int fd_;
 };
 
-fs::path TemporaryNextTo(const fs::path& file) {
-  // A random part keeps two writers of the same file (two nodes) from sharing a temporary file.
-  return file.parent_path() / ("." + file.filename().string() + "." + NewTicketId() + ".tmp");
+fs::path TemporaryNextTo(const fs::path& file, std::string_view writer) {
+  // A random part keeps two writers of the same file (two nodes) from sharing a temporary file;
+  // the writer's name lets it find its own after a crash.
+  std::string name = "." + file.filename().string() + ".";
+  if (!writer.empty()) name += std::string(writer) + ".";
+  return file.parent_path() / (name + NewTicketId() + ".tmp");
 }
 
 // Appends `length` bytes of `in` from `offset` to `out`, returning their SHA-256.
@@ -119,13 +123,14 @@ std::string CopyRange(int in, uint64_t offset, uint64_t length, int out, const f
 // Writes a new temporary file next to `file` with `write`, syncs and closes it, lets `accept`
 // (if any) refuse it by throwing, then renames it over `file` and syncs the directory. Whatever
 // throws removes the temporary file.
-void ReplaceAtomically(const fs::path& file,
+void ReplaceAtomically(const fs::path& file, std::string_view writer,
                        const std::function<void(int fd, const fs::path& temporary)>& write,
                        const std::function<void(const fs::path& temporary)>& accept) {
   CreateParentDirectories(file);
-  fs::path temporary = TemporaryNextTo(file);
+  fs::path temporary = TemporaryNextTo(file, writer);
   try {
-    FileDescriptor out(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    FileDescriptor out(
+        ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kPrivateFileMode));
     if (out.get() < 0) ThrowLocationUnavailable("cannot create " + temporary.string(), errno);
     write(out.get(), temporary);
     if (::fsync(out.get()) != 0)
@@ -145,11 +150,30 @@ void ReplaceAtomically(const fs::path& file,
 
 }  // namespace
 
-PackageLocation::PackageLocation(const fs::path& root) {
+PackageLocation::PackageLocation(const fs::path& root, std::string writer)
+    : writer_(std::move(writer)) {
   if (root.empty()) {
     throw Error(ErrorCode::kServiceUnavailable, std::string(kLocationNotConfiguredMessage));
   }
   root_ = fs::absolute(root).lexically_normal();
+}
+
+int PackageLocation::RemoveTemporaryFilesOfWriter() const {
+  if (writer_.empty()) return 0;
+  const std::string mark = "." + writer_ + ".";
+  int removed = 0;
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(root_ / kSharedDirectory, error);
+       it != fs::recursive_directory_iterator(); it.increment(error)) {
+    if (error) break;
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(".") || !name.ends_with(".tmp") || name.find(mark) == std::string::npos ||
+        !it->is_regular_file()) {
+      continue;
+    }
+    if (RemoveFileIfExists(it->path())) ++removed;
+  }
+  return removed;
 }
 
 fs::path PackageLocation::Resolve(std::string_view relative_path) const {
@@ -169,14 +193,15 @@ fs::path PackageLocation::Resolve(std::string_view relative_path) const {
 void PackageLocation::Probe() const {
   fs::path directory = root_ / kSharedDirectory;
   std::error_code error;
-  fs::create_directories(directory, error);
+  CreatePrivateDirectories(directory, error);
   if (error) ThrowLocationUnavailable("cannot create " + directory.string(), error.value());
 
-  fs::path probe = directory / (".probe-" + NewTicketId() + ".tmp");
+  fs::path probe = TemporaryNextTo(directory / "probe", writer_);
   std::string expected = "tessera storage location probe " + probe.filename().string();
   try {
     {
-      FileDescriptor out(::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+      FileDescriptor out(
+          ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kPrivateFileMode));
       if (out.get() < 0) ThrowLocationUnavailable("cannot create " + probe.string(), errno);
       WriteAll(out.get(), expected, probe);
       if (::fsync(out.get()) != 0) ThrowLocationUnavailable("cannot sync " + probe.string(), errno);
@@ -227,19 +252,20 @@ std::string UploadedFileRelativePath(std::string_view file_id) {
 
 void CreateParentDirectories(const fs::path& file) {
   std::error_code error;
-  fs::create_directories(file.parent_path(), error);
+  CreatePrivateDirectories(file.parent_path(), error);
   if (error) {
     ThrowLocationUnavailable("cannot create " + file.parent_path().string(), error.value());
   }
 }
 
-void WriteFileAtomically(const fs::path& file, std::string_view contents) {
+void WriteFileAtomically(const fs::path& file, std::string_view contents, std::string_view writer) {
   ReplaceAtomically(
-      file, [&](int fd, const fs::path& temporary) { WriteAll(fd, contents, temporary); }, nullptr);
+      file, writer, [&](int fd, const fs::path& temporary) { WriteAll(fd, contents, temporary); },
+      nullptr);
 }
 
 void StoreFileRange(const fs::path& source, uint64_t offset, uint64_t length, const fs::path& file,
-                    const AcceptStagedFile& accept) {
+                    const AcceptStagedFile& accept, std::string_view writer) {
   FileDescriptor in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
   if (in.get() < 0) {
     throw Error(ErrorCode::kInternal,
@@ -247,7 +273,7 @@ void StoreFileRange(const fs::path& source, uint64_t offset, uint64_t length, co
   }
   std::string sha256;
   ReplaceAtomically(
-      file,
+      file, writer,
       [&](int fd, const fs::path& temporary) {
         sha256 = CopyRange(in.get(), offset, length, fd, source, temporary);
       },

@@ -20,7 +20,10 @@
 //     Error(kServiceUnavailable, kLocationUnavailableMessage) (row 38); the reason is logged.
 //   - WriteFileAtomically() writes a temporary file in the target's directory, fsyncs it, renames
 //     it over the target and fsyncs the directory: readers see the old content or the new, never
-//     a part, and a crash leaves at most a stray ".<name>.<random>.tmp".
+//     a part, and a crash leaves at most a stray ".<name>.<writer>.<random>.tmp".
+//   - A location has a writer (the node's id; may be empty): the temporary files written through
+//     it carry its name, so that RemoveTemporaryFilesOfWriter(), called when that writer starts
+//     again, removes what a crash of its left under mstr/shared/ and nothing of another writer.
 #pragma once
 
 #include <cstdint>
@@ -42,9 +45,10 @@ inline constexpr std::string_view kLocationUnavailableMessage =
 
 class PackageLocation {
  public:
-  explicit PackageLocation(const std::filesystem::path& root);
+  explicit PackageLocation(const std::filesystem::path& root, std::string writer = "");
 
   const std::filesystem::path& root() const { return root_; }
+  const std::string& writer() const { return writer_; }
 
   std::filesystem::path Resolve(std::string_view relative_path) const;
 
@@ -52,8 +56,12 @@ class PackageLocation {
   // directories when missing).
   void Probe() const;
 
+  // Returns how many files it removed; nothing when the writer is empty.
+  int RemoveTemporaryFilesOfWriter() const;
+
  private:
   std::filesystem::path root_;
+  std::string writer_;
 };
 
 // The date is the UTC day of `created_at`.
@@ -64,7 +72,9 @@ std::string UploadedFileRelativePath(std::string_view file_id);
 
 void CreateParentDirectories(const std::filesystem::path& file);
 
-void WriteFileAtomically(const std::filesystem::path& file, std::string_view contents);
+// `writer` names the temporary file (PackageLocation::writer()).
+void WriteFileAtomically(const std::filesystem::path& file, std::string_view contents,
+                         std::string_view writer = {});
 
 // Copies `length` bytes of `source`, starting at `offset`, into a new temporary file next to
 // `file` (hashing them on the way), syncs it and hands it to `accept` with its SHA-256 (64
@@ -74,7 +84,8 @@ void WriteFileAtomically(const std::filesystem::path& file, std::string_view con
 using AcceptStagedFile =
     std::function<void(const std::filesystem::path& staged, const std::string& sha256_hex)>;
 void StoreFileRange(const std::filesystem::path& source, uint64_t offset, uint64_t length,
-                    const std::filesystem::path& file, const AcceptStagedFile& accept);
+                    const std::filesystem::path& file, const AcceptStagedFile& accept,
+                    std::string_view writer = {});
 
 // Writes all of `data` to `fd`, retrying short writes and interruptions; false with errno set
 // when the file refuses it.

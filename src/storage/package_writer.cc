@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/ids.h"
+#include "core/private_files.h"
 #include "core/sha256_stream.h"
 #include "storage/package_format.h"
 #include "storage/package_location.h"
@@ -108,7 +109,8 @@ PackageWriter::PackageWriter(fs::path final_path, int64_t max_package_bytes)
   output_->buffer.reserve(kBufferBytes * 2);
 
   // A temporary file left by a crashed writer of the same package is overwritten.
-  output_->fd = ::open(temporary_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  output_->fd =
+      ::open(temporary_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kPrivateFileMode);
   if (output_->fd < 0) Fail("cannot create", errno);
   temporary_exists_ = true;
 

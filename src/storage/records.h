@@ -57,6 +57,11 @@ struct CubeSnapshotRecord {
   int64_t raw_bytes = 0;
   Timestamp published{};
   int64_t last_publish_duration_ms = 0;  // the latest publish that ended, ready or failed
+  // The job of the latest publish (service/job_runner.h): only that job may record its outcome.
+  std::string publish_job_id;
+  // A pushed dataset's rows behind the snapshot served, relative like snapshot_file; empty when
+  // none is recorded.
+  std::string rows_file;
   Timestamp created{};
   Timestamp updated{};
 };

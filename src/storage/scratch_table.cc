@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "core/private_files.h"
 #include "core/random.h"
 
 namespace tessera::storage {
@@ -61,7 +62,7 @@ ScratchTable::~ScratchTable() { Close(); }
 
 void ScratchTable::Open() {
   std::error_code error;
-  std::filesystem::create_directories(directory_, error);
+  CreatePrivateDirectories(directory_, error);
   std::filesystem::path path =
       directory_ / ("scratch-" + RandomString(16, "0123456789abcdef") + ".db");
   int opened =

@@ -165,6 +165,8 @@ CubeSnapshotRecord CubeSnapshotFromRow(const SqlRow& row) {
   snapshot.raw_bytes = data.value("rawBytes", int64_t{0});
   snapshot.published = FromUnixMillis(data.value("publishedMs", int64_t{0}));
   snapshot.last_publish_duration_ms = data.value("lastPublishDurationMs", int64_t{0});
+  snapshot.publish_job_id = data.value("publishJobId", "");
+  snapshot.rows_file = data.value("rowsFile", "");
   snapshot.created = FromUnixMillis(AsInt(row.at(3)));
   snapshot.updated = FromUnixMillis(AsInt(row.at(4)));
   return snapshot;
@@ -178,7 +180,9 @@ Json CubeSnapshotData(const CubeSnapshotRecord& snapshot) {
               {"memoryBytes", snapshot.memory_bytes},
               {"rawBytes", snapshot.raw_bytes},
               {"publishedMs", ToUnixMillis(snapshot.published)},
-              {"lastPublishDurationMs", snapshot.last_publish_duration_ms}};
+              {"lastPublishDurationMs", snapshot.last_publish_duration_ms},
+              {"publishJobId", snapshot.publish_job_id},
+              {"rowsFile", snapshot.rows_file}};
 }
 
 Error ProjectNameTaken(const std::string& name) {
@@ -520,10 +524,11 @@ void SqlMetadataTransaction::PutCubeSnapshot(const CubeSnapshotRecord& snapshot)
 }
 
 std::optional<CubeSnapshotRecord> SqlMetadataTransaction::FindCubeSnapshot(
-    const std::string& project_id, const std::string& cube_id) {
-  auto rows = db_.Query(fmt::format("SELECT {} FROM cube_snapshots WHERE id = ? AND kind = 'cube'",
-                                    kCubeSnapshotColumns),
-                        {CubeSnapshotKey(project_id, cube_id)});
+    const std::string& project_id, const std::string& cube_id, bool for_update) {
+  auto rows =
+      db_.Query(fmt::format("SELECT {} FROM cube_snapshots WHERE id = ? AND kind = 'cube'{}",
+                            kCubeSnapshotColumns, for_update ? LockClause() : ""),
+                {CubeSnapshotKey(project_id, cube_id)});
   if (rows.empty()) return std::nullopt;
   return CubeSnapshotFromRow(rows.front());
 }

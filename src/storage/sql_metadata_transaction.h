@@ -60,7 +60,8 @@ class SqlMetadataTransaction : public MetadataTransaction {
 
   void PutCubeSnapshot(const CubeSnapshotRecord& snapshot) override;
   std::optional<CubeSnapshotRecord> FindCubeSnapshot(const std::string& project_id,
-                                                     const std::string& cube_id) override;
+                                                     const std::string& cube_id,
+                                                     bool for_update) override;
   std::vector<CubeSnapshotRecord> ListCubeSnapshots(const std::string& project_id) override;
   bool DeleteCubeSnapshot(const std::string& project_id, const std::string& cube_id) override;
 

@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "core/private_files.h"
+
 namespace tessera::storage {
 namespace {
 
@@ -153,6 +155,9 @@ class SqliteConnection : public SqlConnection {
 
 std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
                                                     std::chrono::milliseconds busy_timeout) {
+  // A new database (and so its WAL and shared-memory files, which SQLite gives its mode) is
+  // readable by this user only.
+  if (path != ":memory:" && !path.empty()) CreatePrivateFile(path);
   sqlite3* db = nullptr;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   int result = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);

@@ -1,10 +1,5 @@
 #include "api/migration_api_fixture.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <thread>
 
@@ -12,23 +7,12 @@
 #include "model/well_known.h"
 #include "service/bundle_service.h"
 #include "service/directory_service.h"
-#include "support/free_port.h"
 
 namespace tessera::testing {
 
 using namespace std::chrono_literals;
 
 namespace {
-
-bool Answers(int port) {
-  try {
-    return http::Client("127.0.0.1", static_cast<uint16_t>(port))
-               .Send("GET", "/api/status")
-               .status == 200;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
 
 // An environment as mstrio-py names it: its base URL as both id and name.
 Json EnvironmentRef(const std::string& name) {
@@ -65,61 +49,31 @@ void ServedEnvironment::Stop() {
     node->Stop();
     node.reset();
   }
-  if (process != 0) {
-    kill(process, SIGTERM);
-    waitpid(process, nullptr, 0);
-    process = 0;
-  }
+  process.reset();  // stops it
+}
+
+NodeSettings ServedEnvironment::ProcessSettings(const std::vector<std::string>& environment) const {
+  NodeSettings settings;
+  settings.storage_url = config.storage_url;
+  settings.data_dir = config.data_dir;
+  settings.packages_dir = config.packages_dir;
+  settings.public_url = config.public_url;
+  settings.environment = environment;
+  return settings;
 }
 
 void ServedEnvironment::StartProcess(const std::vector<std::string>& environment) {
-  const char* binary = std::getenv("TESSERA_BINARY");
-  ASSERT_NE(binary, nullptr) << "TESSERA_BINARY names the tessera binary";
-  int port = FreeLoopbackPort();
-  std::vector<std::string> arguments = {binary,
-                                        "serve",
-                                        "--listen",
-                                        "127.0.0.1:" + std::to_string(port),
-                                        "--data-dir",
-                                        config.data_dir,
-                                        "--storage-url",
-                                        config.storage_url,
-                                        "--packages-dir",
-                                        config.packages_dir,
-                                        "--public-url",
-                                        config.public_url,
-                                        "--access-log",
-                                        "false",
-                                        "--log-level",
-                                        "info",
-                                        "--demo-on-first-start",
-                                        "false"};
-  std::string log = log_path().string();
-  process = fork();
-  if (process == 0) {
-    for (const auto& variable : environment) putenv(const_cast<char*>(variable.c_str()));
-    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    dup2(fd, STDOUT_FILENO);
-    dup2(fd, STDERR_FILENO);
-    std::vector<char*> argv;
-    for (auto& argument : arguments) argv.push_back(argument.data());
-    argv.push_back(nullptr);
-    execv(binary, argv.data());
-    _exit(127);
-  }
-  for (int i = 0; i < 600 && !Answers(port); ++i) std::this_thread::sleep_for(100ms);
-  ASSERT_TRUE(Answers(port)) << "the server did not start";
-  client = std::make_unique<ApiClient>(static_cast<uint16_t>(port));
-  token = client->Login();
+  process = std::make_unique<NodeProcess>(ProcessSettings(environment));
+  process->Start();
+  if (::testing::Test::HasFatalFailure()) return;
+  client = std::make_unique<ApiClient>(process->port());
+  token = process->token();
 }
 
 void ServedEnvironment::KillProcess() {
-  ASSERT_NE(process, 0);
-  kill(process, SIGKILL);
-  int status = 0;
-  waitpid(process, &status, 0);
-  process = 0;
-  EXPECT_TRUE(WIFSIGNALED(status));
+  ASSERT_TRUE(process) << "no process to kill";
+  process->Kill();
+  process.reset();
 }
 
 http::Headers ServedEnvironment::Headers(const std::string& project_id) const {

@@ -7,14 +7,13 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <sys/types.h>
-
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "api/api_fixture.h"
+#include "api/node_process.h"
 #include "app/node.h"
 #include "model/privileges.h"
 #include "service/migration_environments.h"
@@ -35,6 +34,8 @@ struct ServedEnvironment {
   // Serves from a separate process instead, with `environment` ("NAME=VALUE") added; its output
   // goes to log_path(). Fails the test unless it answers within 60 s.
   void StartProcess(const std::vector<std::string>& environment = {});
+  // What StartProcess runs: this environment's node settings, with `environment`.
+  NodeSettings ProcessSettings(const std::vector<std::string>& environment = {}) const;
   void KillProcess();  // SIGKILL, then reaps it
   std::filesystem::path log_path() const { return data_dir.path() / "server.log"; }
 
@@ -52,7 +53,7 @@ struct ServedEnvironment {
   TempDir data_dir;
   app::Config config;
   std::unique_ptr<app::Node> node;
-  pid_t process = 0;
+  std::unique_ptr<NodeProcess> process;
   std::unique_ptr<ApiClient> client;
   std::string token;
 };

@@ -363,13 +363,13 @@ TEST_P(PushDatasetApi, AFailedPublishKeepsThePreviousDataServed) {
   const std::string id = CreateStoreSales(first);
   const auto before = AmountByCity(id);
 
-  // The snapshot cannot be replaced: a directory with a file in it stands where it goes.
-  const auto snapshot =
-      std::filesystem::path(config().data_dir) / "cubes" / project() / (id + ".tsnap");
-  ASSERT_TRUE(std::filesystem::exists(snapshot));
-  std::filesystem::remove(snapshot);
-  std::filesystem::create_directories(snapshot);
-  std::ofstream(snapshot / "blocker") << "x";
+  // No new snapshot can be written: a file stands where the project's cubes directory goes
+  // (the directory, with the dataset's rows, waits aside).
+  const auto directory = std::filesystem::path(config().data_dir) / "cubes" / project();
+  const auto aside = directory.string() + ".aside";
+  ASSERT_TRUE(std::filesystem::is_directory(directory));
+  std::filesystem::rename(directory, aside);
+  std::ofstream(directory) << "x";
 
   const std::vector<SaleRow> second = Sales(40, 6);
   const std::string session = OpenSession(
@@ -380,7 +380,8 @@ TEST_P(PushDatasetApi, AFailedPublishKeepsThePreviousDataServed) {
   ExpectSameSums(AmountByCity(id), before);
 
   // Once the way is clear, the same rows publish, merged by the add policy.
-  std::filesystem::remove_all(snapshot);
+  std::filesystem::remove(directory);
+  std::filesystem::rename(aside, directory);
   const std::string retry = OpenSession(
       id, {{{"name", "sales"}, {"updatePolicy", "add"}, {"columnHeaders", kSalesHeaders}}});
   ASSERT_EQ(PutChunk(id, retry, "sales", 1, SalesJson(second)).status, 200);

@@ -73,6 +73,21 @@ TEST(Config, InvalidValuesNameTheSettingAndItsSource) {
   EXPECT_THROW(LoadConfig({}, std::nullopt), std::invalid_argument);
 }
 
+TEST(Config, JobLeasesAndTargetSilenceAreSecondsWithinBounds) {
+  Config defaults = LoadConfig({}, std::nullopt);
+  EXPECT_EQ(defaults.job_lease_seconds, 30);
+  EXPECT_EQ(defaults.migration_target_silence_seconds, 120);
+  testing::TempDir dir;
+  std::string file = WriteToml(dir, "[jobs]\nlease_seconds = 5\n");
+  ScopedEnv env("TESSERA_MIGRATION_TARGET_SILENCE_SECONDS", "45");
+  Config config = LoadConfig({}, file);
+  EXPECT_EQ(config.job_lease_seconds, 5);
+  EXPECT_EQ(config.migration_target_silence_seconds, 45);
+  EXPECT_THROW(LoadConfig({{"jobs.lease_seconds", "0"}}, std::nullopt), std::invalid_argument);
+  EXPECT_THROW(LoadConfig({{"migrations.target_silence_seconds", "soon"}}, std::nullopt),
+               std::invalid_argument);
+}
+
 TEST(Config, AMalformedFileIsRejected) {
   testing::TempDir dir;
   std::string file = WriteToml(dir, "[server\nlisten = ");

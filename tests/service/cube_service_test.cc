@@ -1,14 +1,19 @@
 // Published cubes of a node: publish, status, refresh, snapshots on disk loaded after a restart
 // without the warehouse, failed publishes that keep the previous dataset, status persisted in the
-// storage service -- on SQLite and PostgreSQL (store and warehouse on the same backend).
+// storage service, publishes as leased jobs failed by a restarted node, files left by interrupted
+// publishes removed -- on SQLite and PostgreSQL (store and warehouse on the same backend).
 #include "service/cube_service.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <condition_variable>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "core/error.h"
+#include "core/ids.h"
 #include "engine/demo_data.h"
 #include "engine/warehouse_fixture.h"
 #include "model/object_types.h"
@@ -25,6 +30,39 @@ namespace {
 const std::filesystem::path kDemoBundle = TESSERA_SOURCE_DIR "/demo/tutorial";
 // Nothing listens on port 1: every connection is refused at once.
 const std::string kUnreachableWarehouse = "postgresql://tessera@127.0.0.1:1/none";
+constexpr char kNodeId[] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+constexpr char kOtherNodeId[] = "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";
+
+// A one-shot signal between a test and a publish.
+class Latch {
+ public:
+  void Open() {
+    std::lock_guard lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+  bool Wait(std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [&] { return open_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool open_ = false;
+};
+
+// A publish held once its files are written, before it records them, until the test lets it go.
+struct HeldPublish {
+  Latch reached;
+  Latch released;
+  std::function<void()> Hook() {
+    return [this] {
+      reached.Open();
+      released.Wait();
+    };
+  }
+};
 
 class CubeServiceTest : public StoreBackendTest {
  protected:
@@ -46,15 +84,51 @@ class CubeServiceTest : public StoreBackendTest {
     engine::GenerateDemoData(*warehouse, {3000, 5});
   }
 
-  // A node's cube service over the shared store and data directory, reading `warehouse_url`.
-  std::unique_ptr<service::CubeService> Node(const std::string& warehouse_url) {
+  // A node's cube service over the shared store and data directory, reading `warehouse_url`,
+  // its publishes jobs of a runner with node id `node_id` (kept until the test ends, so that
+  // it outlives the service).
+  std::unique_ptr<service::CubeService> Node(const std::string& warehouse_url,
+                                             const std::string& node_id = kNodeId,
+                                             std::function<void()> before_commit = nullptr) {
     registries_.push_back(std::make_unique<service::WarehouseRegistry>(
         std::map<std::string, std::string>{{"demo", warehouse_url}}));
+    service::JobRunnerOptions jobs;
+    jobs.node_id = node_id;
+    runners_.push_back(std::make_unique<service::JobRunner>(*store_, jobs));
     service::CubeServiceOptions options;
     options.data_dir = data_dir_.path();
-    return std::make_unique<service::CubeService>(*store_, *registries_.back(), options);
+    options.before_publish_commit = std::move(before_commit);
+    auto cubes = std::make_unique<service::CubeService>(*store_, *registries_.back(),
+                                                        *runners_.back(), options);
+    cubes->RegisterJobs();
+    return cubes;
   }
   std::unique_ptr<service::CubeService> Node() { return Node(warehouse_database_->url()); }
+  service::JobRunner& LastRunner() { return *runners_.back(); }
+
+  std::filesystem::path CubesDirectory() const { return data_dir_.path() / "cubes" / project_id_; }
+
+  // The names of the files in the project's cubes directory.
+  std::set<std::string> FilesOnDisk() const {
+    std::set<std::string> names;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(CubesDirectory(), error)) {
+      names.insert(entry.path().filename().string());
+    }
+    return names;
+  }
+
+  std::optional<storage::JobRecord> StoredJob(const std::string& id) {
+    std::optional<storage::JobRecord> job;
+    store_->Read([&](storage::MetadataTransaction& tx) { job = tx.FindJob(id); });
+    return job;
+  }
+
+  // Adds `delta` to every sale's revenue, so the next publish has other data.
+  void ChangeWarehouse(double delta) {
+    warehouse_database_->ExecuteDirect("UPDATE sales_fact SET revenue = revenue + " +
+                                       std::to_string(delta));
+  }
 
   // The number of (year, ..., channel, customer) groups of the demo warehouse: the Sales Cube's
   // rows, computed by hand.
@@ -105,6 +179,7 @@ class CubeServiceTest : public StoreBackendTest {
   std::unique_ptr<storage::MetadataStore> store_;
   std::unique_ptr<TestDatabase> warehouse_database_;
   std::vector<std::unique_ptr<service::WarehouseRegistry>> registries_;
+  std::vector<std::unique_ptr<service::JobRunner>> runners_;
   std::string project_id_;
   std::string sales_cube_id_;
   std::string item_cube_id_;
@@ -140,10 +215,14 @@ TEST_P(CubeServiceTest, PublishingTheSalesCubeServesItsDatasetAndReportsReady) {
   EXPECT_EQ(cubes->LoadedBytes(), dataset->MemoryBytes());
 }
 
-TEST_P(CubeServiceTest, TheSnapshotLivesUnderTheDataDirectoryByProjectAndCube) {
+TEST_P(CubeServiceTest, TheSnapshotLivesUnderTheDataDirectoryByProjectCubeAndPublish) {
   auto cubes = Node();
+  EXPECT_EQ(cubes->SnapshotPath(project_id_, sales_cube_id_), std::filesystem::path());
+  PublishAndWait(*cubes, sales_cube_id_);
+  const std::string job_id = StoredRecord(sales_cube_id_)->publish_job_id;
+  ASSERT_TRUE(IsObjectId(job_id)) << job_id;
   EXPECT_EQ(cubes->SnapshotPath(project_id_, sales_cube_id_),
-            data_dir_.path() / "cubes" / project_id_ / (sales_cube_id_ + ".tsnap"));
+            CubesDirectory() / (sales_cube_id_ + "." + job_id + ".tsnap"));
 }
 
 TEST_P(CubeServiceTest, TheStatusIsPersistedInTheStorageService) {
@@ -154,7 +233,8 @@ TEST_P(CubeServiceTest, TheStatusIsPersistedInTheStorageService) {
   EXPECT_EQ(record->state, "ready");
   EXPECT_EQ(record->project_id, project_id_);
   EXPECT_EQ(record->cube_id, sales_cube_id_);
-  EXPECT_EQ(record->snapshot_file, "cubes/" + project_id_ + "/" + sales_cube_id_ + ".tsnap");
+  EXPECT_EQ(record->snapshot_file, "cubes/" + project_id_ + "/" + sales_cube_id_ + "." +
+                                       record->publish_job_id + ".tsnap");
   EXPECT_EQ(record->rows, SalesCubeGroups());
   EXPECT_GT(record->memory_bytes, 0);
   EXPECT_GT(record->raw_bytes, 0);
@@ -344,6 +424,163 @@ TEST_P(CubeServiceTest, LowerCaseIdsNameTheSameCube) {
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   PublishAndWait(*cubes, lower);
   EXPECT_NE(cubes->Get(project_id_, sales_cube_id_), nullptr);
+}
+
+TEST_P(CubeServiceTest, APublishIsAJobOfTheNodeThatTheCubesRecordNames) {
+  auto cubes = Node();
+  PublishAndWait(*cubes, sales_cube_id_);
+  auto record = StoredRecord(sales_cube_id_);
+  ASSERT_TRUE(record);
+  auto job = StoredJob(record->publish_job_id);
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->kind, "cube_publish");
+  EXPECT_EQ(job->state, "done");
+  EXPECT_EQ(job->lease_owner, kNodeId);
+  EXPECT_EQ(job->data["projectId"], project_id_);
+  EXPECT_EQ(job->data["cubeId"], sales_cube_id_);
+}
+
+TEST_P(CubeServiceTest, ARefreshRemovesThePreviousSnapshotOnlyOnceTheNewOneIsRecorded) {
+  auto cubes = Node();
+  PublishAndWait(*cubes, sales_cube_id_);
+  const std::string first = StoredRecord(sales_cube_id_)->snapshot_file;
+  HeldPublish held;
+  auto second_node = Node(warehouse_database_->url(), kNodeId, held.Hook());
+  second_node->Refresh(project_id_, sales_cube_id_);
+  ASSERT_TRUE(held.reached.Wait());
+  // Both files exist while the new one is not recorded; the record still names the first.
+  EXPECT_EQ(FilesOnDisk().size(), 2u);
+  EXPECT_EQ(StoredRecord(sales_cube_id_)->snapshot_file, first);
+  held.released.Open();
+  second_node->WaitForPublish(project_id_, sales_cube_id_);
+
+  const std::string second = StoredRecord(sales_cube_id_)->snapshot_file;
+  EXPECT_NE(second, first);
+  EXPECT_EQ(FilesOnDisk(), std::set<std::string>{std::filesystem::path(second).filename()});
+}
+
+TEST_P(CubeServiceTest, ANodeRestartedDuringAPublishFailsItAndServesThePreviousSnapshot) {
+  auto first_life = Node();
+  PublishAndWait(*first_life, sales_cube_id_);
+  const auto previous = StoredRecord(sales_cube_id_);
+  const double previous_revenue = TotalRevenue();
+  ChangeWarehouse(1000);
+
+  // The publish writes its snapshot, then its node "dies" before recording it: the node restarts
+  // (same node id) while the old life is frozen.
+  HeldPublish held;
+  auto dying = Node(warehouse_database_->url(), kNodeId, held.Hook());
+  dying->Refresh(project_id_, sales_cube_id_);
+  ASSERT_TRUE(held.reached.Wait());
+  EXPECT_EQ(StoredRecord(sales_cube_id_)->state, "publishing");
+  EXPECT_EQ(FilesOnDisk().size(), 2u);
+
+  auto restarted = Node(kUnreachableWarehouse, kNodeId);
+  EXPECT_EQ(LastRunner().Recover(), 1);
+  restarted->RemoveLeftovers();
+
+  auto record = StoredRecord(sales_cube_id_);
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->state, "failed");
+  EXPECT_NE(record->error_message.find("restarted before the work was complete"), std::string::npos)
+      << record->error_message;
+  EXPECT_EQ(record->snapshot_file, previous->snapshot_file);
+  EXPECT_EQ(record->rows, previous->rows);
+  service::CubeStatus status = restarted->Status(project_id_, sales_cube_id_);
+  EXPECT_EQ(status.state, service::CubeState::kFailed);
+  EXPECT_EQ(status.error_message, record->error_message);
+  EXPECT_EQ(StoredJob(record->publish_job_id)->state, "failed");
+  // The half-done publish's snapshot is gone; the previous one is served.
+  EXPECT_EQ(FilesOnDisk(),
+            std::set<std::string>{std::filesystem::path(previous->snapshot_file).filename()});
+  auto served = restarted->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(served, nullptr);
+  EXPECT_NEAR(SumOf(*served, "Revenue"), previous_revenue, 1e-6 * previous_revenue);
+
+  // The frozen old life wakes up: it no longer holds the job and records nothing.
+  held.released.Open();
+  dying->WaitForPublish(project_id_, sales_cube_id_);
+  EXPECT_EQ(StoredRecord(sales_cube_id_)->state, "failed");
+  EXPECT_EQ(StoredRecord(sales_cube_id_)->snapshot_file, previous->snapshot_file);
+  EXPECT_EQ(FilesOnDisk().size(), 1u);
+}
+
+TEST_P(CubeServiceTest, OfTwoNodesPublishingOneCubeThePublishStartedLastIsRecorded) {
+  HeldPublish held;
+  auto early = Node(warehouse_database_->url(), kNodeId, held.Hook());
+  early->Publish(project_id_, sales_cube_id_);
+  ASSERT_TRUE(held.reached.Wait());
+  auto late = Node(warehouse_database_->url(), kOtherNodeId);
+  PublishAndWait(*late, sales_cube_id_);
+  const auto recorded = StoredRecord(sales_cube_id_);
+  EXPECT_EQ(recorded->state, "ready");
+
+  held.released.Open();
+  early->WaitForPublish(project_id_, sales_cube_id_);
+  auto record = StoredRecord(sales_cube_id_);
+  EXPECT_EQ(record->state, "ready");
+  EXPECT_EQ(record->publish_job_id, recorded->publish_job_id);
+  EXPECT_EQ(record->snapshot_file, recorded->snapshot_file);
+  EXPECT_EQ(FilesOnDisk(),
+            std::set<std::string>{std::filesystem::path(record->snapshot_file).filename()});
+  std::vector<storage::JobRecord> failed;
+  store_->Read([&](storage::MetadataTransaction& tx) { failed = tx.ListJobs("failed"); });
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0].lease_owner, kNodeId);
+  EXPECT_EQ(early->Status(project_id_, sales_cube_id_).state, service::CubeState::kReady);
+}
+
+TEST_P(CubeServiceTest, FilesAndRecordsLeftByInterruptedPublishesAreCleanedUpAtStart) {
+  auto cubes = Node();
+  PublishAndWait(*cubes, sales_cube_id_);
+  const std::string kept =
+      std::filesystem::path(StoredRecord(sales_cube_id_)->snapshot_file).filename().string();
+  // What a killed node leaves: a snapshot never recorded, temporary files (also of the file
+  // names of releases before publish jobs), and a record "publishing" without a job.
+  const std::string dead_job = NewObjectId();
+  for (const std::string& name :
+       {sales_cube_id_ + "." + dead_job + ".tsnap", sales_cube_id_ + "." + dead_job + ".rows",
+        item_cube_id_ + "." + dead_job + ".tsnap.tmp-0123456789",
+        sales_cube_id_ + ".tsnap.tmp-ABCDEF"}) {
+    std::ofstream(CubesDirectory() / name) << "partial";
+  }
+  // A publish running on another node keeps its files.
+  storage::JobRecord running = LastRunner().NewJob("cube_publish", "", Json::object());
+  running.lease_owner = kOtherNodeId;
+  const std::string running_file = item_cube_id_ + "." + running.id + ".tsnap.tmp-42";
+  std::ofstream(CubesDirectory() / running_file) << "being written";
+  storage::CubeSnapshotRecord stale;
+  stale.project_id = project_id_;
+  stale.cube_id = item_cube_id_;
+  stale.state = "publishing";
+  stale.created = stale.updated = Now();
+  store_->Write([&](storage::MetadataTransaction& tx) {
+    tx.PutJob(running);
+    tx.PutCubeSnapshot(stale);
+  });
+
+  auto restarted = Node(kUnreachableWarehouse);
+  restarted->RemoveLeftovers();
+
+  EXPECT_EQ(FilesOnDisk(), (std::set<std::string>{kept, running_file}));
+  auto record = StoredRecord(item_cube_id_);
+  EXPECT_EQ(record->state, "failed");
+  EXPECT_NE(record->error_message.find("interrupted"), std::string::npos) << record->error_message;
+  EXPECT_EQ(restarted->Status(project_id_, item_cube_id_).state, service::CubeState::kFailed);
+  EXPECT_EQ(StoredRecord(sales_cube_id_)->state, "ready");
+  EXPECT_NE(restarted->Get(project_id_, sales_cube_id_), nullptr);
+}
+
+TEST_P(CubeServiceTest, SnapshotsAndTheirDirectoriesAreTheServerUsersAlone) {
+  auto cubes = Node();
+  PublishAndWait(*cubes, sales_cube_id_);
+  struct stat info {};
+  ASSERT_EQ(::stat(cubes->SnapshotPath(project_id_, sales_cube_id_).c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+  ASSERT_EQ(::stat(CubesDirectory().c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0700u);
+  ASSERT_EQ(::stat((data_dir_.path() / "cubes").c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0700u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CubeServiceTest, ::testing::ValuesIn(kAllStoreBackends),

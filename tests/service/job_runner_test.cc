@@ -332,6 +332,140 @@ TEST_P(JobRunnerTest, StoppingANodeFailsItsRunningAndQueuedJobs) {
   EXPECT_NE(reason->get<std::string>().find("interrupted"), std::string::npos) << *reason;
 }
 
+TEST_P(JobRunnerTest, AJobRunHereRunsOnTheCallersThreadAndStoresItsOutcome) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  runner.RegisterKind(kKind, KindRunning(nullptr));
+  JobRecord job = Submit(runner, "", /*start=*/false);
+  std::thread::id ran_on;
+
+  std::string outcome = runner.RunHere(job, [&](JobContext& context) {
+    ran_on = std::this_thread::get_id();
+    store_->Write([&](MetadataTransaction& tx) {
+      context.MarkDone(tx);
+      tx.PutSetting("effect:" + context.job().id, Json(true));
+    });
+  });
+
+  EXPECT_EQ(outcome, "");
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+  EXPECT_EQ(StateOf(job.id), "done");
+  EXPECT_TRUE(Setting("effect:" + job.id).has_value());
+  EXPECT_EQ(runner.active_jobs(), 0u);
+}
+
+TEST_P(JobRunnerTest, AJobRunHereThatThrowsIsFailedThroughItsKind) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  runner.RegisterKind(kKind, KindRunning(nullptr));
+  JobRecord job = Submit(runner, "", /*start=*/false);
+
+  std::string outcome = runner.RunHere(
+      job, [](JobContext&) { throw Error(ErrorCode::kTimeout, "the warehouse timed out"); });
+
+  EXPECT_EQ(outcome, "the warehouse timed out");
+  EXPECT_EQ(StateOf(job.id), "failed");
+  EXPECT_EQ(Setting("failure:" + job.id), Json("the warehouse timed out"));
+}
+
+TEST_P(JobRunnerTest, AJobRunHereKeepsItsLeaseAndItsKindHearsItsHeartbeat) {
+  JobRunner owner(*store_, NodeOptions("node-a", 300ms));
+  std::atomic<int> heartbeats{0};
+  JobKind kind = KindRunning(nullptr);
+  kind.heartbeat = [&](const JobRecord&) { ++heartbeats; };
+  owner.RegisterKind(kKind, kind);
+  JobRunner other(*store_, NodeOptions("node-b"));
+  other.RegisterKind(kKind, KindRunning(nullptr));
+  JobRecord job = Submit(owner, "", /*start=*/false);
+  int failed_by_other = 0;
+
+  std::string outcome = owner.RunHere(job, [&](JobContext& context) {
+    for (int i = 0; i < 10; ++i) {  // 1 s: more than three lease lengths
+      std::this_thread::sleep_for(100ms);
+      failed_by_other += other.Recover();
+    }
+    store_->Write([&](MetadataTransaction& tx) { context.MarkDone(tx); });
+  });
+
+  EXPECT_EQ(outcome, "");
+  EXPECT_EQ(failed_by_other, 0);
+  EXPECT_EQ(StateOf(job.id), "done");
+  EXPECT_GE(heartbeats.load(), 2);
+}
+
+TEST_P(JobRunnerTest, AJobStoringItsOutcomeKeepsItsHeartbeatWhileItHoldsItsRow) {
+  JobRunner runner(*store_, NodeOptions("node-a", 300ms));
+  std::atomic<int> heartbeats{0};
+  JobKind kind = KindRunning(nullptr);
+  kind.heartbeat = [&](const JobRecord&) { ++heartbeats; };
+  runner.RegisterKind(kKind, kind);
+  JobRecord job = Submit(runner, "", /*start=*/false);
+  int during = 0;
+
+  std::string outcome = runner.RunHere(job, [&](JobContext& context) {
+    store_->Write([&](MetadataTransaction& tx) {
+      context.MarkDone(tx);  // the row stays locked until this long transaction commits
+      const int before = heartbeats.load();
+      std::this_thread::sleep_for(600ms);
+      during = heartbeats.load() - before;
+    });
+  });
+
+  EXPECT_EQ(outcome, "");
+  EXPECT_GE(during, 2);  // one every 100 ms
+  EXPECT_EQ(StateOf(job.id), "done");
+}
+
+TEST_P(JobRunnerTest, StoppingANodeCancelsTheJobsRunHereAndWaitsForThem) {
+  auto runner = std::make_unique<JobRunner>(*store_, NodeOptions("node-a"));
+  runner->RegisterKind(kKind, KindRunning(nullptr));
+  JobRecord job = Submit(*runner, "", /*start=*/false);
+  Latch started;
+  std::string outcome;
+  std::thread caller([&] {
+    outcome = runner->RunHere(job, [&](JobContext& context) {
+      started.Open();
+      while (true) {
+        context.ThrowIfCancelled();
+        std::this_thread::sleep_for(10ms);
+      }
+    });
+  });
+  ASSERT_TRUE(started.Wait());
+
+  runner->Stop();  // returns once the job has ended
+
+  EXPECT_EQ(StateOf(job.id), "failed");
+  caller.join();
+  EXPECT_NE(outcome.find("interrupted"), std::string::npos) << outcome;
+  // A job run after the node stopped is failed without running.
+  JobRecord late = Submit(*runner, "", /*start=*/false);
+  bool ran = false;
+  EXPECT_NE(runner->RunHere(late, [&](JobContext&) { ran = true; }), "");
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(StateOf(late.id), "failed");
+}
+
+TEST_P(JobRunnerTest, CancelInterruptsOneJobOnly) {
+  JobRunner runner(*store_, NodeOptions("node-a"));
+  Latch both_started;
+  std::atomic<int> started{0};
+  runner.RegisterKind(kKind, KindRunning([&](JobContext& context) {
+                        if (++started == 2) both_started.Open();
+                        for (int i = 0; i < 100; ++i) {
+                          context.ThrowIfCancelled();
+                          std::this_thread::sleep_for(10ms);
+                        }
+                        store_->Write([&](MetadataTransaction& tx) { context.MarkDone(tx); });
+                      }));
+  JobRecord cancelled = Submit(runner, "project-1");
+  JobRecord kept = Submit(runner, "project-2");
+  ASSERT_TRUE(both_started.Wait());
+
+  runner.Cancel(cancelled.id);
+
+  EXPECT_EQ(WaitUntilEnded(cancelled.id), "failed");
+  EXPECT_EQ(WaitUntilEnded(kept.id), "done");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, JobRunnerTest, ::testing::ValuesIn(kAllStoreBackends),
                          BackendParamName);
 

@@ -1,8 +1,10 @@
-// The source's view of a validation run on the target: which outcome in the status file it
-// shows, and when it keeps its own.
+// The source's view of a validation, import or undo run on the target: which outcome in the
+// status file it shows, when it keeps its own, and when it gives up on a target gone silent.
 #include "service/migration_status_sync.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <fstream>
@@ -107,6 +109,86 @@ TEST_F(MigrationStatusSync, TheTargetsLaterImportStatusIsShownButNotItsRequestSt
   EXPECT_EQ(shown.import_info.message, "Cannot delete 'X'");
   EXPECT_EQ(shown.import_info.import_request_status, service::RequestStatus::kApproved);
   EXPECT_EQ(shown.validation->status, ValidationStatus::kValidated);  // both parts kept
+}
+
+class TargetSilence : public MigrationStatusSync {
+ protected:
+  // The target's record of a running import or undo, written to the status file.
+  void TargetReports(service::ImportStatus status) {
+    service::MigrationRecord target = record_;
+    target.import_info.status = status;
+    target.import_info.message = "";
+    target.import_info.last_updated_date = now_ + 1s;
+    service::WriteImportStatus(location_, target);
+  }
+
+  // The status file as if its last write or touch was `age` ago.
+  void AgeStatusFile(std::chrono::seconds age) {
+    const auto then = std::chrono::system_clock::now() - age;
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(then.time_since_epoch());
+    timespec times[2] = {{static_cast<time_t>(seconds.count()), 0},
+                         {static_cast<time_t>(seconds.count()), 0}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, StatusFile().c_str(), times, 0), 0);
+  }
+};
+
+TEST_F(TargetSilence, AnImportTheTargetStillReportsOnShowsAsImporting) {
+  TargetReports(service::ImportStatus::kImporting);
+  AgeStatusFile(50s);
+
+  auto shown = service::WithTargetStatus(location_, record_, 60s);
+
+  EXPECT_EQ(shown.import_info.status, service::ImportStatus::kImporting);
+  EXPECT_EQ(shown.import_info.message, "");
+}
+
+TEST_F(TargetSilence, AnImportWhoseTargetFellSilentShowsAsFailedSayingSince) {
+  TargetReports(service::ImportStatus::kImporting);
+  AgeStatusFile(90s);
+
+  auto shown = service::WithTargetStatus(location_, record_, 60s);
+
+  EXPECT_EQ(shown.import_info.status, service::ImportStatus::kImportFailed);
+  const std::string& message = shown.import_info.message;
+  EXPECT_EQ(message.rfind("The target environment has not reported on this import since ", 0), 0u)
+      << message;
+  EXPECT_NE(message.find(", more than 60 s ago: it is stopped or cannot reach the package "
+                         "location"),
+            std::string::npos)
+      << message;
+}
+
+TEST_F(TargetSilence, AnUndoWhoseTargetFellSilentShowsAsUndoFailed) {
+  TargetReports(service::ImportStatus::kUndoing);
+  AgeStatusFile(90s);
+
+  auto shown = service::WithTargetStatus(location_, record_, 60s);
+
+  EXPECT_EQ(shown.import_info.status, service::ImportStatus::kUndoFailed);
+  EXPECT_NE(shown.import_info.message.find("on this undo since"), std::string::npos);
+}
+
+TEST_F(TargetSilence, AFinishedImportIsShownWhateverItsAge) {
+  TargetReports(service::ImportStatus::kImported);
+  AgeStatusFile(3600s);
+
+  EXPECT_EQ(service::WithTargetStatus(location_, record_, 60s).import_info.status,
+            service::ImportStatus::kImported);
+}
+
+TEST_F(TargetSilence, ATouchOfTheTargetIsASignOfLife) {
+  TargetReports(service::ImportStatus::kImporting);
+  AgeStatusFile(90s);
+
+  service::TouchImportStatus(location_, service::IdOf(record_));
+
+  EXPECT_EQ(service::WithTargetStatus(location_, record_, 60s).import_info.status,
+            service::ImportStatus::kImporting);
+}
+
+TEST_F(TargetSilence, TouchingAMissingStatusFileCreatesNothing) {
+  service::TouchImportStatus(location_, service::IdOf(record_));
+  EXPECT_FALSE(std::filesystem::exists(StatusFile()));
 }
 
 }  // namespace

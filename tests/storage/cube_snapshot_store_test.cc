@@ -27,6 +27,9 @@ CubeSnapshotRecord ReadyRecord(const std::string& project_id, const std::string&
   record.raw_bytes = 5555555;
   record.published = kNoon;
   record.last_publish_duration_ms = 4321;
+  record.publish_job_id = "33333333333333333333333333333333";
+  record.rows_file =
+      "cubes/" + project_id + "/" + cube_id + ".33333333333333333333333333333333.rows";
   record.created = kNoon - std::chrono::hours(1);
   record.updated = kNoon;
   return record;
@@ -71,6 +74,9 @@ TEST_P(CubeSnapshotStore, PutThenFindReturnsEveryField) {
   EXPECT_EQ(record->raw_bytes, 5555555);
   EXPECT_EQ(record->published, kNoon);
   EXPECT_EQ(record->last_publish_duration_ms, 4321);
+  EXPECT_EQ(record->publish_job_id, "33333333333333333333333333333333");
+  EXPECT_EQ(record->rows_file,
+            "cubes/" + kProject + "/" + kCube + ".33333333333333333333333333333333.rows");
   EXPECT_EQ(record->created, kNoon - std::chrono::hours(1));
   EXPECT_EQ(record->updated, kNoon);
   EXPECT_FALSE(Find(kProject, kOtherCube));

@@ -155,5 +155,32 @@ TEST(PackageLocation, RemovingAMissingFileIsNotAnError) {
   EXPECT_TRUE(FileNames(dir.path()).empty());
 }
 
+TEST(PackageLocation, AWriterRemovesTheTemporaryFilesItLeftAndNoOneElses) {
+  testing::TempDir dir;
+  const std::string me = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+  const std::string other = "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";
+  PackageLocation mine(dir.path(), me);
+  const auto status = dir.path() / "mstr/shared/migrations/status" / kPackageId;
+  const auto files = dir.path() / "mstr/shared/files";
+  std::filesystem::create_directories(status);
+  std::filesystem::create_directories(files);
+  // What a writer killed in the middle of a write leaves, and what others are writing.
+  testing::WriteWholeFile(status / (std::string(".") + kImportId + ".json." + me + ".1234.tmp"),
+                          "{");
+  testing::WriteWholeFile(files / ("." + std::string(kFileId) + ".mmp." + me + ".5678.tmp"), "PK");
+  testing::WriteWholeFile(status / (std::string(".") + kImportId + ".json." + other + ".1.tmp"),
+                          "{");
+  testing::WriteWholeFile(status / (std::string(kImportId) + ".json"), "{}");
+  WriteFileAtomically(status / "written.json", "{}", me);  // a complete write leaves nothing
+
+  EXPECT_EQ(mine.RemoveTemporaryFilesOfWriter(), 2);
+
+  EXPECT_EQ(FileNames(status),
+            (std::vector<std::string>{"." + std::string(kImportId) + ".json." + other + ".1.tmp",
+                                      std::string(kImportId) + ".json", "written.json"}));
+  EXPECT_TRUE(FileNames(files).empty());
+  EXPECT_EQ(PackageLocation(dir.path()).RemoveTemporaryFilesOfWriter(), 0);  // no writer
+}
+
 }  // namespace
 }  // namespace tessera::storage
