@@ -2,9 +2,10 @@
 JOBS ?= 2
 RELEASE_DIR := build/release
 TEST_DIR := build/asan
+FUZZ_DIR := build/fuzz
 SERVE_ARGS ?=
 
-.PHONY: deps test-deps build serve test test-build client-test bench format clean
+.PHONY: deps test-deps build serve test test-build client-test fuzz fuzz-build bench format clean
 
 deps:
 	@scripts/install-deps.sh
@@ -32,6 +33,18 @@ test: test-deps test-build
 # (scripts/client-test.sh says where the client comes from; without one it skips).
 client-test: build
 	scripts/client-test.sh $(CLIENT_TEST_ARGS)
+
+# The fuzz harnesses under libFuzzer with Debian's clang, in their own build (docs/fuzzing.md).
+# FUZZ_RUNS / FUZZ_SECONDS / FUZZ_HARNESSES / FUZZ_OUT / FUZZ_LOCK: see scripts/run-fuzzers.sh.
+fuzz-build: deps
+	@scripts/install-fuzz-deps.sh
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
+	  -DTESSERA_SANITIZE=ON -DTESSERA_FUZZ=ON -DTESSERA_BUILD_TESTS=OFF >/dev/null
+	cmake --build $(FUZZ_DIR) -j$(JOBS) --target $$(cut -d' ' -f1 $(FUZZ_DIR)/fuzz-harnesses.txt | sed 's/^/fuzz_/')
+
+fuzz: fuzz-build
+	scripts/run-fuzzers.sh $(FUZZ_DIR)
 
 bench: build
 	bench/http_load.sh

@@ -1,0 +1,109 @@
+// Fuzz harness: package files (storage/package_reader.h, storage/package_manifest.h), the ZIPs a
+// migration imports, undoes or validates, read the way an import reads them.
+//
+// Input, one of:
+//   - a ZIP file as is (it starts with "PK"): for damage at the ZIP level;
+//   - the package's entries as sections (fuzz/fuzz_support.h), zipped here with deflate in the
+//     order given, e.g. "=== manifest.json", "=== content/000001.json",
+//     "=== objects/000001-<id>.json", "=== checksums.tsv". A checksums.tsv section whose content
+//     is "auto" gets the correct trailer of the entries before it, so that mutations reach the
+//     checks behind the checksums.
+//
+// Contract checked: every step either succeeds or throws tessera::Error(kInvalidInput, or
+// kMissingField for a required field left out) -- a corrupt package, a malformed manifest,
+// settings, content item or entry; nothing else escapes. An object entry that parses survives
+// EntryToJson() and EntryFromJson() unchanged.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "core/json.h"
+#include "fuzz/fuzz_support.h"
+#include "model/package_entry.h"
+#include "model/package_kind.h"
+#include "model/package_settings.h"
+#include "storage/package_format.h"
+#include "storage/package_reader.h"
+#include "storage/package_samples.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Entries = std::vector<std::pair<std::string, std::string>>;
+
+constexpr std::string_view kAutoTrailer = "auto";
+constexpr std::string_view kObjectsPrefix = "objects/";
+
+// The sections as ZIP entries; a section's trailing newline is the separator's, not content.
+Entries EntriesOf(std::string_view text) {
+  Entries entries;
+  int64_t objects = 0;
+  for (auto& section : tessera::fuzz::SplitSections(text)) {
+    if (section.name.empty()) continue;
+    if (section.content.ends_with('\n')) section.content.pop_back();
+    if (section.name == tessera::storage::kChecksumsEntryName && section.content == kAutoTrailer) {
+      section.content = tessera::testing::ChecksumTrailer(entries, objects);
+    }
+    if (section.name.starts_with(kObjectsPrefix)) ++objects;
+    entries.emplace_back(std::move(section.name), std::move(section.content));
+  }
+  return entries;
+}
+
+fs::path WritePackage(std::string_view input) {
+  const fs::path path = tessera::fuzz::ScratchDir() / "package.mmp";
+  if (input.starts_with("PK")) {
+    tessera::fuzz::WriteBytes(path, input);
+  } else {
+    tessera::testing::WriteRawZip(path, EntriesOf(input));
+  }
+  return path;
+}
+
+void ExpectEntryRoundTrip(const tessera::model::PackageObject& object) {
+  const tessera::Json written = tessera::model::EntryToJson(object);
+  const tessera::Json again =
+      tessera::model::EntryToJson(tessera::model::EntryFromJson(written, object.record.project_id));
+  if (again != written) {
+    tessera::fuzz::Finding("a package entry does not round-trip",
+                           tessera::DumpJson(written) + "\n" + tessera::DumpJson(again));
+  }
+}
+
+// What an import reads: the manifest's settings, the content list, then every object.
+void ReadLikeAnImport(const fs::path& path) {
+  tessera::storage::CheckPackageStructure(path, static_cast<int64_t>(fs::file_size(path)));
+  tessera::storage::PackageReader reader(path);
+  const auto& manifest = reader.manifest();
+  (void)tessera::storage::ToJson(manifest);
+  const auto kind = tessera::model::ParsePackageKind(manifest.type, "manifest.type");
+  tessera::model::ParsePackagePurpose(manifest.purpose, "manifest.purpose");
+  tessera::model::ParsePackageSettings(manifest.settings, kind, "manifest.settings");
+  tessera::storage::ForEachContentEntry(
+      reader, [](tessera::Json entry) { tessera::model::ParseContent(entry, "content"); });
+  tessera::storage::PackageEntry entry;
+  while (reader.Next(entry)) {
+    const std::string scope = kind == tessera::model::PackageKind::kProject ? "P" : "";
+    ExpectEntryRoundTrip(tessera::model::EntryFromJson(tessera::ParseJson(entry.json), scope));
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const fs::path path = WritePackage(std::string_view(reinterpret_cast<const char*>(data), size));
+  try {
+    ReadLikeAnImport(path);
+  } catch (const tessera::Error& error) {
+    if (error.code() != tessera::ErrorCode::kInvalidInput &&
+        error.code() != tessera::ErrorCode::kMissingField) {
+      tessera::fuzz::Finding("reading a package threw another error code", error.what());
+    }
+  }
+  return 0;
+}
