@@ -126,7 +126,9 @@ std::vector<uint8_t> RankKeep(const Values& values, CompareOp op,
                           : std::floor(numbers[0]);
   if (percent && numbers.size() > 1) wanted += numbers[1];
   if (!(wanted >= 1) || present.empty()) return keep;
-  const size_t n = std::min(present.size(), static_cast<size_t>(wanted));
+  // Compared as doubles first: a huge amount does not fit a size_t.
+  const size_t n =
+      wanted >= static_cast<double>(present.size()) ? present.size() : static_cast<size_t>(wanted);
   auto compare = [top](double a, double b) { return top ? a > b : a < b; };
   std::nth_element(present.begin(), present.begin() + (n - 1), present.end(), compare);
   const double threshold = present[n - 1];

@@ -54,7 +54,9 @@ class DefinitionReader {
 
   Json Fact() const {
     const Json tables = ReferenceList("tables", BundleKind::kTable, true);
-    if (tables.empty() && node_["tables"].IsSequence()) {
+    // A missing key reads as an invalid node: IsDefined() first, the other tests would throw.
+    if (const YAML::Node listed = node_["tables"];
+        tables.empty() && listed.IsDefined() && listed.IsSequence()) {
       fields_.Problem(node_["tables"], "tables: at least one table is required");
     }
     const std::optional<std::string> expression = fields_.String(node_, "expression", true);

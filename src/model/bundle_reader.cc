@@ -163,10 +163,13 @@ class BundleReader {
 
   void DeclareForms(const PendingObject& pending) {
     std::vector<std::string> names;
+    // A missing key reads as an invalid node: IsDefined() first, the other tests would throw.
     const YAML::Node forms = pending.node["forms"];
-    if (!forms.IsSequence()) return;
+    if (!forms.IsDefined() || !forms.IsSequence()) return;
     for (const auto& form : forms) {
-      if (form.IsMap() && form["name"].IsScalar()) names.push_back(form["name"].Scalar());
+      if (!form.IsMap()) continue;
+      const YAML::Node name = form["name"];
+      if (name.IsDefined() && name.IsScalar()) names.push_back(name.Scalar());
     }
     index_->SetForms(pending.object.record.id, std::move(names));
   }
@@ -213,6 +216,13 @@ class BundleReader {
 
 }  // namespace
 
-Bundle ReadBundle(const std::filesystem::path& directory) { return BundleReader(directory).Read(); }
+Bundle ReadBundle(const std::filesystem::path& directory) {
+  try {
+    return BundleReader(directory).Read();
+  } catch (const YAML::Exception& error) {
+    // A shape the reader's checks did not foresee: still the bundle's problem, never a crash.
+    throw BundleError({"the bundle's YAML has an unexpected shape: " + std::string(error.what())});
+  }
+}
 
 }  // namespace tessera::model
