@@ -267,7 +267,7 @@ TEST_P(ObjectApi, WithoutAProjectFoldersAreTheConfigurationOnes) {
     users.insert(user["name"].get<std::string>());
     EXPECT_EQ(user["subtype"], 8704);
   }
-  EXPECT_EQ(users, (std::set<std::string>{"Administrator", "olga"}));
+  EXPECT_EQ(users, (std::set<std::string>{"Administrator", "olga Tester"}));
   std::set<std::string> groups;
   for (const auto& group : BodyOf(client().Get("/api/folders/" + ids["User Groups"], no_project))) {
     groups.insert(group["name"].get<std::string>());
