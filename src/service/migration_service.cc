@@ -389,9 +389,12 @@ void MigrationService::ShowRunningProgress(MigrationRecord& record) {
   std::lock_guard lock(running_mutex_);
   auto running = running_progress_.find(FormatMigrationId(IdOf(record)));
   if (running == running_progress_.end()) return;
+  // Between a job's commit and the end of its tracking the stored record already says how it
+  // ended; only a record still running shows the running figure.
   if (record.package_info.status == PackageStatus::kCreating) {
     record.package_info.progress = running->second;
-  } else {
+  } else if (record.import_info.status == ImportStatus::kImporting ||
+             record.import_info.status == ImportStatus::kUndoing) {
     record.import_info.progress = running->second;
   }
 }
