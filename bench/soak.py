@@ -31,12 +31,17 @@ class Tally:
         self.by_status = collections.Counter()
         self.failures = collections.Counter()
         self.examples = {}
+        self.client_errors = collections.Counter()
+        self.client_error_examples = {}
 
     def add(self, status, what, body=b""):
         with self.lock:
             self.by_status[status] += 1
             if status >= 500 and what not in self.examples:
                 self.examples[what] = body[:300]
+            if 400 <= status < 500:
+                self.client_errors[(what, status)] += 1
+                self.client_error_examples.setdefault((what, status), body[:200])
 
     def fail(self, what, error):
         with self.lock:
@@ -49,12 +54,13 @@ class Client:
     def __init__(self, port, tally):
         self.port, self.tally = port, tally
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
-        self.token = self.login()
+        self.token = ""
         self.project = None
+        self.token = self.login()
 
     def call(self, method, path, body=None, what=None, headers=None, form=None):
         sent = dict(headers or {})
-        if self.__dict__.get("token"):
+        if self.token:
             sent.setdefault("X-MSTR-AuthToken", self.token)
         if self.project:
             sent.setdefault("X-MSTR-ProjectID", self.project)
@@ -96,10 +102,10 @@ def discover(client):
     reports = [r for r in search(3) if r["subtype"] == 768]
     cubes = [c for c in search(776)]
     dashboards = search(55)
-    definition = json.loads(client.call("GET", f"/api/v2/cubes/{cubes[0]['id']}")[2])
-    attributes = definition["definition"]["availableObjects"]["attributes"]
-    return {"reports": reports, "cubes": cubes, "dashboards": dashboards,
-            "cube_attributes": attributes}
+    for cube in cubes:
+        definition = json.loads(client.call("GET", f"/api/v2/cubes/{cube['id']}")[2])
+        cube["attributes"] = definition["definition"]["availableObjects"]["attributes"]
+    return {"reports": reports, "cubes": cubes, "dashboards": dashboards}
 
 
 def report_flow(client, demo):
@@ -111,8 +117,8 @@ def report_flow(client, demo):
 
 
 def cube_flow(client, demo):
-    cube = random.choice(demo["cubes"])["id"]
-    attribute = random.choice(demo["cube_attributes"])
+    chosen = random.choice(demo["cubes"])
+    cube, attribute = chosen["id"], random.choice(chosen["attributes"])
     status, _, body = client.call("POST", f"/api/v2/cubes/{cube}/instances?limit=100",
                                   {"requestedObjects": {"attributes": [{"id": attribute["id"]}]}})
     if status == 200:
@@ -135,16 +141,19 @@ def dashboard_flow(client, demo):
                 client.call("GET", f"/api/v2/dossiers/{dashboard}/instances/{mid}/chapters/"
                             f"{chapter['key']}/visualizations/{visualization['key']}?limit=50",
                             what="GET visualization")
-            for selector in page.get("selectors", [])[:1]:
-                status, _, elements = client.call(
-                    "GET", f"/api/dossiers/{dashboard}/instances/{mid}/elements?"
-                    f"filterKey={selector['key']}&limit=2", what="GET dashboard elements")
-                if status == 200 and json.loads(elements):
-                    chosen = json.loads(elements)[:1]
-                    client.call("PUT", f"/api/dossiers/{dashboard}/instances/{mid}/filters",
-                                {"filters": [{"key": selector["key"],
-                                              "selections": [{"id": e["id"]} for e in chosen]}]},
-                                what="PUT filters")
+        element_lists = [f for f in chapter.get("filters", []) + chapter["pages"][0].get(
+            "selectors", []) if f.get("selectorType") == "attribute_element_list"]
+        for selector in random.sample(element_lists, min(1, len(element_lists))):
+            status, _, elements = client.call(
+                "GET", f"/api/dossiers/{dashboard}/instances/{mid}/elements?"
+                f"filterKey={selector['key']}&limit=2", what="GET dashboard elements")
+            if status == 200 and json.loads(elements):
+                chosen = json.loads(elements)
+                chosen = chosen.get("elements", chosen) if isinstance(chosen, dict) else chosen
+                client.call("PUT", f"/api/dossiers/{dashboard}/instances/{mid}/filters",
+                            [{"key": selector["key"],
+                              "selections": [{"id": e["id"]} for e in chosen[:1]]}],
+                            what="PUT filters")
     client.call("DELETE", f"/api/dossiers/{dashboard}/instances/{mid}")
 
 
@@ -265,6 +274,8 @@ def main():
     print(f"5xx: {server_errors}; transport or shape failures: {sum(tally.failures.values())}")
     for what, count in tally.failures.most_common(10):
         print(f"  failure {what}: {count}")
+    for (what, status), count in tally.client_errors.most_common(10):
+        print(f"  {status} {what}: {count}, e.g. {tally.client_error_examples[(what, status)]!r}")
     for what, body in tally.examples.items():
         print(f"  5xx example {what}: {body!r}")
     middle = samples[len(samples) // 2]
