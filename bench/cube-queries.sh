@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cube query benchmark: the twelve queries of shared/bench/queries.json on a Tessera dataset
+# Cube query benchmark: the twelve queries of bench/queries.json on a Tessera dataset
 # published from the demo warehouse, against DuckDB (in memory, loaded as VARCHAR and as ENUM),
 # SQLite and PostgreSQL loaded with the same rows. Every peer's answers are compared row by row
 # with Tessera's; a difference is printed and makes the script exit 1 at the end. Prints a table
@@ -14,7 +14,7 @@
 #   --work       where the warehouse, the CSV, the peers' files and the results go (default
 #                bench/work/; generated data is reused across runs with the same ROWS)
 #
-# The query set is ../shared/bench/queries.json beside the repository, or TESSERA_BENCH_QUERIES.
+# The query set is bench/queries.json, or the file TESSERA_BENCH_QUERIES names.
 #
 # PostgreSQL: TESSERA_TEST_PG names a server to create the database tessera_bench_cube on; when it
 # is unset the script runs itself under scripts/with-test-postgres.sh (a private cluster). Needs
@@ -58,7 +58,7 @@ fi
 for tool in cmake sqlite3 python3 node npm; do
   command -v "$tool" >/dev/null || { echo "cube-queries: $tool is required" >&2; exit 2; }
 done
-queries=${TESSERA_BENCH_QUERIES:-../shared/bench/queries.json}
+queries=${TESSERA_BENCH_QUERIES:-bench/queries.json}
 [[ -f $queries ]] || { echo "cube-queries: $queries not found (set TESSERA_BENCH_QUERIES)" >&2; exit 2; }
 queries=$(realpath "$queries")
 mkdir -p "$work"

@@ -2,7 +2,7 @@
 //
 // The Tessera side of bench/cube-queries.sh. Publishes one Dataset at the fact grain straight
 // from the demo warehouse (sales_fact joined to its lookups: one row per order line), translates
-// every query of shared/bench/queries.json (its neutral `cube` description) into an
+// every query of bench/queries.json (its neutral `cube` description) into an
 // engine::CubeQuery, runs each once to warm up and then K times on a compute pool of T threads,
 // and writes the medians, each query's peak memory and its answer as JSON:
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The query set of shared/bench/queries.json over HTTP: each query becomes one instance of the
+# The query set of bench/queries.json over HTTP: each query becomes one instance of the
 # demo's Order Lines Cube (its requested attributes and metrics, view filter, metric limits and
 # sorting; a top-N is the first page of that size), created 7 times for the median latency. Every
 # answer is checked against SQLite running the query's own SQL on the same warehouse. Prints
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rows=${1:-10000000}
 binary=$(realpath "${2:-build/release/tessera}")
-queries=$(realpath ../shared/bench/queries.json)
+queries=$(realpath bench/queries.json)
 
 source bench/demo_server.sh
 start_demo_server "$rows" "$binary"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Migration figures between two servers (spec 04), each with its own SQLite storage service and
+# Migration figures between two servers, each with its own SQLite storage service and
 # one shared package location: a source project of the demo bundle plus OBJECTS generated metrics
 # (1,000 per folder) and a target loaded from the demo bundle alone. Every generated metric is
 # migrated in the Python client's order (create with tocView.content, import request and approval
@@ -7,7 +7,7 @@
 # generateUndo=true, undo request and approval on the target), RUNS times per size. Prints for
 # each run, and as medians per size,
 #   - creation: POST /api/migrations until packageInfo.status is created,
-#   - download: GET /api/migrations/packages/{id}/binary on the source (spec 04 §3.4),
+#   - download: GET /api/migrations/packages/{id}/binary on the source,
 #   - upload:   POST .../sharedFileStore/files and the multipart PUT of the package on the target,
 #   - import:   PUT /api/migrations/{id} until importInfo.status is imported,
 #   - undo:     PATCH undoRequestStatus requested, approved until importInfo.status is undo_success,

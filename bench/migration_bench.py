@@ -205,8 +205,8 @@ def transfer(server, action):
 
 
 def download_and_upload(source, target, migration_id, run):
-    """The package travels without the shared location (spec 04 §3.4): downloaded from the
-    source, described and uploaded (multipart) to the target's shared file store."""
+    """The package travels without the shared location: downloaded from the source, described
+    and uploaded (multipart) to the target's shared file store."""
     path = f"/api/migrations/packages/{migration_id.split(':')[0]}/binary"
     package, run["download"] = transfer(source, lambda: source.call("GET", path)[2])
     show("download", run)

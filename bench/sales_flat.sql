@@ -1,5 +1,6 @@
--- The flattened table `sales` of shared/bench/README.md: the demo warehouse attached as `w`, one
--- row per order line. CROSS JOIN keeps SQLite's join order as written (the fact table outermost).
+-- The flattened table `sales` that the queries of bench/queries.json read: the demo warehouse
+-- attached as `w`, one row per order line. CROSS JOIN keeps SQLite's join order as written (the
+-- fact table outermost).
 SELECT f.day_id AS day, m.month_id AS month, q.quarter_id AS quarter, q.year_id AS year,
   r.region_name AS region, co.country_name AS country, ci.city_name AS city,
   ca.category_name AS category, sc.subcategory_name AS subcategory, i.item_name AS item,
