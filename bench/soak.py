@@ -1,7 +1,8 @@
 """Soak: CONNECTIONS clients run a mixed workload against a demo server for SECONDS seconds --
 logins, searches, report and cube instances with their pages, attribute elements, dashboards
 with selector changes, pushed data, and now and then a migration package -- and every answer's
-status is counted. The server's resident memory is sampled every few seconds.
+status is counted. The server's resident memory is sampled every five seconds; instances'
+results are cached up to the server's instances.result_budget_mb, so RSS grows to a plateau.
 
 usage: soak.py PORT PID SECONDS CONNECTIONS
 Prints the requests by status, the 5xx and transport failures, and RSS at start, middle and end;
@@ -281,6 +282,8 @@ def main():
     middle = samples[len(samples) // 2]
     print(f"RSS KiB: start {samples[0][1]}, middle {middle[1]} (at {middle[0]:.0f} s), "
           f"end {samples[-1][1]}")
+    every_minute = [sample for sample in samples if sample[0] == 0 or int(sample[0]) % 60 < 5]
+    print("RSS MiB by minute: " + ", ".join(f"{rss / 1024:.0f}" for _, rss in every_minute))
     sys.exit(1 if server_errors or tally.failures else 0)
 
 
