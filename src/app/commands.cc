@@ -210,7 +210,10 @@ int PrintReportSql(const ConfigFlags& flags, const std::string& report,
   Config config = flags.Load();
   ConfigureLogging(config);
   Administration administration = OpenAdministration(config);
-  auto [project_id, report_id] = FindReport(*administration.store, report, project);
+  // Named copies, not a structured binding: a lambda below captures the project id.
+  const auto found = FindReport(*administration.store, report, project);
+  const std::string& project_id = found.first;
+  const std::string& report_id = found.second;
   model::SemanticModel semantic = service::LoadSemanticModel(*administration.store, project_id);
   std::string warehouse_name;
   administration.store->Read([&](storage::MetadataTransaction& tx) {
