@@ -266,6 +266,19 @@ SavedObject SaveDataset(ObjectService& objects, const Principal& principal,
 
 enum class SessionState { kOpen, kPublishing, kPublished, kFailed };
 
+namespace {
+
+// A publish hands the session's rows over when it starts, so a session whose publish failed
+// holds none: publishing it again would merge nothing (and a replace would empty the table).
+void RefuseIfFailed(SessionState state, const std::string& session_id) {
+  if (state != SessionState::kFailed) return;
+  Invalid("Upload session '" + session_id +
+          "' failed to publish and no longer holds its rows; open a new upload session and "
+          "send them again");
+}
+
+}  // namespace
+
 struct PushService::Session {
   struct Table {
     engine::UpdatePolicy policy = engine::UpdatePolicy::kReplace;
@@ -392,6 +405,7 @@ void PushService::PutChunk(const Principal& principal, const std::string& projec
     Invalid("Upload session '" + session_id +
             "' is published or publishing; open a new session to upload more");
   }
+  RefuseIfFailed(session->state, session->id);
   session->tables.at(table_name).chunks[index] = std::move(rows);
 }
 
@@ -406,6 +420,7 @@ void PushService::Publish(const Principal& principal, const std::string& project
     if (session->state == SessionState::kPublishing || session->state == SessionState::kPublished) {
       Invalid("Upload session '" + session_id + "' is already published or publishing");
     }
+    RefuseIfFailed(session->state, session->id);
     for (const auto& [name, table] : session->tables) {
       TableOf(dataset.model, name);  // the model may have been replaced since
       int64_t expected = 1;

@@ -16,7 +16,8 @@
 //                  them, in index order, into the table's stored rows by its policy and publishes
 //                  the dataset on CubeService's thread. Atomic: the rows and the served data
 //                  change together or not at all; a failed publish leaves the previous data
-//                  served and the session open to publish again.
+//                  served. The rows went to the publish, so a failed session refuses further
+//                  chunks and publishes: the rows are sent again in a new session.
 //   Progress       0 before publish, 6 while publishing, 1 once published; a failed publish is
 //                  Error(kInternal) with its reason (spec 02 §8.3).
 //   CloseSession   forgets the session; a publish still running is cancelled (its data is not

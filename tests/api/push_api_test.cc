@@ -379,9 +379,19 @@ TEST_P(PushDatasetApi, AFailedPublishKeepsThePreviousDataServed) {
   ExpectError(WaitForPublishStatus(id, session), 500, "ERR001");
   ExpectSameSums(AmountByCity(id), before);
 
-  // Once the way is clear, the same rows publish, merged by the add policy.
+  // The failed session handed its rows to the publish: it takes no more chunks and no second
+  // publish (which would merge nothing), and the data served stays as it was.
   std::filesystem::remove(directory);
   std::filesystem::rename(aside, directory);
+  ExpectError(PutChunk(id, session, "sales", 2, SalesJson(second)), 400, "ERR006");
+  auto again = Publish(id, session);
+  ExpectError(again, 400, "ERR006");
+  EXPECT_NE(BodyOf(again)["message"].get<std::string>().find("open a new upload session"),
+            std::string::npos)
+      << again.body;
+  ExpectSameSums(AmountByCity(id), before);
+
+  // In a new session, the same rows publish, merged by the add policy.
   const std::string retry = OpenSession(
       id, {{{"name", "sales"}, {"updatePolicy", "add"}, {"columnHeaders", kSalesHeaders}}});
   ASSERT_EQ(PutChunk(id, retry, "sales", 1, SalesJson(second)).status, 200);
