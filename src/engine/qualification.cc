@@ -165,7 +165,15 @@ const Json& OperandsOf(const Json& node, const std::string& op) {
 std::string OperandType(const Json& operand) {
   if (!operand.is_object()) return "unknown";
   if (operand.contains("operator")) return "expression";
-  return operand.value("type", "unknown");
+  auto type = operand.find("type");
+  if (type == operand.end()) return "unknown";
+  if (!type->is_string()) {
+    Invalid(
+        "An operand's type must be a string such as \"attribute\", \"metric\", "
+        "\"elements\" or \"constant\"; got " +
+        std::string(type->type_name()));
+  }
+  return type->get<std::string>();
 }
 
 void ExpectOperandCount(const Json& operands, size_t count, const std::string& op) {

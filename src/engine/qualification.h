@@ -47,7 +47,7 @@ const model::AttributeForm& ResolveForm(const model::SemanticModel& model, const
 
 // Operand helpers shared by the compilers of each level (view filters, metric limits), with the
 // messages above. OperandType is the operand's `type`, "expression" for an operator node, or
-// "unknown".
+// "unknown"; a `type` that is not a string is Error(kInvalidInput).
 std::string OperandType(const Json& operand);
 std::string OperandId(const Json& operand);  // "" when absent
 const Json& OperandsOf(const Json& node, const std::string& op);
