@@ -32,8 +32,9 @@ std::string SequenceText(int64_t sequence) {
 }  // namespace
 
 int64_t ContentEntryCount(int64_t content_count) {
-  return content_count <= 0 ? 0
-                            : (content_count + kContentItemsPerEntry - 1) / kContentItemsPerEntry;
+  if (content_count <= 0) return 0;
+  // Rounded up without adding first: a manifest may announce any count, up to INT64_MAX.
+  return content_count / kContentItemsPerEntry + (content_count % kContentItemsPerEntry != 0);
 }
 
 std::string ContentEntryName(int64_t sequence) {

@@ -131,7 +131,7 @@ PackageReader::PackageReader(const fs::path& path) : path_(path), fd_(OpenPackag
     }
     content_entries_ = ContentEntryCount(manifest_.content_count);
     if (directory_entries_ >= 0 &&
-        directory_entries_ != manifest_.object_count + content_entries_ + 2) {
+        manifest_.object_count != directory_entries_ - content_entries_ - 2) {
       Corrupt("the ZIP directory lists " + std::to_string(directory_entries_) +
               " entries, the manifest announces " + std::to_string(manifest_.object_count) +
               " objects and " + std::to_string(manifest_.content_count) + " content items");

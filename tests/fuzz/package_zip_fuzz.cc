@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -44,7 +45,8 @@ Entries EntriesOf(std::string_view text) {
   Entries entries;
   int64_t objects = 0;
   for (auto& section : tessera::fuzz::SplitSections(text)) {
-    if (section.name.empty()) continue;
+    // A ZIP entry name is written as a C string: one with a NUL byte cannot be stored.
+    if (section.name.empty() || section.name.find('\0') != std::string::npos) continue;
     if (section.content.ends_with('\n')) section.content.pop_back();
     if (section.name == tessera::storage::kChecksumsEntryName && section.content == kAutoTrailer) {
       section.content = tessera::testing::ChecksumTrailer(entries, objects);
@@ -55,12 +57,18 @@ Entries EntriesOf(std::string_view text) {
   return entries;
 }
 
-fs::path WritePackage(std::string_view input) {
+// nullopt when libarchive refuses to write the sections as a ZIP (an entry name it cannot
+// store): such an input says nothing about reading packages.
+std::optional<fs::path> WritePackage(std::string_view input) {
   const fs::path path = tessera::fuzz::ScratchDir() / "package.mmp";
   if (input.starts_with("PK")) {
     tessera::fuzz::WriteBytes(path, input);
-  } else {
+    return path;
+  }
+  try {
     tessera::testing::WriteRawZip(path, EntriesOf(input));
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
   }
   return path;
 }
@@ -96,9 +104,10 @@ void ReadLikeAnImport(const fs::path& path) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const fs::path path = WritePackage(std::string_view(reinterpret_cast<const char*>(data), size));
+  const auto path = WritePackage(std::string_view(reinterpret_cast<const char*>(data), size));
+  if (!path) return 0;
   try {
-    ReadLikeAnImport(path);
+    ReadLikeAnImport(*path);
   } catch (const tessera::Error& error) {
     if (error.code() != tessera::ErrorCode::kInvalidInput &&
         error.code() != tessera::ErrorCode::kMissingField) {

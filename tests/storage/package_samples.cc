@@ -95,12 +95,17 @@ void WriteRawZip(const std::filesystem::path& path,
     archive_entry_set_filetype(entry, AE_IFREG);
     archive_entry_set_perm(entry, 0644);
     archive_entry_set_size(entry, static_cast<la_int64_t>(content.size()));
-    if (archive_write_header(zip, entry) != ARCHIVE_OK ||
-        archive_write_data(zip, content.data(), content.size()) !=
-            static_cast<la_ssize_t>(content.size())) {
-      throw std::runtime_error(std::string("libarchive: ") + archive_error_string(zip));
-    }
+    const bool written = archive_write_header(zip, entry) == ARCHIVE_OK &&
+                         archive_write_data(zip, content.data(), content.size()) ==
+                             static_cast<la_ssize_t>(content.size());
     archive_entry_free(entry);
+    if (!written) {
+      const char* reason = archive_error_string(zip);  // may be null
+      std::string message = std::string("libarchive cannot write entry '") + name +
+                            "': " + (reason ? reason : "no reason given");
+      archive_write_free(zip);
+      throw std::runtime_error(message);
+    }
   }
   archive_write_close(zip);
   archive_write_free(zip);
