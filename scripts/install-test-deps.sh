@@ -13,7 +13,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 missing=()
-for package in chromium fonts-dejavu-core; do
+for package in chromium fonts-dejavu-core python3-prometheus-client; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$package")
   fi

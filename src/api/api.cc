@@ -61,6 +61,7 @@ Api::Api(service::Services& services, ApiOptions options)
   RegisterPushRoutes(endpoints);
   RegisterDashboardRoutes(endpoints);
   RegisterMigrationRoutes(endpoints);
+  RegisterOpsRoutes(endpoints);
 }
 
 namespace {
@@ -91,6 +92,11 @@ bool CarriesAContentList(std::string_view method, std::string_view path) {
 
 }  // namespace
 
+bool Api::IsApiPath(std::string_view path) {
+  return path == "/api" || path.starts_with("/api/") || path.starts_with("/health/") ||
+         path == "/metrics";
+}
+
 bool Api::IsDataWork(std::string_view method, std::string_view path) {
   for (std::string_view part : {"/instances", "/elements", "/sqlView", "/uploadSessions",
                                 "/api/migrations", "/sharedFileStore"}) {
@@ -114,6 +120,7 @@ http::Admission Api::Admit(const http::RequestHead& head) const {
   }
   const http::RouteMatch match = router_.Match(head.method, path);
   if (match.kind != http::RouteMatch::Kind::kFound) return admission;  // answered 404 or 405
+  const std::string route(match.route);
   if (match.tags & kNeedsSession) {
     auto token = head.headers.Get("X-MSTR-AuthToken");
     if (!token) token = head.headers.Get("X-SVC-AuthToken");
@@ -121,6 +128,7 @@ http::Admission Api::Admit(const http::RequestHead& head) const {
       services_.sessions.Authenticate(token ? Trim(*token) : std::string_view());
     } catch (const Error& error) {
       admission.refusal = ErrorResponse(error, head.request_id);
+      admission.refusal->route = route;
       return admission;
     }
   }
@@ -133,27 +141,13 @@ http::Admission Api::Admit(const http::RequestHead& head) const {
   return admission;
 }
 
-http::Response Api::Handle(const http::Request& request) const {
-  std::string_view path = request.path;
-  if (!options_.context_path.empty()) {
-    if (path.substr(0, options_.context_path.size()) != options_.context_path) {
-      return RouteNotFoundResponse(request.request_id);
-    }
-    path.remove_prefix(options_.context_path.size());
-  }
-  if (path != "/api" && path.substr(0, 5) != "/api/") {
-    return RouteNotFoundResponse(request.request_id);
-  }
+namespace {
 
-  http::RouteMatch match = router_.Match(request.method, path);
-  if (match.kind == http::RouteMatch::Kind::kNotFound) {
-    return RouteNotFoundResponse(request.request_id);
-  }
-  if (match.kind == http::RouteMatch::Kind::kMethodNotAllowed) {
-    return MethodNotAllowedResponse(request.request_id);
-  }
+// Runs a matched route's handler, turning what it throws into the error response.
+http::Response RunHandler(const http::Handler& handler, const http::Request& request,
+                          const http::PathParams& params) {
   try {
-    return (*match.handler)(request, match.params);
+    return handler(request, params);
   } catch (const Error& error) {
     if (error.code() == ErrorCode::kInternal) {
       spdlog::error("request {} {} {} failed: {}", request.request_id, request.method,
@@ -174,6 +168,30 @@ http::Response Api::Handle(const http::Request& request) const {
                   request.method, Abbreviate(request.path), Abbreviate(e.what()));
     return InternalErrorResponse(request.request_id);
   }
+}
+
+}  // namespace
+
+http::Response Api::Handle(const http::Request& request) const {
+  std::string_view path = request.path;
+  if (!options_.context_path.empty()) {
+    if (path.substr(0, options_.context_path.size()) != options_.context_path) {
+      return RouteNotFoundResponse(request.request_id);
+    }
+    path.remove_prefix(options_.context_path.size());
+  }
+  if (!IsApiPath(path)) return RouteNotFoundResponse(request.request_id);
+
+  http::RouteMatch match = router_.Match(request.method, path);
+  if (match.kind == http::RouteMatch::Kind::kNotFound) {
+    return RouteNotFoundResponse(request.request_id);
+  }
+  if (match.kind == http::RouteMatch::Kind::kMethodNotAllowed) {
+    return MethodNotAllowedResponse(request.request_id);
+  }
+  http::Response response = RunHandler(*match.handler, request, match.params);
+  response.route = std::string(match.route);
+  return response;
 }
 
 }  // namespace tessera::api

@@ -60,6 +60,8 @@ class Api {
   // SQL views, pushed rows, migrations -- rather than reading metadata. The node runs the two
   // kinds on separate pools, so a cheap call never queues behind a heavy one.
   static bool IsDataWork(std::string_view method, std::string_view path);
+  // Whether `path` (after the context path) is this API's: /api..., /health/... or /metrics.
+  static bool IsApiPath(std::string_view path);
   // Whether Admit spools the body of such a request to disk.
   static bool SpoolsBody(std::string_view method, std::string_view path);
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 
 #include <memory>
 #include <optional>
@@ -15,6 +16,7 @@
 
 #include "api/partial_response.h"
 #include "core/json.h"
+#include "core/prometheus_text.h"
 #include "http/message.h"
 #include "http/router.h"
 #include "service/object_service.h"
@@ -30,6 +32,12 @@ struct ApiOptions {
   uint64_t max_request_body_bytes = 4ull << 20;
   uint64_t max_upload_body_bytes = 256ull << 20;
   uint64_t max_spooled_body_bytes = 4ull << 30;
+  // Operations (/health, /metrics).
+  std::string tessera_version;  // this server's own version, beside the reported `version`
+  // Adds what the node itself holds (HTTP exchanges, threads, connections, the process) to
+  // /metrics; empty: only the services' figures.
+  std::function<void(PrometheusText&)> node_metrics;
+  std::string metrics_token;  // when set, /metrics requires "Authorization: Bearer <token>"
 };
 
 class RequestContext {

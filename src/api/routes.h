@@ -21,6 +21,7 @@ void RegisterDatasetRoutes(Endpoints& endpoints);    // spec 02 §6.3
 void RegisterInstanceRoutes(Endpoints& endpoints);   // spec 02 §3-§6.2
 void RegisterPushRoutes(Endpoints& endpoints);       // spec 02 §8
 void RegisterDashboardRoutes(Endpoints& endpoints);  // spec 03, spec 06 §10
+void RegisterOpsRoutes(Endpoints& endpoints);        // /health/live, /health/ready, /metrics
 void RegisterMigrationRoutes(Endpoints& endpoints);  // spec 04, spec 06 §11, §13
 
 }  // namespace tessera::api

@@ -6,9 +6,12 @@
 #include <iostream>
 
 #include "app/config.h"
+#include "app/json_log_formatter.h"
 #include "app/node.h"
 #include "core/error.h"
 #include "core/private_files.h"
+#include "core/version.h"
+#include "engine/cube_publisher.h"
 #include "engine/report_sql.h"
 #include "model/bundle.h"
 #include "model/object_types.h"
@@ -54,7 +57,11 @@ struct ConfigFlags {
 
 void ConfigureLogging(const Config& config) {
   spdlog::set_level(spdlog::level::from_str(config.log_level));
-  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
+  if (config.log_format == "json") {
+    spdlog::set_formatter(std::make_unique<JsonLogFormatter>());
+  } else {
+    spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
+  }
 }
 
 int Serve(const ConfigFlags& flags) {
@@ -228,8 +235,8 @@ int PrintReportSql(const ConfigFlags& flags, const std::string& report,
     throw std::invalid_argument("report '" + definition.name +
                                 "' reads a cube, not the warehouse: it has no SQL of its own");
   }
-  auto generated =
-      engine::GenerateReportSql(semantic, engine::QueryOfReport(semantic, definition), dialect);
+  // The statement the server runs for the report's instances and shows in its SQL view.
+  auto generated = engine::CubeSql(semantic, model::ReportAsCube(definition), dialect);
   std::cout << "-- " << definition.name << " (" << report_id << "), warehouse '" << warehouse_name
             << "'\n"
             << generated.statement.text << ";\n";
@@ -246,6 +253,7 @@ int Run(int argc, char** argv) {
   RestrictNewFilesToOwner();  // the data directory and packages are the server user's alone
   CLI::App app{"Tessera: an analytics server speaking the Strategy Intelligence Server REST API"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "tessera " + std::string(TesseraVersion()));
 
   ConfigFlags serve_flags;
   CLI::App* serve = app.add_subcommand(

@@ -204,6 +204,20 @@ const std::vector<Binding>& Bindings() {
       {{"log.access_log", "TESSERA_ACCESS_LOG", "--access-log",
         "one log line per request: true or false (default true)"},
        [](Config& c, const std::string& v) { c.access_log = ParseFlag(v); }},
+      {{"log.format", "TESSERA_LOG_FORMAT", "--log-format",
+        "text (one readable line per event) or json (one JSON object per line, for log "
+        "collectors) (default text)"},
+       [](Config& c, const std::string& v) {
+         std::string format = ToLower(v);
+         if (format != "text" && format != "json") {
+           throw std::invalid_argument("'" + v + "' is not a log format: use text or json");
+         }
+         c.log_format = format;
+       }},
+      {{"metrics.token", "TESSERA_METRICS_TOKEN", "--metrics-token",
+        "when set, GET /metrics requires 'Authorization: Bearer TOKEN' (default: /metrics is "
+        "open, like /health)"},
+       [](Config& c, const std::string& v) { c.metrics_token = v; }},
   };
   return bindings;
 }

@@ -51,6 +51,8 @@ struct Config {
   int query_budget_seconds = 300;  // one computation on data, before it stops
   std::string log_level = "info";
   bool access_log = true;
+  std::string log_format = "text";  // or "json"
+  std::string metrics_token;        // empty: /metrics needs no token
   bool demo_on_first_start = true;
   int64_t demo_rows = 100000;
   uint64_t demo_seed = 42;

@@ -11,11 +11,13 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "app/node_metrics.h"
 #include "app/web_app.h"
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/private_files.h"
 #include "core/thread_pool.h"
+#include "core/version.h"
 #include "http/server.h"
 #include "model/bundle.h"
 #include "model/well_known.h"
@@ -36,6 +38,7 @@ struct Node::Parts {
   std::unique_ptr<WebApp> web;
   std::unique_ptr<ThreadPool> compute;
   std::unique_ptr<ThreadPool> metadata;
+  http::ExchangeMetrics exchanges;
   std::unique_ptr<http::Server> server;
 };
 
@@ -255,6 +258,12 @@ void Node::Start() {
   api_options.version = config_.reported_version;
   api_options.async_instance_after = std::chrono::milliseconds(config_.instance_async_after_ms);
   api_options.node_name = NodeName(config_);
+  api_options.tessera_version = std::string(TesseraVersion());
+  api_options.metrics_token = config_.metrics_token;
+  api_options.node_metrics = [parts = parts_.get()](PrometheusText& out) {
+    WriteNodeMetrics(
+        out, {&parts->exchanges, parts->server.get(), parts->compute.get(), parts->metadata.get()});
+  };
   api_options.max_request_body_bytes = config_.max_request_body_bytes;
   api_options.max_upload_body_bytes = config_.max_body_bytes;
   // Uploads of packages, and migration bodies whose content list grows with the package.
@@ -294,6 +303,9 @@ void Node::Start() {
   server_options.max_connections = static_cast<size_t>(config_.max_connections);
   server_options.max_connections_per_address =
       static_cast<size_t>(config_.max_connections_per_address);
+  server_options.on_exchange = [exchanges = &parts_->exchanges](const http::Exchange& exchange) {
+    exchanges->Record(exchange);
+  };
 
   api::Api* api = parts_->api.get();
   WebApp* web = parts_->web.get();
@@ -313,7 +325,10 @@ void Node::Start() {
       [this, api, web, compute, metadata](http::Request request, http::Respond respond) {
         ThreadPool* pool = api::Api::IsDataWork(request.method, request.path) ? compute : metadata;
         pool->Post([this, api, web, request = std::move(request), respond = std::move(respond)] {
-          if (auto page = web->Handle(request)) return respond(std::move(*page));
+          if (auto page = web->Handle(request)) {
+            page->route = "/app";
+            return respond(std::move(*page));
+          }
           EnsureBootstrapped();
           respond(api->Handle(request));
         });

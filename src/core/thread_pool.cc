@@ -22,6 +22,13 @@ void ThreadPool::Post(std::function<void()> task) {
   wake_.notify_one();
 }
 
+size_t ThreadPool::QueueLength() const {
+  std::lock_guard lock(mutex_);
+  return tasks_.size();
+}
+
+size_t ThreadPool::BusyWorkers() const { return busy_.load(std::memory_order_relaxed); }
+
 void ThreadPool::Shutdown() {
   {
     std::lock_guard lock(mutex_);
@@ -42,6 +49,7 @@ void ThreadPool::WorkerLoop() {
       task = std::move(tasks_.front());
       tasks_.pop_front();
     }
+    busy_.fetch_add(1, std::memory_order_relaxed);
     try {
       task();
     } catch (const std::exception& e) {
@@ -49,6 +57,7 @@ void ThreadPool::WorkerLoop() {
     } catch (...) {
       spdlog::error("compute task failed with an unknown exception");
     }
+    busy_.fetch_sub(1, std::memory_order_relaxed);
   }
 }
 

@@ -5,6 +5,7 @@
 // that throws is a bug: the exception is logged and swallowed so a worker never dies.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -25,14 +26,17 @@ class ThreadPool {
   void Post(std::function<void()> task);
   void Shutdown();
   size_t size() const { return workers_.size(); }
+  size_t QueueLength() const;  // tasks posted and not yet started
+  size_t BusyWorkers() const;
 
  private:
   void WorkerLoop();
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::function<void()>> tasks_;
   bool stopping_ = false;
+  std::atomic<size_t> busy_{0};
   std::vector<std::thread> workers_;
 };
 

@@ -81,12 +81,16 @@ CubeLayout LayoutOfCube(const model::SemanticModel& model, const model::Cube& cu
   return layout;
 }
 
+GeneratedSql CubeSql(const model::SemanticModel& model, const model::Cube& cube, Dialect dialect) {
+  return GenerateReportSql(model, LayoutOfCube(model, cube).query, dialect);
+}
+
 std::shared_ptr<const Dataset> PublishCubeDataset(Warehouse& warehouse,
                                                   const model::SemanticModel& model,
                                                   const model::Cube& cube,
                                                   const QueryOptions& options) {
   CubeLayout layout = LayoutOfCube(model, cube);
-  GeneratedSql generated = GenerateReportSql(model, layout.query, warehouse.dialect());
+  GeneratedSql generated = CubeSql(model, cube, warehouse.dialect());
   DatasetBuilder builder(std::move(layout.attributes), std::move(layout.metrics));
   if (ColumnCountOf(model, generated, layout.query) != builder.ColumnCount()) {
     throw Error(ErrorCode::kInternal, "cube '" + cube.name +

@@ -39,6 +39,10 @@ struct CubeLayout {
 
 CubeLayout LayoutOfCube(const model::SemanticModel& model, const model::Cube& cube);
 
+// The one statement PublishCubeDataset runs for `cube` (a cube, or a warehouse report read as a
+// cube: model::ReportAsCube), so what GET .../sqlView and `tessera sql` print is what runs.
+GeneratedSql CubeSql(const model::SemanticModel& model, const model::Cube& cube, Dialect dialect);
+
 std::shared_ptr<const Dataset> PublishCubeDataset(Warehouse& warehouse,
                                                   const model::SemanticModel& model,
                                                   const model::Cube& cube,

@@ -28,6 +28,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/pool_usage.h"
 #include "model/semantic.h"
 
 namespace tessera::engine {
@@ -92,6 +93,9 @@ class Warehouse {
 
   // Quotes an identifier for this dialect ("name" with embedded quotes doubled).
   virtual std::string QuoteIdentifier(std::string_view identifier) const = 0;
+
+  // The connections this warehouse holds now, for monitoring.
+  virtual PoolUsage pool_usage() { return {}; }
 };
 
 }  // namespace tessera::engine

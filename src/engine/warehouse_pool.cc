@@ -171,4 +171,9 @@ void PooledWarehouse::DiscardIdle() {
   returned_.notify_all();
 }
 
+PoolUsage PooledWarehouse::pool_usage() {
+  std::lock_guard lock(mutex_);
+  return {open_count_, open_count_ - idle_.size(), max_connections_};
+}
+
 }  // namespace tessera::engine

@@ -40,6 +40,7 @@ class PooledWarehouse : public Warehouse {
   void BulkLoad(const TableSchema& schema, const RowSource& source,
                 const std::vector<std::string>& indexed_columns = {}) override;
   std::string QuoteIdentifier(std::string_view identifier) const override;
+  PoolUsage pool_usage() override;
 
  private:
   class Lease;

@@ -81,6 +81,9 @@ struct Response {
   // When set, the body is this file's content, streamed from disk instead of `body`. A file that
   // cannot be opened when the answer is written is answered 500 ERR001.
   std::string body_file;
+  // The route template that answered ("/api/reports/{id}"), for metrics; never sent. Empty when
+  // no route matched.
+  std::string route;
 
   static Response Json(int status, std::string json_body);
   static Response File(int status, std::string path, std::string content_type);

@@ -13,6 +13,7 @@ namespace {
 // A registered route at a trie leaf: parameter names in path order, so templates that share a
 // prefix may name their parameters differently ("/a/{id}" and "/a/{name}/b").
 struct Route {
+  std::string path_template;
   std::vector<std::string> param_names;
   Handler handler;
   uint32_t tags = 0;
@@ -109,8 +110,9 @@ void Router::Add(std::string_view method, std::string_view path_template, Handle
   if (node->routes.contains(method_key)) {
     throw std::invalid_argument("Duplicate route " + method_key + " " + std::string(path_template));
   }
-  node->routes.emplace(std::move(method_key),
-                       Route{std::move(param_names), std::move(handler), tags});
+  node->routes.emplace(
+      std::move(method_key),
+      Route{std::string(path_template), std::move(param_names), std::move(handler), tags});
 }
 
 namespace {
@@ -166,6 +168,7 @@ RouteMatch Router::Match(std::string_view method, std::string_view path) const {
       match.kind = RouteMatch::Kind::kFound;
       match.handler = &route->handler;
       match.tags = route->tags;
+      match.route = route->path_template;
       for (size_t i = 0; i < route->param_names.size(); ++i) {
         match.params.emplace(route->param_names[i], std::string(candidate.values[i]));
       }

@@ -32,6 +32,7 @@ struct RouteMatch {
   Kind kind = Kind::kNotFound;
   const Handler* handler = nullptr;  // set when kFound; owned by the router
   uint32_t tags = 0;                 // set when kFound: what the route was added with
+  std::string_view route;            // set when kFound: its template; owned by the router
   PathParams params;
   std::vector<std::string> allowed_methods;  // set when kMethodNotAllowed
 };

@@ -200,6 +200,10 @@ class ServerCore {
   bool TryBeginInFlight(uint64_t session_id, std::shared_ptr<Session> session);
   void EndInFlight(uint64_t session_id);
   void Unregister(uint64_t session_id, const std::string& remote_address);
+  size_t OpenConnections() const {
+    std::lock_guard lock(mutex_);
+    return sessions_.size();
+  }
 
  private:
   enum class State { kNew, kRunning, kStopping, kStopped };
@@ -228,7 +232,7 @@ class ServerCore {
   uint16_t bound_port_ = 0;
   std::vector<std::thread> threads_;
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable changed_;
   State state_ = State::kNew;
   std::atomic<bool> is_stopping_{false};
@@ -284,6 +288,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnWriteSome(const beast::error_code& ec, size_t bytes);
   void FinishExchange(bool written);
   void LogAccess();
+  void ReportExchange();
   void Linger();
   void OnLingerRead(const beast::error_code& ec);
   void Close();
@@ -312,6 +317,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   std::optional<OutgoingResponse> outgoing_;
   int response_status_ = 0;
+  std::string response_route_;
   uint64_t response_body_bytes_ = 0;
   bool keep_alive_after_write_ = false;
   std::array<char, 4096> discard_{};
@@ -431,6 +437,7 @@ void Session::ReadHeader() {
 void Session::OnHeader(const beast::error_code& ec, size_t) {
   if (phase_ == Phase::kClosed) return;
   if (ec) return OnReadError(ec);
+  started_ = Clock::now();  // not while the connection waited idle for this request
   const auto& header = header_parser_->get();
   method_ = ToUpper(ToString(header.method_string()));
   target_ = ToString(header.target());
@@ -659,6 +666,7 @@ void Session::Refuse(Response response) {
 }
 
 void Session::StartWrite(Response response, bool keep_alive) {
+  response_route_ = std::move(response.route);
   if (phase_ == Phase::kClosed) return FinishExchange(/*written=*/false);
   if (response.status < 100 || response.status > 999) {
     spdlog::error("Request {}: invalid status {} replaced by 500", request_id_, response.status);
@@ -734,7 +742,10 @@ void Session::OnWriteSome(const beast::error_code& ec, size_t) {
 }
 
 void Session::FinishExchange(bool written) {
-  if (written) LogAccess();
+  if (written) {
+    LogAccess();
+    ReportExchange();
+  }
   outgoing_.reset();
   if (is_in_flight_) {
     is_in_flight_ = false;
@@ -752,6 +763,14 @@ void Session::LogAccess() {
   // What the client sent is cut short: a log line must not grow with an attacker's input.
   spdlog::info("{} {} {} {} {} {}B {:.1f}ms", request_id_, remote_address_, Abbreviate(method_, 16),
                Abbreviate(target_, 512), response_status_, response_body_bytes_, duration.count());
+}
+
+void Session::ReportExchange() {
+  const auto& observe = core_.options().on_exchange;
+  if (!observe) return;
+  observe(Exchange{method_, response_route_, response_status_,
+                   std::chrono::duration<double>(Clock::now() - started_).count(),
+                   response_body_bytes_});
 }
 
 void Session::Linger() {
@@ -1059,6 +1078,7 @@ Server::~Server() { impl_->Stop(); }
 
 void Server::Start() { impl_->Start(); }
 uint16_t Server::port() const { return impl_->port(); }
+size_t Server::OpenConnections() const { return impl_->OpenConnections(); }
 void Server::Stop() { impl_->Stop(); }
 void Server::Wait() { impl_->Wait(); }
 

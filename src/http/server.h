@@ -18,7 +18,8 @@
 //     from one client address, a new connection is answered 503 (ERR001) and closed;
 //   - file responses (Response::body_file) are streamed from disk in chunks;
 //   - a read timeout per request (headers and body) and an idle timeout between requests;
-//   - a request id per request (Request::request_id) and one access-log line per response;
+//   - a request id per request (Request::request_id), one access-log line per response and one
+//     call of on_exchange (metrics);
 //   - graceful shutdown: Stop() stops accepting, lets in-flight requests finish (up to a grace
 //     period), then closes every connection.
 #pragma once
@@ -58,6 +59,15 @@ struct Admission {
 // the decision may run off the I/O threads).
 using Admit = std::function<void(const RequestHead& head, std::function<void(Admission)> decide)>;
 
+// One request answered: reported to ServerOptions::on_exchange once its response is written.
+struct Exchange {
+  std::string_view method;  // as sent ("-" when the request line could not be read)
+  std::string_view route;   // Response::route; empty when no route answered
+  int status = 0;
+  double seconds = 0;  // from the request's header read to its response written
+  uint64_t response_body_bytes = 0;
+};
+
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;  // 0 picks an ephemeral port; see Server::port()
@@ -72,6 +82,8 @@ struct ServerOptions {
   std::chrono::seconds idle_timeout{120};
   std::chrono::seconds shutdown_grace{10};
   bool access_log = true;
+  // Called on an I/O thread after every response is written (metrics); must be quick.
+  std::function<void(const Exchange&)> on_exchange;
 };
 
 class Server {
@@ -84,6 +96,7 @@ class Server {
   // Binds and starts the I/O threads. Throws std::runtime_error when the address cannot be bound.
   void Start();
   uint16_t port() const;  // the bound port, valid after Start()
+  size_t OpenConnections() const;
   // Graceful; idempotent. Idle connections close at once; requests already dispatched get up to
   // shutdown_grace to be answered (with "Connection: close"); later answers are ignored. Must not
   // be called from a dispatch callback running on an I/O thread (it joins those threads).

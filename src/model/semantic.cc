@@ -275,6 +275,10 @@ std::string_view AggregateName(AggregateFunction function) {
   return "sum";
 }
 
+Cube ReportAsCube(const Report& report) {
+  return {report.id, report.name, report.attribute_ids, report.metric_ids, report.filter_id};
+}
+
 Table ParseTable(const ObjectRecord& record) {
   DefinitionReader reader(record, kTypeTable);
   const Json& definition = reader.definition();

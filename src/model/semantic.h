@@ -120,6 +120,10 @@ struct Cube {
   std::optional<std::string> filter_id;
 };
 
+// A warehouse report read as a cube: its template objects at their own level, and its filter.
+// Instances of the report and its SQL view compute on this cube.
+Cube ReportAsCube(const Report& report);
+
 Table ParseTable(const ObjectRecord& record);
 Attribute ParseAttribute(const ObjectRecord& record);
 Fact ParseFact(const ObjectRecord& record);

@@ -565,6 +565,17 @@ size_t CubeService::LoadedBytes() const {
   return loaded_bytes_;
 }
 
+CubeService::LoadedCubes CubeService::Loaded() const {
+  std::lock_guard lock(mutex_);
+  LoadedCubes loaded;
+  loaded.bytes = loaded_bytes_;
+  for (const auto& [key, entry] : entries_) {
+    if (entry->dataset) ++loaded.cubes;
+    if (entry->is_publishing) ++loaded.publishing;
+  }
+  return loaded;
+}
+
 std::optional<storage::CubeSnapshotRecord> CubeService::FindRecord(const std::string& project_id,
                                                                    const std::string& cube_id) {
   std::optional<storage::CubeSnapshotRecord> record;

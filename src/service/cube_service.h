@@ -154,6 +154,14 @@ class CubeService {
   // Bytes held by the datasets this node serves (the cube monitors of spec 02).
   size_t LoadedBytes() const;
 
+  // What this node holds now, for monitoring.
+  struct LoadedCubes {
+    size_t cubes = 0;       // datasets in memory
+    size_t bytes = 0;       // their size
+    size_t publishing = 0;  // publishes running on this node
+  };
+  LoadedCubes Loaded() const;
+
   // The snapshot file the storage service records for the cube, on this node; empty when none.
   std::filesystem::path SnapshotPath(const std::string& project_id, const std::string& cube_id);
   // Forgets the rows recorded for a pushed dataset and removes their file.

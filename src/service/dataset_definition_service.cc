@@ -291,8 +291,7 @@ ResolvedDataset DatasetDefinitionService::Resolve(const Principal& principal,
   dataset.is_pushed = resolved.is_pushed;
   if (!IsCube(record)) {
     const model::Report& report = resolved.model.report(record.id);
-    dataset.base = {report.id, report.name, report.attribute_ids, report.metric_ids,
-                    report.filter_id};
+    dataset.base = model::ReportAsCube(report);
     if (dataset.source_cube_id && report.filter_id) {
       dataset.report_filter = resolved.model.filter(*report.filter_id).qualification;
     }
@@ -318,10 +317,8 @@ std::string DatasetDefinitionService::SqlOf(const std::string& project_id,
   }
   const model::Cube& cube =
       resolved.source_cube_id ? resolved.model->cube(*resolved.source_cube_id) : resolved.base;
-  engine::CubeLayout layout = engine::LayoutOfCube(*resolved.model, cube);
   engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
-  engine::GeneratedSql sql =
-      engine::GenerateReportSql(*resolved.model, layout.query, warehouse.dialect());
+  engine::GeneratedSql sql = engine::CubeSql(*resolved.model, cube, warehouse.dialect());
   return engine::DisplaySql(sql.statement);
 }
 

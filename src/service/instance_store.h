@@ -103,6 +103,7 @@ class InstanceStore {
 
   size_t InstanceCount() const;
   size_t CachedResultBytes() const;
+  size_t result_budget_bytes() const { return options_.result_budget_bytes; }
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -16,6 +16,7 @@
 #include "service/object_service.h"
 #include "service/project_service.h"
 #include "service/push_service.h"
+#include "service/readiness_monitor.h"
 #include "service/search_service.h"
 #include "service/session_service.h"
 #include "service/shared_file_service.h"
@@ -32,11 +33,15 @@ struct MigrationSetup {
   SharedFileOptions shared_files;
 };
 
+// How long /health/ready waits for one warehouse to answer.
+inline constexpr std::chrono::milliseconds kHealthProbeTimeout{2000};
+
 struct Services {
   Services(storage::MetadataStore& metadata_store, SessionOptions session_options,
            WarehouseRegistry& warehouses, CubeServiceOptions cube_options,
            InstanceStoreOptions instance_options = {}, MigrationSetup migration_setup = {})
       : store(metadata_store),
+        warehouses(warehouses),
         directory(metadata_store),
         sessions(metadata_store, directory, session_options),
         projects(metadata_store),
@@ -50,6 +55,7 @@ struct Services {
         push(metadata_store, objects, cubes),
         storage_location(metadata_store, migration_setup.packages_dir,
                          migration_setup.jobs.node_id),
+        readiness(metadata_store, warehouses, storage_location, kHealthProbeTimeout),
         migrations(metadata_store, jobs, storage_location, migration_setup.migrations),
         shared_files(metadata_store, storage_location, migration_setup.shared_files),
         jobs(metadata_store, migration_setup.jobs) {
@@ -65,6 +71,7 @@ struct Services {
   Services& operator=(const Services&) = delete;
 
   storage::MetadataStore& store;
+  WarehouseRegistry& warehouses;
   DirectoryService directory;
   SessionService sessions;
   ProjectService projects;
@@ -77,6 +84,7 @@ struct Services {
   DashboardService dashboards;               // renders on the compute pool once set_pool()
   PushService push;
   StorageLocationService storage_location;
+  ReadinessMonitor readiness;  // GET /health/ready
   MigrationService migrations;
   SharedFileService shared_files;
   // Last, so that it is destroyed first: its jobs stop before the services they run on go.

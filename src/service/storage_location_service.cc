@@ -88,6 +88,8 @@ StorageLocationService::Choice StorageLocationService::Current() const {
   return {configured_dir_, ""};
 }
 
+bool StorageLocationService::IsConfigured() const { return !Current().location.empty(); }
+
 storage::PackageLocation StorageLocationService::Require() const {
   Choice choice = Current();
   if (choice.location.empty() || !IsUsableDirectory(choice.location)) throw NotConfigured();

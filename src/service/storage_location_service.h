@@ -35,6 +35,8 @@ class StorageLocationService {
                          std::string writer = "");
 
   storage::PackageLocation Require() const;
+  // Whether a location is configured at all (it may still be unusable: Require() says).
+  bool IsConfigured() const;
 
   Json Describe(const Principal& principal) const;
   void Validate(const Principal& principal, const Json& body) const;

@@ -22,4 +22,17 @@ engine::Warehouse& WarehouseRegistry::Get(const std::string& requested) {
   return *open_.emplace(name, engine::Warehouse::Open(options)).first->second;
 }
 
+std::vector<std::string> WarehouseRegistry::Names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, url] : urls_) names.push_back(name);
+  return names;
+}
+
+std::map<std::string, PoolUsage> WarehouseRegistry::OpenPoolUsage() {
+  std::lock_guard lock(mutex_);
+  std::map<std::string, PoolUsage> usage;
+  for (const auto& [name, warehouse] : open_) usage[name] = warehouse->pool_usage();
+  return usage;
+}
+
 }  // namespace tessera::service

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "engine/warehouse.h"
 
@@ -22,9 +23,15 @@ class WarehouseRegistry {
   // Throws Error(kEngineUnreachable) naming the warehouse when no URL is configured for it.
   engine::Warehouse& Get(const std::string& name);
 
+  // Every configured name, sorted.
+  std::vector<std::string> Names() const;
+
+  // The pool use of each warehouse opened so far, by name.
+  std::map<std::string, PoolUsage> OpenPoolUsage();
+
  private:
   std::map<std::string, std::string> urls_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<std::string, std::unique_ptr<engine::Warehouse>> open_;
 };
 

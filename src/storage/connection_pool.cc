@@ -112,4 +112,9 @@ void ConnectionPool::MarkUpLocked() {
   down_reason_.clear();
 }
 
+PoolUsage ConnectionPool::Usage() {
+  std::lock_guard lock(mutex_);
+  return {open_count_, open_count_ - idle_.size(), max_connections_};
+}
+
 }  // namespace tessera::storage

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/pool_usage.h"
 #include "core/time.h"
 #include "storage/sql_connection.h"
 
@@ -62,6 +63,8 @@ class ConnectionPool {
 
   // Closes the idle connections without marking the database down.
   void DiscardIdle();
+
+  PoolUsage Usage();
 
  private:
   void Return(std::unique_ptr<SqlConnection> connection);

@@ -23,6 +23,7 @@ class InvalidMetadataStore : public MetadataStore {
   void Read(const Work&) override { throw Unavailable(); }
   bool IsAvailable() override { return false; }
   std::string backend_name() const override { return "invalid"; }
+  PoolUsage pool_usage() override { return {}; }
 };
 
 class SqlMetadataStore : public MetadataStore {
@@ -45,6 +46,7 @@ class SqlMetadataStore : public MetadataStore {
   }
 
   std::string backend_name() const override { return std::string(BackendName(backend_)); }
+  PoolUsage pool_usage() override { return pool_.Usage(); }
 
  private:
   void Run(TransactionMode mode, const Work& work) {

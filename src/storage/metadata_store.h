@@ -20,11 +20,13 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/pool_usage.h"
 #include "model/object.h"
 #include "storage/records.h"
 
@@ -101,6 +103,7 @@ class MetadataTransaction {
   virtual int DeleteSessionsOfUser(const std::string& user_id) = 0;
   // Removes sessions whose last_active + idle timeout is before `now`; returns how many.
   virtual int DeleteExpiredSessions(Timestamp now) = 0;
+  virtual int64_t CountSessions() = 0;  // expired ones included until purged
 
   // Stored searches.
   virtual void PutSearch(const SearchRecord& search) = 0;
@@ -147,6 +150,8 @@ class MetadataTransaction {
   virtual bool ReplaceLease(const std::string& id, const std::string& expected_owner,
                             Timestamp expected_expires, const std::string& new_owner,
                             Timestamp new_expires) = 0;
+  // How many jobs there are of each kind in each state: {(kind, state) -> count}.
+  virtual std::map<std::pair<std::string, std::string>, int64_t> CountJobs() = 0;
 
   // Server settings changed through the API (e.g. the storage location), by key.
   virtual std::optional<Json> FindSetting(const std::string& key) = 0;
@@ -177,6 +182,7 @@ class MetadataStore {
   // True when a call made now would reach a usable database (tries to connect if needed).
   virtual bool IsAvailable() = 0;
   virtual std::string backend_name() const = 0;  // "sqlite", "postgresql" or "invalid"
+  virtual PoolUsage pool_usage() = 0;
 };
 
 }  // namespace tessera::storage

@@ -484,6 +484,10 @@ int SqlMetadataTransaction::DeleteExpiredSessions(Timestamp now) {
                   {ToUnixMillis(now)}));
 }
 
+int64_t SqlMetadataTransaction::CountSessions() {
+  return AsInt(db_.Query("SELECT count(*) FROM sessions").front().front());
+}
+
 // Searches
 
 void SqlMetadataTransaction::PutSearch(const SearchRecord& search) {

@@ -53,6 +53,7 @@ class SqlMetadataTransaction : public MetadataTransaction {
   void DeleteSession(const std::string& token_hash) override;
   int DeleteSessionsOfUser(const std::string& user_id) override;
   int DeleteExpiredSessions(Timestamp now) override;
+  int64_t CountSessions() override;
 
   void PutSearch(const SearchRecord& search) override;
   std::optional<SearchRecord> FindSearch(const std::string& id) override;
@@ -85,6 +86,7 @@ class SqlMetadataTransaction : public MetadataTransaction {
   bool ReplaceLease(const std::string& id, const std::string& expected_owner,
                     Timestamp expected_expires, const std::string& new_owner,
                     Timestamp new_expires) override;
+  std::map<std::pair<std::string, std::string>, int64_t> CountJobs() override;
 
   std::optional<Json> FindSetting(const std::string& key) override;
   void PutSetting(const std::string& key, const Json& value) override;

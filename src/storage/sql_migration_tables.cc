@@ -197,6 +197,14 @@ bool SqlMetadataTransaction::ReplaceLease(const std::string& id, const std::stri
               ToUnixMillis(expected_expires)}) > 0;
 }
 
+std::map<std::pair<std::string, std::string>, int64_t> SqlMetadataTransaction::CountJobs() {
+  std::map<std::pair<std::string, std::string>, int64_t> counts;
+  for (const auto& row : db_.Query("SELECT kind, state, count(*) FROM jobs GROUP BY kind, state")) {
+    counts[{std::get<std::string>(row[0]), std::get<std::string>(row[1])}] = AsInt(row[2]);
+  }
+  return counts;
+}
+
 // Settings
 
 std::optional<Json> SqlMetadataTransaction::FindSetting(const std::string& key) {

@@ -10,9 +10,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
 
+#include "core/json.h"
 #include "http/client.h"
 #include "support/free_port.h"
 #include "support/temp_dir.h"
@@ -148,6 +151,183 @@ TEST(TesseraCli, ExportThenImportRoundTripsAndBrokenBundlesAreRefusedWithLines) 
   EXPECT_NE(broken.exit_code, 0);
   EXPECT_NE(broken.output.find("tables.yaml:"), std::string::npos) << broken.output;
   EXPECT_NE(broken.output.find("was not imported"), std::string::npos) << broken.output;
+}
+
+}  // namespace
+}  // namespace tessera::testing
+
+namespace tessera::testing {
+namespace {
+
+std::string ProjectVersionFromCmake() {
+  std::ifstream in(TESSERA_SOURCE_DIR "/CMakeLists.txt");
+  for (std::string line; std::getline(in, line);) {
+    const std::string prefix = "project(tessera VERSION ";
+    if (line.starts_with(prefix))
+      return line.substr(prefix.size(), line.find(' ', prefix.size()) - prefix.size());
+  }
+  return "";
+}
+
+TEST(TesseraCli, VersionPrintsTesseraOwnVersion) {
+  Outcome outcome = RunCommand(Binary() + " --version");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_EQ(outcome.output, "tessera " + ProjectVersionFromCmake() + "\n");
+}
+
+// Every line the server logs with --log-format json is one JSON object with time, level and
+// message, including the access log.
+TEST(TesseraCli, JsonLogFormatWritesOneObjectPerLine) {
+  TempDir data;
+  const int port = FreeLoopbackPort();
+  const std::filesystem::path log = data.path() / "server.log";
+  pid_t pid = fork();
+  if (pid == 0) {
+    FILE* out = freopen(log.c_str(), "w", stderr);
+    if (out == nullptr || dup2(fileno(stderr), STDOUT_FILENO) < 0) _exit(126);
+    const std::string listen = "127.0.0.1:" + std::to_string(port);
+    const std::string dir = (data.path() / "node").string();
+    execl(Binary().c_str(), "tessera", "serve", "--listen", listen.c_str(), "--data-dir",
+          dir.c_str(), "--log-format", "json", "--demo-on-first-start", "false",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status_code = 0;
+  for (int attempt = 0; attempt < 100 && status_code != 200; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    try {
+      status_code =
+          http::Client("127.0.0.1", static_cast<uint16_t>(port)).Send("GET", "/api/status").status;
+    } catch (const std::exception&) {
+    }
+  }
+  EXPECT_EQ(status_code, 200);
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+
+  std::ifstream in(log);
+  int lines = 0;
+  bool saw_listening = false, saw_access = false;
+  for (std::string line; std::getline(in, line); ++lines) {
+    Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    ASSERT_TRUE(entry.is_object()) << "not JSON: " << line;
+    EXPECT_TRUE(entry["time"].is_string()) << line;
+    EXPECT_TRUE(entry["level"].is_string()) << line;
+    const std::string message = entry.value("message", "");
+    saw_listening |=
+        message.find("listening on 127.0.0.1:" + std::to_string(port)) != std::string::npos;
+    saw_access |= message.find("GET /api/status 200") != std::string::npos;
+  }
+  EXPECT_GT(lines, 2);
+  EXPECT_TRUE(saw_listening);
+  EXPECT_TRUE(saw_access);
+}
+
+TEST(TesseraCli, AnUnknownLogFormatIsAUsageError) {
+  Outcome outcome = RunCommand(Binary() + " serve --log-format xml");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.output.find("text or json"), std::string::npos) << outcome.output;
+}
+
+}  // namespace
+}  // namespace tessera::testing
+
+namespace tessera::testing {
+namespace {
+
+// A `tessera serve` child process on a data directory, stopped with SIGTERM.
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::filesystem::path& data_dir) : port_(FreeLoopbackPort()) {
+    pid_ = fork();
+    if (pid_ == 0) {
+      const std::string listen = "127.0.0.1:" + std::to_string(port_);
+      execl(Binary().c_str(), "tessera", "serve", "--listen", listen.c_str(), "--data-dir",
+            data_dir.c_str(), "--access-log", "false", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+  ~ServeProcess() {
+    kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+  }
+  // Waits until the server answers; false when it never does.
+  bool WaitUntilServing() {
+    for (int attempt = 0; attempt < 300; ++attempt) {
+      try {
+        if (Client().Send("GET", "/api/status").status == 200) return true;
+      } catch (const std::exception&) {
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+  http::Client Client() const { return http::Client("127.0.0.1", static_cast<uint16_t>(port_)); }
+
+ private:
+  int port_;
+  pid_t pid_ = -1;
+};
+
+// `tessera sql` prints "?" placeholders and lists the parameters; the SQL view splices them in.
+std::string SpliceParameters(const std::string& cli_output) {
+  std::string statement;
+  std::vector<std::string> parameters;
+  std::istringstream lines(cli_output);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string parameter_prefix = "-- parameter ";
+    if (line.starts_with(parameter_prefix)) {
+      parameters.push_back(line.substr(line.find(": ") + 2));
+    } else if (!line.starts_with("--")) {
+      statement += (statement.empty() ? "" : "\n") + line;
+    }
+  }
+  if (statement.ends_with(";")) statement.pop_back();
+  std::string spliced;
+  size_t next = 0;
+  for (char c : statement) {
+    if (c == '?' && next < parameters.size()) {
+      spliced += parameters[next++];
+    } else {
+      spliced += c;
+    }
+  }
+  return spliced;
+}
+
+TEST(TesseraCli, SqlPrintsTheStatementTheServerRunsForTheReport) {
+  TempDir data;
+  const std::string dir = " --data-dir " + data.path().string();
+  ASSERT_EQ(RunCommand(Binary() + " demo --rows 2000 --seed 3" + dir).exit_code, 0);
+  Outcome sql = RunCommand(Binary() + " sql 'Western Europe by Country'" + dir);
+  ASSERT_EQ(sql.exit_code, 0) << sql.output;
+  std::smatch id;
+  ASSERT_TRUE(std::regex_search(sql.output, id, std::regex(R"(\(([0-9A-F]{32})\))"))) << sql.output;
+
+  ServeProcess server(data.path());
+  ASSERT_TRUE(server.WaitUntilServing());
+  http::Client client = server.Client();
+  http::Headers form;
+  form.Set("Content-Type", "application/x-www-form-urlencoded");
+  auto login = client.Send("POST", "/api/auth/login", form, "username=administrator&password=");
+  ASSERT_EQ(login.status, 204);
+  http::Headers headers;
+  headers.Set("X-MSTR-AuthToken", std::string(login.headers.Get("X-MSTR-AuthToken").value_or("")));
+  std::string project;
+  for (const auto& entry : Json::parse(client.Send("GET", "/api/projects", headers).body)) {
+    if (entry["name"] == "Tutorial") project = entry["id"];
+  }
+  ASSERT_FALSE(project.empty());
+  headers.Set("X-MSTR-ProjectID", project);
+  headers.Set("Content-Type", "application/json");
+  const std::string report = "/api/v2/reports/" + id[1].str();
+  auto instance = client.Send("POST", report + "/instances", headers, "{}");
+  ASSERT_EQ(instance.status, 200) << instance.body;
+  const std::string instance_id = Json::parse(instance.body)["instanceId"];
+  auto view = client.Send("GET", report + "/instances/" + instance_id + "/sqlView", headers);
+  ASSERT_EQ(view.status, 200) << view.body;
+  EXPECT_EQ(SpliceParameters(sql.output), Json::parse(view.body)["sqlStatement"]);
 }
 
 }  // namespace
