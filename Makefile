@@ -7,10 +7,12 @@ SERVE_ARGS ?=
 
 .PHONY: deps test-deps build serve test test-build client-test fuzz fuzz-build bench format clean
 
+# What building and serving need.
 deps:
 	@scripts/install-deps.sh
 
-# What only the tests need: chromium, node and tests/web's packages (the browser tests).
+# What only the tests, benchmarks and formatting need: gtest, a PostgreSQL server, chromium, node
+# and tests/web's packages, pytest, wrk, clang-format... (the script lists them).
 test-deps:
 	@scripts/install-test-deps.sh
 
@@ -21,7 +23,7 @@ build: deps
 serve: build
 	$(RELEASE_DIR)/tessera serve $(SERVE_ARGS)
 
-test-build: deps
+test-build: deps test-deps
 	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON >/dev/null
 	cmake --build $(TEST_DIR) -j$(JOBS)
 
@@ -31,7 +33,7 @@ test: test-deps test-build
 
 # Runs tests/client with the official Python client against release servers it starts
 # (scripts/client-test.sh says where the client comes from; without one it skips).
-client-test: build
+client-test: build test-deps
 	scripts/client-test.sh $(CLIENT_TEST_ARGS)
 
 # The fuzz harnesses under libFuzzer with Debian's clang, in their own build (docs/fuzzing.md).
@@ -46,10 +48,11 @@ fuzz-build: deps
 fuzz: fuzz-build
 	scripts/run-fuzzers.sh $(FUZZ_DIR)
 
-bench: build
+bench: build test-deps
 	bench/http_load.sh
 
 format:
+	@command -v clang-format >/dev/null || { echo "clang-format is missing: make test-deps installs it" >&2; exit 1; }
 	find src tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
 
 clean:
