@@ -1,11 +1,13 @@
-# Tessera's two set-up commands (README): `make serve` and `make test`.
+# Tessera's two set-up commands (README): `make serve` and `make test`; `make install` puts the
+# release build under PREFIX (DESTDIR is honoured).
 JOBS ?= 2
+PREFIX ?= /usr/local
 RELEASE_DIR := build/release
 TEST_DIR := build/asan
 FUZZ_DIR := build/fuzz
 SERVE_ARGS ?=
 
-.PHONY: deps test-deps build serve test test-build client-test fuzz fuzz-build bench format clean
+.PHONY: deps test-deps build serve install test test-build client-test fuzz fuzz-build bench format clean
 
 # What building and serving need.
 deps:
@@ -22,6 +24,11 @@ build: deps
 
 serve: build
 	$(RELEASE_DIR)/tessera serve $(SERVE_ARGS)
+
+# PREFIX/bin/tessera, PREFIX/share/tessera/web (the browser app) and PREFIX/share/tessera/demo
+# (the demo bundle), where the binary finds them at run time.
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(RELEASE_DIR) --prefix $(PREFIX)
 
 test-build: deps test-deps
 	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON >/dev/null
