@@ -1,7 +1,8 @@
 // `make install` of this build (cmake --install into a temporary prefix): the installed binary,
 // started from an unrelated working directory on a fresh data directory, finds the demo bundle
-// and the web app under <prefix>/share/tessera. The prefix lies outside the checkout, so neither
-// could be found anywhere else. Also: what `tessera demo` and `tessera serve` do when the demo
+// and the web app under <prefix>/share/tessera. The test marks the installed copies (the
+// project's description, a line appended to index.html), so an answer read from the checkout's
+// files instead would differ. Also: what `tessera demo` and `tessera serve` do when the demo
 // bundle folder holds no bundle.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -46,16 +47,26 @@ std::string LogIn(http::Client& client) {
   return std::string(response.headers.Get("X-MSTR-AuthToken").value_or(""));
 }
 
-std::vector<std::string> ProjectNames(http::Client& client) {
+// "name: description" of each project GET /api/projects lists.
+std::vector<std::string> Projects(http::Client& client) {
   http::Headers headers;
   headers.Set("X-MSTR-AuthToken", LogIn(client));
   http::Response response = client.Send("GET", "/api/projects", headers);
   EXPECT_EQ(response.status, 200) << response.body;
-  std::vector<std::string> names;
+  std::vector<std::string> projects;
   for (const auto& project : nlohmann::json::parse(response.body)) {
-    names.push_back(project.value("name", ""));
+    projects.push_back(project.value("name", "") + ": " + project.value("description", ""));
   }
-  return names;
+  return projects;
+}
+
+// Replaces the line starting with `key` in the YAML file `path` by `key value`.
+void ReplaceYamlLine(const fs::path& path, const std::string& key, const std::string& value) {
+  std::ifstream in(path);
+  std::string text, line;
+  while (std::getline(in, line)) text += (line.starts_with(key) ? key + " " + value : line) + "\n";
+  in.close();
+  std::ofstream(path, std::ios::trunc) << text;
 }
 
 TEST(Install, TheInstalledServerLoadsTheTutorialAndServesTheWebAppFromItsPrefix) {
@@ -65,19 +76,23 @@ TEST(Install, TheInstalledServerLoadsTheTutorialAndServesTheWebAppFromItsPrefix)
                  prefix.path().string());
   ASSERT_EQ(install.exit_code, 0) << install.output;
   const fs::path share = prefix.path() / "share" / "tessera";
-  EXPECT_TRUE(fs::is_regular_file(share / "demo" / "tutorial" / "project.yaml"));
+  ASSERT_TRUE(fs::is_regular_file(share / "demo" / "tutorial" / "project.yaml"));
+  ASSERT_TRUE(fs::is_regular_file(share / "web" / "index.html"));
   EXPECT_TRUE(fs::is_regular_file(share / "demo" / "SCHEMA.md"));
+  ReplaceYamlLine(share / "demo" / "tutorial" / "project.yaml", "description:", "installed copy");
+  const std::string marker = "<!-- installed copy -->\n";
+  std::ofstream(share / "web" / "index.html", std::ios::app) << marker;
 
   ServeProcess node(prefix.path() / "bin" / "tessera", elsewhere.path(),
                     data.path() / "server.log");
   node.Start({"--data-dir", data.path().string(), "--demo-rows", "2000", "--access-log", "false"});
   http::Client client("127.0.0.1", node.port());
-  EXPECT_THAT(ProjectNames(client), Contains("Tutorial")) << node.Log();
+  EXPECT_THAT(Projects(client), Contains("Tutorial: installed copy")) << node.Log();
 
   http::Response app = client.Send("GET", "/app");
   EXPECT_EQ(app.status, 200);
   EXPECT_THAT(std::string(app.headers.Get("Content-Type").value_or("")), HasSubstr("text/html"));
-  EXPECT_EQ(app.body, ReadFile(TESSERA_SOURCE_DIR "/web/index.html"));
+  EXPECT_EQ(app.body, ReadFile(TESSERA_SOURCE_DIR "/web/index.html") + marker);
   http::Response script = client.Send("GET", "/app/assets/js/main.js");
   EXPECT_EQ(script.status, 200);
   EXPECT_EQ(script.body, ReadFile(TESSERA_SOURCE_DIR "/web/assets/js/main.js"));
@@ -103,7 +118,7 @@ TEST(Install, ServeWithoutABundleWarnsAndStartsWithoutTheDemo) {
   EXPECT_THAT(node.Log(), HasSubstr("no demo bundle in " + missing.string()));
   EXPECT_THAT(node.Log(), HasSubstr("starts without the demo project"));
   http::Client client("127.0.0.1", node.port());
-  EXPECT_THAT(ProjectNames(client), IsEmpty());
+  EXPECT_THAT(Projects(client), IsEmpty());
 }
 
 }  // namespace
