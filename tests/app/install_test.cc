@@ -6,7 +6,10 @@
 // bundle folder holds no bundle.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
+#include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "app/tessera_process.h"
+#include "app/serve_process.h"
 #include "http/client.h"
 #include "support/temp_dir.h"
 
@@ -26,6 +29,24 @@ namespace fs = std::filesystem;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+
+struct Outcome {
+  int exit_code;       // -1 when the command did not exit normally
+  std::string output;  // standard output and standard error
+};
+
+// Runs `command` with /bin/sh.
+Outcome RunCommand(const std::string& command) {
+  std::string output;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  std::array<char, 4096> buffer;
+  size_t read = 0;
+  while ((read = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+    output.append(buffer.data(), read);
+  }
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
 
 std::string Binary() {
   const char* path = std::getenv("TESSERA_BINARY");

@@ -1,10 +1,9 @@
-// tests/app/tessera_process.h
+// tests/app/serve_process.h
 //
-// Running the real `tessera` binary from a test: a command's exit code and output, and a
-// `tessera serve` process started in a working directory the test chooses, with none of the
-// test's TESSERA_* environment (only its arguments configure it), its output going to a log
-// file. A ServeProcess is stopped with SIGTERM and reaped when destroyed, and killed when the
-// test process dies.
+// A `tessera serve` process started by a test in a working directory the test chooses, with none
+// of the test's TESSERA_* environment (only its arguments configure it), its output going to a
+// log file. It is stopped with SIGTERM and reaped when the ServeProcess is destroyed, and killed
+// when the test process dies.
 #pragma once
 
 #include <sys/types.h>
@@ -15,14 +14,6 @@
 #include <vector>
 
 namespace tessera::testing {
-
-struct Outcome {
-  int exit_code;       // -1 when the command did not exit normally
-  std::string output;  // standard output and standard error
-};
-
-// Runs `command` with /bin/sh.
-Outcome RunCommand(const std::string& command);
 
 class ServeProcess {
  public:

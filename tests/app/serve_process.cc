@@ -1,4 +1,4 @@
-#include "app/tessera_process.h"
+#include "app/serve_process.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -7,9 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <thread>
@@ -49,18 +47,6 @@ std::vector<char*> Pointers(std::vector<std::string>& strings) {
 }
 
 }  // namespace
-
-Outcome RunCommand(const std::string& command) {
-  std::string output;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buffer;
-  size_t read = 0;
-  while ((read = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    output.append(buffer.data(), read);
-  }
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
 
 ServeProcess::ServeProcess(std::filesystem::path binary, std::filesystem::path working_dir,
                            std::filesystem::path log)
