@@ -1,16 +1,20 @@
-# Tessera's two set-up commands (README): `make serve` and `make test`.
+# Tessera's two set-up commands (README): `make serve` and `make test`; `make install` puts the
+# release build under PREFIX (DESTDIR is honoured).
 JOBS ?= 2
+PREFIX ?= /usr/local
 RELEASE_DIR := build/release
 TEST_DIR := build/asan
 FUZZ_DIR := build/fuzz
 SERVE_ARGS ?=
 
-.PHONY: deps test-deps build serve test test-build client-test fuzz fuzz-build bench format clean
+.PHONY: deps test-deps build serve install test test-build client-test fuzz fuzz-build bench format clean
 
+# What building and serving need.
 deps:
 	@scripts/install-deps.sh
 
-# What only the tests need: chromium, node and tests/web's packages (the browser tests).
+# What only the tests, benchmarks and formatting need: gtest, a PostgreSQL server, chromium, node
+# and tests/web's packages, pytest, wrk, clang-format... (the script lists them).
 test-deps:
 	@scripts/install-test-deps.sh
 
@@ -21,7 +25,12 @@ build: deps
 serve: build
 	$(RELEASE_DIR)/tessera serve $(SERVE_ARGS)
 
-test-build: deps
+# PREFIX/bin/tessera, PREFIX/share/tessera/web (the browser app) and PREFIX/share/tessera/demo
+# (the demo bundle), where the binary finds them at run time.
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(RELEASE_DIR) --prefix $(PREFIX)
+
+test-build: deps test-deps
 	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON >/dev/null
 	cmake --build $(TEST_DIR) -j$(JOBS)
 
@@ -31,7 +40,7 @@ test: test-deps test-build
 
 # Runs tests/client with the official Python client against release servers it starts
 # (scripts/client-test.sh says where the client comes from; without one it skips).
-client-test: build
+client-test: build test-deps
 	scripts/client-test.sh $(CLIENT_TEST_ARGS)
 
 # The fuzz harnesses under libFuzzer with Debian's clang, in their own build (docs/fuzzing.md).
@@ -46,10 +55,11 @@ fuzz-build: deps
 fuzz: fuzz-build
 	scripts/run-fuzzers.sh $(FUZZ_DIR)
 
-bench: build
+bench: build test-deps
 	bench/http_load.sh
 
 format:
+	@command -v clang-format >/dev/null || { echo "clang-format is missing: make test-deps installs it" >&2; exit 1; }
 	find src tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
 
 clean:

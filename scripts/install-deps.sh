@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Tessera builds and tests with (ARCHITECTURE §9), and the chart
-# library the web app is served with (libjs-chart.js).
-# Idempotent: a package already installed is left alone; apt runs only when one is missing.
+# Installs the Debian packages Tessera needs to build and serve, and nothing more: the compiler,
+# cmake, pkg-config, the -dev libraries the server links (CMakeLists.txt's find_package and
+# pkg_check_modules calls outside the tests), and the chart library the web app is served with
+# (libjs-chart.js). What only the tests, benchmarks and formatting need is in
+# scripts/install-test-deps.sh.
+# Idempotent: a package already installed is left alone; `apt-get update` runs once, and only
+# when a package is missing.
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config clang-format
-  libboost-dev nlohmann-json3-dev libsqlite3-dev sqlite3
-  libpq-dev postgresql
+  build-essential cmake pkg-config
+  libboost-dev nlohmann-json3-dev libsqlite3-dev libpq-dev
   libargon2-dev libssl-dev libarchive-dev zlib1g-dev
   libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  curl wrk python3 python3-pytest python3-yaml
   libjs-chart.js
 )
 

@@ -1,11 +1,25 @@
 #!/usr/bin/env bash
-# Installs what only the tests need, beside scripts/install-deps.sh: Debian's chromium, node and
-# npm for the browser tests of the web app, and tests/web's node packages (puppeteer-core, which
-# drives the installed chromium and never downloads a browser).
-# Idempotent: apt runs only when a package is missing, npm only when tests/web's lock file is
-# newer than what is installed.
+# Installs what only the tests, the benchmarks and formatting need, beside
+# scripts/install-deps.sh (which is enough to build and serve):
+#   - the test build and `make test`: gtest and gmock, a PostgreSQL server for the tests that run
+#     on PostgreSQL (scripts/with-test-postgres.sh), python3 (a free port for that cluster);
+#   - the web app's browser tests: Debian's chromium, node and npm, and tests/web's node packages
+#     (puppeteer-core, which drives the installed chromium and never downloads a browser);
+#   - the client compatibility suite (`make client-test`): pytest and PyYAML;
+#   - the benchmarks (bench/): google benchmark, wrk, curl, the sqlite3 shell, GNU time;
+#   - `make format`: clang-format.
+# Idempotent: apt runs only when a package is missing (`apt-get update` once), npm only when
+# tests/web's lock file is newer than what is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+packages=(
+  libgtest-dev libgmock-dev postgresql python3
+  chromium fonts-dejavu-core
+  python3-pytest python3-yaml python3-prometheus-client
+  libbenchmark-dev wrk curl sqlite3 time
+  clang-format
+)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then
@@ -13,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 missing=()
-for package in chromium fonts-dejavu-core python3-prometheus-client; do
+for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$package")
   fi

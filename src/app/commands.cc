@@ -6,8 +6,10 @@
 #include <iostream>
 
 #include "app/config.h"
+#include "app/demo_bundle_dir.h"
 #include "app/json_log_formatter.h"
 #include "app/node.h"
+#include "app/web_dir.h"
 #include "core/error.h"
 #include "core/private_files.h"
 #include "core/version.h"
@@ -171,6 +173,8 @@ int RunDemo(const ConfigFlags& flags, int64_t rows, uint64_t seed,
             const std::string& warehouse_name) {
   Config config = flags.Load();
   ConfigureLogging(config);
+  const DemoBundleSearch bundle = FindDemoBundle(config, ExecutablePath());
+  if (bundle.dir.empty()) throw std::invalid_argument(bundle.problem);
   Administration administration = OpenAdministration(config);
   engine::WarehouseOptions options;
   options.name = warehouse_name;
@@ -180,7 +184,7 @@ int RunDemo(const ConfigFlags& flags, int64_t rows, uint64_t seed,
   request.data.rows = rows;
   request.data.seed = seed;
   request.warehouse_name = warehouse_name;
-  request.bundle_dir = config.ResolvedDemoBundleDir();
+  request.bundle_dir = bundle.dir;
   auto summary =
       service::LoadDemo(*administration.store, *warehouse, request, administration.administrator);
   PrintSummary(summary);

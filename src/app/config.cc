@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/demo_bundle_dir.h"
 #include "app/web_dir.h"
 #include "core/strings.h"
 
@@ -191,7 +192,8 @@ const std::vector<Binding>& Bindings() {
         "fact rows of the demo warehouse made on first start (default 100000)"},
        [](Config& c, const std::string& v) { c.demo_rows = ParseBounded(v, 1, int64_t{1} << 40); }},
       {{"demo.bundle_dir", "TESSERA_DEMO_BUNDLE_DIR", "--demo-bundle-dir",
-        "folder of the demo project's bundle (default: demo/tutorial of the source tree)"},
+        "folder of the demo project's bundle (default: EXE_DIR/../share/tessera/demo/tutorial, "
+        "else demo/tutorial of the nearest ancestor folder of the executable that has one)"},
        [](Config& c, const std::string& v) { c.demo_bundle_dir = v; }},
       {{"web.dir", "TESSERA_WEB_DIR", "--web-dir",
         "folder of the browser app (index.html, assets/) served at /app (default: "
@@ -315,7 +317,7 @@ std::string Config::ResolvedPackagesDir() const {
 
 std::string Config::ResolvedDemoBundleDir() const {
   if (!demo_bundle_dir.empty()) return demo_bundle_dir;
-  return std::string(TESSERA_SOURCE_DIR) + "/demo/tutorial";
+  return DefaultDemoBundleDir(ExecutablePath());
 }
 
 std::string Config::ResolvedWebDir() const {

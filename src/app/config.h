@@ -56,7 +56,7 @@ struct Config {
   bool demo_on_first_start = true;
   int64_t demo_rows = 100000;
   uint64_t demo_seed = 42;
-  std::string demo_bundle_dir;  // default: the repository's demo/tutorial
+  std::string demo_bundle_dir;  // default: found beside the executable (app/demo_bundle_dir.h)
   std::string web_dir;          // default: found beside the executable (app/web_dir.h)
   // Warehouse connections by name ([warehouses.NAME] url = "..."); "demo" defaults to
   // sqlite:///<data_dir>/warehouse.db.
@@ -70,6 +70,7 @@ struct Config {
   std::string ResolvedStorageUrl() const;
   // The URL of warehouse `name`; throws std::invalid_argument for an unknown name.
   std::string WarehouseUrl(const std::string& name) const;
+  // The demo bundle folder; "" when none is found.
   std::string ResolvedDemoBundleDir() const;
   std::string ResolvedWebDir() const;  // "" when the web app is not installed
   std::string ResolvedPublicUrl() const;

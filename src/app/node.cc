@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "app/demo_bundle_dir.h"
 #include "app/node_metrics.h"
 #include "app/web_app.h"
+#include "app/web_dir.h"
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/private_files.h"
@@ -70,12 +72,17 @@ void Node::EnsureBootstrapped() {
 void Node::LoadDemoOnFirstStart() {
   try {
     if (!service::HasNoProject(*parts_->store)) return;
+    const DemoBundleSearch bundle = FindDemoBundle(config_, ExecutablePath());
+    if (bundle.dir.empty()) {
+      spdlog::warn("{}. The server starts without the demo project.", bundle.problem);
+      return;
+    }
     spdlog::info("first start: generating the demo warehouse ({} rows) and the Tutorial project",
                  config_.demo_rows);
     service::DemoRequest request;
     request.data.rows = config_.demo_rows;
     request.data.seed = config_.demo_seed;
-    request.bundle_dir = config_.ResolvedDemoBundleDir();
+    request.bundle_dir = bundle.dir;
     auto administrator =
         parts_->services->directory.LoadPrincipal(std::string(model::kAdministratorUserId));
     auto summary =

@@ -2,16 +2,9 @@
 
 #include <system_error>
 
+#include "app/share_dir.h"
+
 namespace tessera::app {
-
-namespace {
-
-bool HoldsIndex(const std::filesystem::path& web_dir) {
-  std::error_code error;
-  return std::filesystem::is_regular_file(web_dir / "index.html", error);
-}
-
-}  // namespace
 
 std::filesystem::path ExecutablePath() {
   std::error_code error;
@@ -20,18 +13,7 @@ std::filesystem::path ExecutablePath() {
 }
 
 std::string DefaultWebDir(const std::filesystem::path& executable) {
-  if (executable.empty()) return "";
-  std::error_code error;
-  std::filesystem::path directory = std::filesystem::absolute(executable, error).parent_path();
-  if (error) return "";
-  std::filesystem::path installed =
-      (directory / ".." / "share" / "tessera" / "web").lexically_normal();
-  if (HoldsIndex(installed)) return installed.string();
-  for (std::filesystem::path ancestor = directory;; ancestor = ancestor.parent_path()) {
-    if (HoldsIndex(ancestor / "web")) return (ancestor / "web").string();
-    if (ancestor == ancestor.parent_path()) break;
-  }
-  return "";
+  return FindShareFolder(executable, {"web", "index.html"});
 }
 
 }  // namespace tessera::app

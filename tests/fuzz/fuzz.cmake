@@ -12,6 +12,7 @@ add_library(tessera_fuzz_support STATIC tests/fuzz/fuzz_support.cc tests/fuzz/fu
   tests/fuzz/request_text.cc tests/fuzz/api_world.cc)
 target_link_libraries(tessera_fuzz_support PUBLIC tessera_app)
 target_include_directories(tessera_fuzz_support PUBLIC ${CMAKE_SOURCE_DIR}/tests)
+target_compile_definitions(tessera_fuzz_support PUBLIC TESSERA_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_precompile_headers(tessera_fuzz_support REUSE_FROM tessera_core)
 if(NOT TESSERA_FUZZ)
   add_library(tessera_fuzz_driver OBJECT tests/fuzz/driver.cc)

@@ -1,0 +1,96 @@
+#include "app/serve_process.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
+#include "http/client.h"
+#include "support/free_port.h"
+
+extern char** environ;
+
+namespace tessera::testing {
+
+namespace {
+
+bool Answers(uint16_t port) {
+  try {
+    return http::Client("127.0.0.1", port).Send("GET", "/api/status").status == 200;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// The test's environment without its TESSERA_* variables.
+std::vector<std::string> EnvironmentWithoutSettings() {
+  std::vector<std::string> environment;
+  for (char** variable = environ; *variable != nullptr; ++variable) {
+    if (std::string_view(*variable).starts_with("TESSERA_")) continue;
+    environment.emplace_back(*variable);
+  }
+  return environment;
+}
+
+std::vector<char*> Pointers(std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (auto& text : strings) pointers.push_back(text.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+}  // namespace
+
+ServeProcess::ServeProcess(std::filesystem::path binary, std::filesystem::path working_dir,
+                           std::filesystem::path log)
+    : binary_(std::move(binary)), working_dir_(std::move(working_dir)), log_(std::move(log)) {}
+
+ServeProcess::~ServeProcess() {
+  if (pid_ == 0) return;
+  kill(pid_, SIGTERM);
+  waitpid(pid_, nullptr, 0);
+}
+
+void ServeProcess::Start(const std::vector<std::string>& arguments) {
+  ASSERT_EQ(pid_, 0) << "already started";
+  port_ = static_cast<uint16_t>(FreeLoopbackPort());
+  std::vector<std::string> argv = {binary_.string(), "serve", "--listen",
+                                   "127.0.0.1:" + std::to_string(port_)};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  std::vector<std::string> environment = EnvironmentWithoutSettings();
+  std::vector<char*> argv_pointers = Pointers(argv);
+  std::vector<char*> environment_pointers = Pointers(environment);
+  pid_ = fork();
+  if (pid_ == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    if (chdir(working_dir_.c_str()) != 0) _exit(126);
+    execve(argv_pointers[0], argv_pointers.data(), environment_pointers.data());
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  while (!Answers(port_) && std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+      pid_ = 0;
+      FAIL() << "tessera serve stopped:\n" << Log();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(Answers(port_)) << "tessera serve does not answer:\n" << Log();
+}
+
+std::string ServeProcess::Log() const {
+  std::ifstream in(log_);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace tessera::testing
