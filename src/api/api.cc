@@ -115,10 +115,8 @@ http::Admission Api::Admit(const http::RequestHead& head) const {
   const http::RouteMatch match = router_.Match(head.method, path);
   if (match.kind != http::RouteMatch::Kind::kFound) return admission;  // answered 404 or 405
   if (match.tags & kNeedsSession) {
-    auto token = head.headers.Get("X-MSTR-AuthToken");
-    if (!token) token = head.headers.Get("X-SVC-AuthToken");
     try {
-      services_.sessions.Authenticate(token ? Trim(*token) : std::string_view());
+      services_.sessions.Authenticate(RequiredAuthToken(head.headers));
     } catch (const Error& error) {
       admission.refusal = ErrorResponse(error, head.request_id);
       return admission;
