@@ -27,11 +27,13 @@ std::string RequestContext::OptionalProjectId() {
   return services_.projects.ResolveHeader(principal(), *header);
 }
 
-std::string RequestContext::RequiredProjectId() {
+std::string RequestContext::RequiredProjectId(std::string_view needed_for) {
   std::string project_id = OptionalProjectId();
   if (project_id.empty()) {
     throw Error(ErrorCode::kMissingParameter,
-                "The X-MSTR-ProjectID header is required for this request");
+                "The X-MSTR-ProjectID header is required for " +
+                    std::string(needed_for.empty() ? "this request" : needed_for) +
+                    ": send the id of the project (GET /api/projects lists them)");
   }
   return project_id;
 }

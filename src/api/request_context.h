@@ -50,7 +50,10 @@ class RequestContext {
   bool has_fields() const { return fields_.has_value(); }
 
   // The project named by X-MSTR-ProjectID (or X-SVC-ProjectID): required, or "" when absent.
-  std::string RequiredProjectId();
+  // Without the header RequiredProjectId throws Error(kMissingParameter) naming the header, what
+  // needs it (`needed_for`, e.g. "objects of type 3"; "this request" when empty) and where project
+  // ids come from; a header naming no project is Error(kInvalidInput).
+  std::string RequiredProjectId(std::string_view needed_for = {});
   std::string OptionalProjectId();
 
   std::optional<std::string_view> Header(std::string_view name) const;
