@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/dataset_kind_hint.h"
 #include "api/error_response.h"
 #include "api/routes.h"
 #include "core/strings.h"
@@ -152,6 +153,10 @@ http::Response Api::Handle(const http::Request& request) const {
   }
   try {
     return (*match.handler)(request, match.params);
+  } catch (const service::WrongDatasetKind& error) {
+    return ErrorResponse(
+        WithEndpointHint(error, router_, request.method, path, options_.context_path),
+        request.request_id);
   } catch (const Error& error) {
     if (error.code() == ErrorCode::kInternal) {
       spdlog::error("request {} {} {} failed: {}", request.request_id, request.method,
