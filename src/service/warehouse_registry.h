@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "engine/warehouse.h"
 
@@ -21,6 +22,11 @@ class WarehouseRegistry {
 
   // Throws Error(kEngineUnreachable) naming the warehouse when no URL is configured for it.
   engine::Warehouse& Get(const std::string& name);
+
+  // Whether a URL is configured for `name` ("" = "demo"); opens nothing.
+  bool Has(const std::string& name) const;
+  // The configured names, sorted.
+  std::vector<std::string> Names() const;
 
  private:
   std::map<std::string, std::string> urls_;
