@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/dataset_kind_hint.h"
 #include "api/error_response.h"
 #include "api/routes.h"
 #include "core/strings.h"
@@ -122,10 +123,8 @@ http::Admission Api::Admit(const http::RequestHead& head) const {
   if (match.kind != http::RouteMatch::Kind::kFound) return admission;  // answered 404 or 405
   const std::string route(match.route);
   if (match.tags & kNeedsSession) {
-    auto token = head.headers.Get("X-MSTR-AuthToken");
-    if (!token) token = head.headers.Get("X-SVC-AuthToken");
     try {
-      services_.sessions.Authenticate(token ? Trim(*token) : std::string_view());
+      services_.sessions.Authenticate(RequiredAuthToken(head.headers));
     } catch (const Error& error) {
       admission.refusal = ErrorResponse(error, head.request_id);
       admission.refusal->route = route;
@@ -143,11 +142,16 @@ http::Admission Api::Admit(const http::RequestHead& head) const {
 
 namespace {
 
-// Runs a matched route's handler, turning what it throws into the error response.
-http::Response RunHandler(const http::Handler& handler, const http::Request& request,
-                          const http::PathParams& params) {
+// Runs the handler `match` found for `path` (the request's path without `context_path`),
+// turning what it throws into the error response.
+http::Response RunHandler(const http::RouteMatch& match, const http::Request& request,
+                          std::string_view path, const http::Router& router,
+                          std::string_view context_path) {
   try {
-    return handler(request, params);
+    return (*match.handler)(request, match.params);
+  } catch (const service::WrongDatasetKind& error) {
+    return ErrorResponse(WithEndpointHint(error, router, request.method, path, context_path),
+                         request.request_id);
   } catch (const Error& error) {
     if (error.code() == ErrorCode::kInternal) {
       spdlog::error("request {} {} {} failed: {}", request.request_id, request.method,
@@ -189,7 +193,7 @@ http::Response Api::Handle(const http::Request& request) const {
   if (match.kind == http::RouteMatch::Kind::kMethodNotAllowed) {
     return MethodNotAllowedResponse(request.request_id);
   }
-  http::Response response = RunHandler(*match.handler, request, match.params);
+  http::Response response = RunHandler(match, request, path, router_, options_.context_path);
   response.route = std::string(match.route);
   return response;
 }

@@ -115,6 +115,9 @@ http::Response ResortReport(RequestContext& context) {
   if (!body.is_null() && !body.is_object()) {
     throw Error(ErrorCode::kInvalidInput, "The request body must be a JSON object");
   }
+  RequireKnownKeys(body, service::kResortBodyKeys,
+                   "the body that re-sorts an instance (to change its objects or filters, create "
+                   "a new instance)");
   if (body.contains("currentPageBy") && !body["currentPageBy"].is_null() &&
       !(body["currentPageBy"].is_array() && body["currentPageBy"].empty())) {
     throw Error(ErrorCode::kInvalidInput,

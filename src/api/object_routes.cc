@@ -19,10 +19,16 @@ int RequiredType(RequestContext& context) {
   return static_cast<int>(type);
 }
 
-// Configuration-level types are looked up outside any project (spec 01 §8.1).
+// Configuration-level types are looked up outside any project; a type that lives only in
+// projects needs the project header; a folder is looked up in the project the header names, or
+// among the configuration folders without one.
 std::string ScopeFor(RequestContext& context, int type) {
   if (type == model::kTypeProject || type == model::kTypeUser || type == model::kTypeSecurityRole) {
     return "";
+  }
+  if (model::IsProjectOnlyType(type)) {
+    return context.RequiredProjectId("objects of type " + std::to_string(type) +
+                                     ", which live in a project");
   }
   return context.OptionalProjectId();
 }

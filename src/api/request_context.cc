@@ -17,9 +17,7 @@ std::optional<std::string_view> RequestContext::Header(std::string_view name) co
 }
 
 void RequestContext::Authenticate() {
-  auto token = Header("X-MSTR-AuthToken");
-  if (!token) token = Header("X-SVC-AuthToken");
-  session_ = services_.sessions.Authenticate(token ? Trim(*token) : std::string_view());
+  session_ = services_.sessions.Authenticate(RequiredAuthToken(request_.headers));
 }
 
 std::string RequestContext::OptionalProjectId() {
@@ -29,11 +27,13 @@ std::string RequestContext::OptionalProjectId() {
   return services_.projects.ResolveHeader(principal(), *header);
 }
 
-std::string RequestContext::RequiredProjectId() {
+std::string RequestContext::RequiredProjectId(std::string_view needed_for) {
   std::string project_id = OptionalProjectId();
   if (project_id.empty()) {
     throw Error(ErrorCode::kMissingParameter,
-                "The X-MSTR-ProjectID header is required for this request");
+                "The X-MSTR-ProjectID header is required for " +
+                    std::string(needed_for.empty() ? "this request" : needed_for) +
+                    ": send the id of the project (GET /api/projects lists them)");
   }
   return project_id;
 }
@@ -158,6 +158,17 @@ http::Response RequestContext::Reply(int status, Json body) const {
 }
 
 http::Response RequestContext::NoContent() { return http::Response::Empty(204); }
+
+std::string_view RequiredAuthToken(const http::Headers& headers) {
+  auto token = headers.Get("X-MSTR-AuthToken");
+  if (!token) token = headers.Get("X-SVC-AuthToken");
+  const std::string_view trimmed = token ? Trim(*token) : std::string_view();
+  if (trimmed.empty()) {
+    throw Error(ErrorCode::kSessionInvalid,
+                "No authentication token: send X-MSTR-AuthToken (from POST /api/auth/login)");
+  }
+  return trimmed;
+}
 
 void SetTotalCount(http::Response& response, int64_t total) {
   response.headers.Set("X-MSTR-Total-Count", std::to_string(total));

@@ -49,14 +49,19 @@ class RequestContext {
   service::Services& services() { return services_; }
   const ApiOptions& options() const { return options_; }
 
-  void Authenticate();  // throws Error(kSessionInvalid)
+  // Throws Error(kSessionInvalid): RequiredAuthToken's message without a token, the session
+  // service's for an unknown or expired one.
+  void Authenticate();
   const service::Session& session() const { return *session_; }
   const service::Principal& principal() const { return session_->principal; }
   void set_fields(std::optional<FieldSelection> fields) { fields_ = std::move(fields); }
   bool has_fields() const { return fields_.has_value(); }
 
   // The project named by X-MSTR-ProjectID (or X-SVC-ProjectID): required, or "" when absent.
-  std::string RequiredProjectId();
+  // Without the header RequiredProjectId throws Error(kMissingParameter) naming the header, what
+  // needs it (`needed_for`, e.g. "objects of type 3"; "this request" when empty) and where project
+  // ids come from; a header naming no project is Error(kInvalidInput).
+  std::string RequiredProjectId(std::string_view needed_for = {});
   std::string OptionalProjectId();
 
   std::optional<std::string_view> Header(std::string_view name) const;
@@ -91,5 +96,11 @@ class RequestContext {
 
 // Answers with X-MSTR-Total-Count (and X-SVC-Total-Count) set.
 void SetTotalCount(http::Response& response, int64_t total);
+
+// The session token a request carries in X-MSTR-AuthToken (or X-SVC-AuthToken), trimmed. A
+// request without one, or with only white space, is refused Error(kSessionInvalid) with a message
+// saying the token is missing and where it comes from; a token that is present but unknown or
+// expired is the session service's to refuse (it keeps the expiry message).
+std::string_view RequiredAuthToken(const http::Headers& headers);
 
 }  // namespace tessera::api

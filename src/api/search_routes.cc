@@ -147,15 +147,42 @@ void ApplyV2Body(const Json& body, service::SearchQuery& query) {
 
 // Domain 4 (configuration) searches configuration-level objects; the others the project.
 std::string SearchScope(RequestContext& context) {
-  if (context.QueryInt("domain").value_or(2) == 4) return "";
-  return context.RequiredProjectId();
+  const int64_t domain = context.QueryInt("domain").value_or(2);
+  if (domain == 4) return "";
+  return context.RequiredProjectId("a search in domain " + std::to_string(domain) +
+                                   " (domain=4 searches the configuration without it)");
+}
+
+// The first code of `codes` (types, or subtypes of them) naming objects that live only in
+// projects.
+std::optional<int> FirstProjectOnlyCode(const std::vector<int>& codes) {
+  for (int code : codes) {
+    const int type = model::IsSubtypeCode(code) ? model::SubtypeToType(code) : code;
+    if (model::IsProjectOnlyType(type)) return code;
+  }
+  return std::nullopt;
+}
+
+// Without the project header a quick search looks among configuration-level objects (users,
+// groups, security roles, projects and their folders); asking it for a type that lives only in
+// projects needs the header.
+std::string QuickSearchScope(RequestContext& context, const service::SearchQuery& query) {
+  std::string project_id = context.OptionalProjectId();
+  if (!project_id.empty()) return project_id;
+  if (auto code = FirstProjectOnlyCode(query.types)) {
+    return context.RequiredProjectId(
+        "a search for objects of type " + std::to_string(*code) +
+        " (without it a search finds configuration objects only: users, user groups, security "
+        "roles, projects)");
+  }
+  return "";
 }
 
 http::Response QuickSearch(RequestContext& context) {
   service::SearchQuery query = ParseQueryParameters(context);
   service::Page page = context.PageParams();
   auto list = context.services().search.QuickSearch(context.principal(),
-                                                    context.OptionalProjectId(), query, page);
+                                                    QuickSearchScope(context, query), query, page);
   Json results = Json::array();
   for (const auto& view : list.items) results.push_back(ObjectInfoJson(view));
   http::Response response =

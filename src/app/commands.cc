@@ -120,11 +120,19 @@ int CreateProject(const ConfigFlags& flags, const std::string& name,
   return 0;
 }
 
+// Every warehouse the configuration names, and the demo warehouse, which always has a URL.
+service::WarehouseRegistry ConfiguredWarehouses(const Config& config) {
+  std::map<std::string, std::string> urls = config.warehouses;
+  urls.emplace("demo", config.WarehouseUrl("demo"));
+  return service::WarehouseRegistry(std::move(urls));
+}
+
 int ImportProject(const ConfigFlags& flags, const std::string& directory) {
   Config config = flags.Load();
   ConfigureLogging(config);
   Administration administration = OpenAdministration(config);
-  service::BundleService bundles(*administration.store);
+  const service::WarehouseRegistry warehouses = ConfiguredWarehouses(config);
+  service::BundleService bundles(*administration.store, &warehouses);
   PrintSummary(bundles.Import(administration.administrator, directory));
   return 0;
 }

@@ -1,7 +1,10 @@
 #include "core/json.h"
 
+#include <algorithm>
+
 #include "core/array_stream_callback.h"
 #include "core/error.h"
+#include "core/strings.h"
 
 namespace tessera {
 
@@ -106,6 +109,18 @@ std::optional<int64_t> OptionalInt(const Json& object, std::string_view key,
     throw Error(ErrorCode::kInvalidInput, FieldName(path, key) + ": expected an integer");
   }
   return member->get<int64_t>();
+}
+
+void RequireKnownKeys(const Json& object, const std::vector<std::string_view>& accepted,
+                      std::string_view what) {
+  if (!object.is_object()) return;
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(accepted.begin(), accepted.end(), key) != accepted.end()) continue;
+    std::string list;
+    for (std::string_view name : accepted) list += (list.empty() ? "" : ", ") + std::string(name);
+    throw Error(ErrorCode::kInvalidInput, "'" + Abbreviate(key, 60) + "' is not a key of " +
+                                              std::string(what) + "; accepted keys: " + list);
+  }
 }
 
 }  // namespace tessera

@@ -53,4 +53,10 @@ std::string RequiredString(const Json& object, std::string_view key, std::string
 std::optional<bool> OptionalBool(const Json& object, std::string_view key, std::string_view path);
 std::optional<int64_t> OptionalInt(const Json& object, std::string_view key, std::string_view path);
 
+// Refuses a key of `object` that is not in `accepted` with Error(kInvalidInput) naming it and
+// listing the accepted keys: "'viewFiltr' is not a key of <what>; accepted keys: a, b, c". A
+// value that is not an object passes (its shape is the caller's to check).
+void RequireKnownKeys(const Json& object, const std::vector<std::string_view>& accepted,
+                      std::string_view what);
+
 }  // namespace tessera

@@ -129,9 +129,23 @@ std::string PathOf(storage::MetadataTransaction& tx, const model::ObjectRecord& 
   return path;
 }
 
+// Error(kInvalidInput) unless `warehouses` has the bundle's warehouse.
+void RequireConfiguredWarehouse(const WarehouseRegistry& warehouses, const std::string& name) {
+  if (warehouses.Has(name)) return;
+  const std::string shown = name.empty() ? "demo" : name;
+  throw Error(
+      ErrorCode::kInvalidInput,
+      "The bundle's warehouse '" + shown +
+          "' is not configured here; the configured warehouses are: " +
+          JoinStrings(warehouses.Names(), ", ") +
+          ". Name one of them in project.yaml (warehouse: NAME) or configure it ([warehouses." +
+          shown + "] url = \"...\"); nothing was imported");
+}
+
 }  // namespace
 
-BundleService::BundleService(storage::MetadataStore& store) : store_(store) {}
+BundleService::BundleService(storage::MetadataStore& store, const WarehouseRegistry* warehouses)
+    : store_(store), warehouses_(warehouses) {}
 
 ImportSummary BundleService::Import(const Principal& principal,
                                     const std::filesystem::path& directory,
@@ -139,6 +153,7 @@ ImportSummary BundleService::Import(const Principal& principal,
   RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
   model::Bundle bundle = model::ReadBundle(directory);
   if (!warehouse.empty()) bundle.warehouse = warehouse;
+  if (warehouses_) RequireConfiguredWarehouse(*warehouses_, bundle.warehouse);
   ImportSummary summary;
   summary.project_name = bundle.project_name;
   store_.Write([&](storage::MetadataTransaction& tx) {

@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "service/principal.h"
+#include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::service {
@@ -33,9 +34,15 @@ struct ImportSummary {
 
 class BundleService {
  public:
-  explicit BundleService(storage::MetadataStore& store);
+  // `warehouses`, when given, are the warehouses of this environment, and Import refuses a bundle
+  // naming another. Without it (tools and tests that load bundles into a bare store) the
+  // bundle's warehouse is taken as it is.
+  explicit BundleService(storage::MetadataStore& store,
+                         const WarehouseRegistry* warehouses = nullptr);
 
-  // `warehouse` replaces the bundle's warehouse connection name when not empty.
+  // `warehouse` replaces the bundle's warehouse connection name when not empty. A warehouse the
+  // environment does not have is Error(kInvalidInput) naming it and listing the configured ones,
+  // thrown before anything is written.
   ImportSummary Import(const Principal& principal, const std::filesystem::path& directory,
                        const std::string& warehouse = "");
   void Export(const Principal& principal, std::string_view project_id_or_name,
@@ -43,6 +50,7 @@ class BundleService {
 
  private:
   storage::MetadataStore& store_;
+  const WarehouseRegistry* warehouses_;
 };
 
 }  // namespace tessera::service

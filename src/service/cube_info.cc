@@ -6,6 +6,7 @@
 #include "core/ids.h"
 #include "model/object_types.h"
 #include "model/rights.h"
+#include "service/dataset_kind.h"
 
 namespace tessera::service {
 
@@ -25,25 +26,34 @@ bool IsCube(const model::ObjectRecord& record) {
          (record.subtype == model::kSubtypeOlapCube || record.subtype == model::kSubtypeSuperCube);
 }
 
-std::optional<ObjectView> FindCube(ObjectService& objects, const Principal& principal,
-                                   const std::string& project_id, const std::string& cube_id) {
-  std::optional<ObjectView> view;
+// The report or cube `id` names, if any.
+std::optional<ObjectView> FindReportDefinition(ObjectService& objects, const Principal& principal,
+                                               const std::string& project_id,
+                                               const std::string& id) {
   try {
-    view = objects.Get(principal, project_id, cube_id, model::kTypeReportDefinition);
+    return objects.Get(principal, project_id, id, model::kTypeReportDefinition);
   } catch (const Error& error) {
     if (error.code() != ErrorCode::kNotFound) throw;
   }
+  return std::nullopt;
+}
+
+std::optional<ObjectView> FindCube(ObjectService& objects, const Principal& principal,
+                                   const std::string& project_id, const std::string& cube_id) {
+  std::optional<ObjectView> view = FindReportDefinition(objects, principal, project_id, cube_id);
   if (view && !IsCube(view->record)) view.reset();
   return view;
 }
 
+// WrongDatasetKind when `cube_id` names a report.
 ObjectView RequireCube(ObjectService& objects, const Principal& principal,
                        const std::string& project_id, const std::string& cube_id) {
-  auto view = FindCube(objects, principal, project_id, cube_id);
+  auto view = FindReportDefinition(objects, principal, project_id, cube_id);
   if (!view) {
     throw Error(ErrorCode::kNotFound,
                 "Cube '" + cube_id + "' was not found in project '" + project_id + "'");
   }
+  if (!IsCube(view->record)) throw WrongDatasetKind(cube_id, DatasetKind::kReport);
   return *view;
 }
 

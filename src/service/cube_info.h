@@ -10,7 +10,7 @@
 // Contract:
 //   - A malformed cube id is Error(kInvalidInput). FindCubeInfo() answers nullopt for an id that
 //     names no cube (spec 02 §2.5: unknown ids are left out); StartCubePublish() and
-//     CubeStatusOf() throw Error(kNotFound) for one.
+//     CubeStatusOf() throw Error(kNotFound) for one, WrongDatasetKind when it names a report.
 //   - Reading needs browse and read on the cube (Error(kAccessDenied)); publishing needs the
 //     Publish cubes privilege on the project (Error(kInsufficientPrivileges)) and execute on the
 //     cube.

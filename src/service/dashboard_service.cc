@@ -13,6 +13,7 @@
 #include "engine/view_filter.h"
 #include "model/object_types.h"
 #include "model/rights.h"
+#include "service/visualization_address.h"
 
 namespace tessera::service {
 
@@ -419,11 +420,7 @@ VisualizationAnswer DashboardService::Visualization(const InstanceCaller& caller
   Opened opened = Open(caller, id, instance_id);
   const DashboardInstance& definition = *opened.definition;
   const DashboardModel& model = definition.model();
-  const model::Chapter* chapter = model.dashboard.ChapterOfVisualization(visualization_key);
-  if (!chapter || chapter->key != chapter_key) {
-    throw Error(ErrorCode::kNotFound, "Visualization '" + visualization_key +
-                                          "' was not found in chapter '" + chapter_key + "'");
-  }
+  CheckVisualizationAddress(model.dashboard, chapter_key, visualization_key);
   DashboardInstance::Snapshot snapshot = definition.Current();
   if (snapshot.state->mode == DashboardState::Mode::kResolved) {
     std::lock_guard lock(definition.manipulation());

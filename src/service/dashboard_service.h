@@ -136,6 +136,8 @@ class DashboardService {
   ElementsAnswer Elements(const InstanceCaller& caller, const std::string& id,
                           const std::string& instance_id, const ElementsQuery& query);
 
+  // Error(kNotFound) saying which chapter key to use when `chapter_key` does not hold the
+  // visualization (service/visualization_address.h).
   VisualizationAnswer Visualization(const InstanceCaller& caller, const std::string& id,
                                     const std::string& instance_id, const std::string& chapter_key,
                                     const std::string& visualization_key);

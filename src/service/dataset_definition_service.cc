@@ -73,9 +73,12 @@ model::ObjectRecord LoadRecord(ObjectService& objects, const Principal& principa
   } catch (const Error& error) {
     if (error.code() != ErrorCode::kNotFound) throw;
   }
-  if (!view || !Accepts(filter, IsCube(view->record))) {
+  if (!view) {
     throw Error(ErrorCode::kNotFound, std::string(KindName(filter)) + " '" + id +
                                           "' was not found in project '" + project_id + "'");
+  }
+  if (!Accepts(filter, IsCube(view->record))) {
+    throw WrongDatasetKind(id, IsCube(view->record) ? DatasetKind::kCube : DatasetKind::kReport);
   }
   RequireRights(principal, view->record, model::kRightRead);
   return view->record;

@@ -9,8 +9,9 @@
 //
 // Contract:
 //   - A report is a type-3 object of a report subtype; a cube one of subtype 776 or 779. An id
-//     naming anything else, or nothing, is Error(kNotFound); a malformed id is
-//     Error(kInvalidInput). The caller needs browse and read on it (Error(kAccessDenied)).
+//     naming anything else, or nothing, is Error(kNotFound) -- WrongDatasetKind when it names a
+//     cube where a report was asked for, or the reverse (service/dataset_kind.h); a malformed id
+//     is Error(kInvalidInput). The caller needs browse and read on it (Error(kAccessDenied)).
 //   - Elements(): the attribute must be one of the report's or cube's attributes (Error(kNotFound)
 //     otherwise). A cube, or a report whose source is a cube, answers from the cube's published
 //     dataset; a cube never published is Error(kEngine) with iServer code -2147072488 saying so.
@@ -33,14 +34,13 @@
 #include "model/semantic.h"
 #include "model/semantic_model.h"
 #include "service/cube_service.h"
+#include "service/dataset_kind.h"
 #include "service/object_service.h"
 #include "service/principal.h"
 #include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::service {
-
-enum class DatasetKind { kReport, kCube };
 
 // Which kinds a lookup accepts.
 enum class DatasetFilter { kReport, kCube, kReportOrCube };

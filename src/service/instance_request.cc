@@ -349,6 +349,7 @@ std::vector<engine::MetricRequest> MetricRequests(const InstanceGrid& grid,
 
 InstanceRequest ParseInstanceRequest(const Json& body) {
   if (!body.is_null() && !body.is_object()) Invalid("The request body must be a JSON object");
+  RequireKnownKeys(body, kInstanceBodyKeys, "a report or cube instance body");
   InstanceRequest request;
   if (body.is_object() && body.contains("requestedObjects")) {
     request.all_objects = false;

@@ -20,10 +20,12 @@
 //
 // Errors, Error(kInvalidInput) with spec 02's messages: "Failed to find the attribute|metric X in
 // the report or cube.", "Invalid attribute form id - X", the sorting messages of §3.6, a body key
-// of the wrong JSON type, and a non-empty currentPageBy (Tessera reports have no page-by).
+// of the wrong JSON type, a key that is not one of kInstanceBodyKeys (named, with the accepted
+// keys), and a non-empty currentPageBy (Tessera reports have no page-by).
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json.h"
@@ -34,6 +36,12 @@
 #include "service/dataset_definition_service.h"
 
 namespace tessera::service {
+
+// The keys of an instance creation body; any other is refused.
+inline const std::vector<std::string_view> kInstanceBodyKeys = {
+    "requestedObjects", "viewFilter", "metricLimits", "sorting", "subtotals", "currentPageBy"};
+// The keys of the body that re-sorts an existing instance; any other is refused.
+inline const std::vector<std::string_view> kResortBodyKeys = {"sorting", "currentPageBy"};
 
 struct InstanceRequest {
   bool all_objects = true;  // the body has no requestedObjects key

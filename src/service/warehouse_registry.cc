@@ -7,8 +7,24 @@ namespace tessera::service {
 WarehouseRegistry::WarehouseRegistry(std::map<std::string, std::string> urls)
     : urls_(std::move(urls)) {}
 
+namespace {
+
+std::string Resolved(const std::string& name) { return name.empty() ? "demo" : name; }
+
+}  // namespace
+
+bool WarehouseRegistry::Has(const std::string& name) const {
+  return urls_.count(Resolved(name)) > 0;
+}
+
+std::vector<std::string> WarehouseRegistry::Names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, url] : urls_) names.push_back(name);
+  return names;
+}
+
 engine::Warehouse& WarehouseRegistry::Get(const std::string& requested) {
-  const std::string name = requested.empty() ? "demo" : requested;
+  const std::string name = Resolved(requested);
   std::lock_guard lock(mutex_);
   if (auto it = open_.find(name); it != open_.end()) return *it->second;
   auto url = urls_.find(name);
@@ -20,12 +36,6 @@ engine::Warehouse& WarehouseRegistry::Get(const std::string& requested) {
   options.name = name;
   options.url = url->second;
   return *open_.emplace(name, engine::Warehouse::Open(options)).first->second;
-}
-
-std::vector<std::string> WarehouseRegistry::Names() const {
-  std::vector<std::string> names;
-  for (const auto& [name, url] : urls_) names.push_back(name);
-  return names;
 }
 
 std::map<std::string, PoolUsage> WarehouseRegistry::OpenPoolUsage() {

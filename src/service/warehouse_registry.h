@@ -23,9 +23,10 @@ class WarehouseRegistry {
   // Throws Error(kEngineUnreachable) naming the warehouse when no URL is configured for it.
   engine::Warehouse& Get(const std::string& name);
 
+  // Whether a URL is configured for `name` ("" = "demo"); opens nothing.
+  bool Has(const std::string& name) const;
   // Every configured name, sorted.
   std::vector<std::string> Names() const;
-
   // The pool use of each warehouse opened so far, by name.
   std::map<std::string, PoolUsage> OpenPoolUsage();
 

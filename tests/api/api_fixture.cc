@@ -60,6 +60,12 @@ void ExpectError(const http::Response& response, int status, const std::string& 
   EXPECT_EQ(body.value("ticketId", "").size(), 32u);
 }
 
+void ExpectError(const http::Response& response, int status, const std::string& code,
+                 const std::string& message) {
+  ExpectError(response, status, code);
+  EXPECT_EQ(BodyOf(response).value("message", ""), message);
+}
+
 void ApiTest::SetUp() {
   if (!IsBackendConfigured(GetParam())) {
     GTEST_SKIP() << "TESSERA_TEST_PG is not set (scripts/with-test-postgres.sh sets it)";

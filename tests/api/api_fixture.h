@@ -53,6 +53,9 @@ Json BodyOf(const http::Response& response);
 
 // Asserts the spec's error shape and returns the code.
 void ExpectError(const http::Response& response, int status, const std::string& code);
+// The same, and that the message is exactly `message`.
+void ExpectError(const http::Response& response, int status, const std::string& code,
+                 const std::string& message);
 
 class ApiTest : public ::testing::TestWithParam<StoreBackend> {
  protected:

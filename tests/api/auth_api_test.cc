@@ -81,12 +81,32 @@ TEST_P(AuthApi, MalformedJsonAndWrongTypesAre400Err006) {
   ExpectError(client().PostJson("/api/auth/login", {{"username", Json::array()}}), 400, "ERR006");
 }
 
-TEST_P(AuthApi, ProtectedCallsWithoutValidTokenAre401Err009WithTheClientsMessage) {
-  auto missing = client().Get("/api/projects");
-  ExpectError(missing, 401, "ERR009");
-  EXPECT_EQ(BodyOf(missing)["message"], "The user's session has expired, please reauthenticate");
-  ExpectError(client().Get("/api/projects", AuthHeaders("notatoken")), 401, "ERR009");
-  ExpectError(client().Get("/api/sessions", AuthHeaders("")), 401, "ERR009");
+TEST_P(AuthApi, ACallWithoutATokenIs401Err009SayingTheTokenIsMissing) {
+  const std::string missing =
+      "No authentication token: send X-MSTR-AuthToken (from POST /api/auth/login)";
+  ExpectError(client().Get("/api/projects"), 401, "ERR009", missing);
+  ExpectError(client().Get("/api/sessions", AuthHeaders("")), 401, "ERR009", missing);
+  http::Headers blank;
+  blank.Set("X-SVC-AuthToken", "  ");
+  ExpectError(client().Get("/api/sessions", blank), 401, "ERR009", missing);
+}
+
+TEST_P(AuthApi, ABodyWithoutATokenIsRefusedAndChangesNothing) {
+  http::Headers json;
+  json.Set("Content-Type", "application/json");
+  ExpectError(client().Send("POST", "/api/users", json,
+                            R"({"username": "eve", "fullName": "Eve", "password": "pw"})"),
+              401, "ERR009",
+              "No authentication token: send X-MSTR-AuthToken (from POST /api/auth/login)");
+  ExpectError(PostForm(client(), "username=eve&password=pw"), 401, "ERR003");  // no such user
+}
+
+TEST_P(AuthApi, AnUnknownOrEndedTokenKeepsTheSessionExpiredMessage) {
+  const std::string expired = "The user's session has expired, please reauthenticate";
+  ExpectError(client().Get("/api/projects", AuthHeaders("notatoken")), 401, "ERR009", expired);
+  std::string token = client().Login();
+  ASSERT_EQ(client().Send("POST", "/api/auth/logout", AuthHeaders(token)).status, 204);
+  ExpectError(client().Get("/api/sessions", AuthHeaders(token)), 401, "ERR009", expired);
 }
 
 TEST_P(AuthApi, SvcHeaderSpellingIsAcceptedForTheToken) {

@@ -194,9 +194,24 @@ TEST_P(DashboardInstanceApi, VisualizationBodiesInBothFormats) {
   ExpectError(client().Get("/api/v2" + path + "?limit=0", AuthHeaders(token())), 400, "ERR006");
   // Unknown chapter or visualization, or a visualization under another chapter key.
   const std::string base = "/api/v2/dossiers/" + overview_ + "/instances/" + mid + "/chapters/";
-  ExpectError(client().Get(base + "K9/visualizations/W4", AuthHeaders(token())), 404, "ERR004");
-  ExpectError(client().Get(base + "K1/visualizations/W99", AuthHeaders(token())), 404, "ERR004");
+  ExpectError(client().Get(base + "K9/visualizations/W4", AuthHeaders(token())), 404, "ERR004",
+              "'K9' is not a chapter key of this dashboard: visualization 'W4' is in chapter 'K1'");
+  ExpectError(client().Get(base + "K1/visualizations/W99", AuthHeaders(token())), 404, "ERR004",
+              "'W99' is not a visualization key of this dashboard");
   EXPECT_EQ(client().Get(base + "K1/visualizations/W7", AuthHeaders(token())).status, 200);
+}
+
+TEST_P(DashboardInstanceApi, APageKeyWhereTheChapterKeyBelongsIsNamedAsSuch) {
+  const std::string mid = CreateInstance(overview_);
+  const std::string message =
+      "'K2' is a page key (of chapter 'K1'); the path takes a chapter key: visualization 'W4' is "
+      "in chapter 'K1'";
+  for (const std::string version : {"/api/v2", "/api"}) {
+    ExpectError(client().Get(version + "/dossiers/" + overview_ + "/instances/" + mid +
+                                 "/chapters/K2/visualizations/W4",
+                             AuthHeaders(token())),
+                404, "ERR004", message);
+  }
 }
 
 TEST_P(DashboardInstanceApi, Flow1OneCallExecutesWithTheFilters) {

@@ -381,6 +381,61 @@ TEST_P(InstanceApi, BadRequestsAreRefusedAndCreateNothing) {
   ExpectError(Post("/api/v2/reports/" + ReportId("Sales Cube") + "/instances", {}), 404, "ERR004");
 }
 
+TEST_P(InstanceApi, AMisspeltBodyKeyIs400Err006NamingItAndTheAcceptedKeys) {
+  const std::string report = ReportId("Profit by Region and Category");
+  const std::string cube = ReportId("Sales Cube");
+  const Json body = {
+      {"viewFiltr",
+       {{"operator", "In"},
+        {"operands",
+         {{{"type", "attribute"}, {"id", AttributeId("Region")}},
+          {{"type", "elements"}, {"elements", {{{"id", "h1;" + AttributeId("Region")}}}}}}}}}};
+  const std::string message =
+      "'viewFiltr' is not a key of a report or cube instance body; accepted keys: "
+      "requestedObjects, viewFilter, metricLimits, sorting, subtotals, currentPageBy";
+  for (const std::string& path :
+       {"/api/v2/reports/" + report + "/instances", "/api/reports/" + report + "/instances",
+        "/api/v2/cubes/" + cube + "/instances", "/api/cubes/" + cube + "/instances"}) {
+    ExpectError(Post(path, body), 400, "ERR006", message);
+  }
+}
+
+TEST_P(InstanceApi, EveryBodyKeyThePythonClientSendsIsAccepted) {
+  const std::string report = ReportId("Profit by Region and Category");
+  const std::string region = AttributeId("Region");
+  // Report.to_dataframe() with a filter on Region 1, as the client builds the body.
+  const Json body = {
+      {"requestedObjects", RequestedObjects({"Region"}, {"Revenue"})},
+      {"viewFilter",
+       {{"operator", "In"},
+        {"operands",
+         {{{"type", "attribute"}, {"id", region}},
+          {{"type", "elements"}, {"elements", {{{"id", "h1;" + region}}}}}}}}},
+      {"subtotals", {{"visible", false}}},
+      {"currentPageBy", Json::array()},
+      {"metricLimits", Json::object()},
+      {"sorting",
+       {{"rows", Json::array()}, {"columns", Json::array()}, {"pageBy", Json::array()}}}};
+  const std::vector<GridRow> rows =
+      RowsOfV2(PostJson("/api/v2/reports/" + report + "/instances", body));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].forms[0], "1");
+}
+
+TEST_P(InstanceApi, AResortWithAKeyItDoesNotTakeIsRefusedAndKeepsTheInstance) {
+  const std::string report = ReportId("Profit by Region and Category");
+  const Json created = PostJson("/api/v2/reports/" + report + "/instances", Json::object());
+  const std::string path =
+      "/api/v2/reports/" + report + "/instances/" + created["instanceId"].get<std::string>();
+  const Json body = {{"requestedObjects", RequestedObjects({"Region"}, {})}};
+  ExpectError(client().Send("PUT", path, Headers(), body.dump()), 400, "ERR006",
+              "'requestedObjects' is not a key of the body that re-sorts an instance (to change "
+              "its objects or filters, create a new instance); accepted keys: sorting, "
+              "currentPageBy");
+  EXPECT_EQ(RowsOfV2(GetJson(path)).size(), RowsOfV2(created).size());
+  EXPECT_EQ(RowsOfV2(GetJson(path)).front().forms, RowsOfV2(created).front().forms);
+}
+
 TEST_P(InstanceApi, AsynchronousCreationAnswers202AndThenTheResult) {
   const std::string report = ReportId("Profit by Region and Category");
   auto response = Post("/api/v2/reports/" + report + "/instances", {}, "respond-async");

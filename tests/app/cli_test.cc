@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -151,6 +152,71 @@ TEST(TesseraCli, ExportThenImportRoundTripsAndBrokenBundlesAreRefusedWithLines) 
   EXPECT_NE(broken.exit_code, 0);
   EXPECT_NE(broken.output.find("tables.yaml:"), std::string::npos) << broken.output;
   EXPECT_NE(broken.output.find("was not imported"), std::string::npos) << broken.output;
+}
+
+// A copy of the demo bundle whose project.yaml names `warehouse` and whose report "Western
+// Europe by Country" has another description.
+void WriteChangedDemoBundle(const std::filesystem::path& to, const std::string& warehouse) {
+  std::filesystem::copy(TESSERA_SOURCE_DIR "/demo/tutorial", to,
+                        std::filesystem::copy_options::recursive);
+  auto replace = [](const std::filesystem::path& file, const std::string& from,
+                    const std::string& with) {
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), with);
+    std::ofstream(file) << text;
+  };
+  replace(to / "project.yaml", "warehouse: demo", "warehouse: " + warehouse);
+  for (const auto& entry : std::filesystem::directory_iterator(to / "reports")) {
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.find("name: Western Europe by Country") == std::string::npos) continue;
+    replace(entry.path(), "description: Revenue and margin",
+            "description: Changed revenue and margin");
+  }
+}
+
+TEST(TesseraCli, ImportRefusesABundleNamingAnUnconfiguredWarehouseAndWritesNothing) {
+  TempDir data, scratch;
+  std::ofstream(scratch.path() / "tessera.toml")
+      << "[warehouses.archive]\nurl = \"sqlite://" << (scratch.path() / "archive.db").string()
+      << "\"\n";
+  const std::string flags = " --data-dir " + data.path().string() + " --config " +
+                            (scratch.path() / "tessera.toml").string();
+  const std::string import = Binary() + " project import ";
+  ASSERT_EQ(RunCommand(import + TESSERA_SOURCE_DIR "/demo/tutorial" + flags).exit_code, 0);
+  WriteChangedDemoBundle(scratch.path() / "bundle", "sales_dw");
+
+  Outcome refused = RunCommand(import + (scratch.path() / "bundle").string() + flags);
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(
+      refused.output.find(
+          "tessera: The bundle's warehouse 'sales_dw' is not configured here; the configured "
+          "warehouses are: archive, demo. Name one of them in project.yaml (warehouse: NAME) or "
+          "configure it ([warehouses.sales_dw] url = \"...\"); nothing was imported\n"),
+      std::string::npos)
+      << refused.output;
+
+  // Nothing was written: the original bundle finds every object as it left it.
+  Outcome again = RunCommand(import + TESSERA_SOURCE_DIR "/demo/tutorial" + flags);
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find(" 0 created, 0 updated"), std::string::npos) << again.output;
+}
+
+TEST(TesseraCli, ImportTakesABundleNamingAConfiguredWarehouse) {
+  TempDir data, scratch;
+  std::ofstream(scratch.path() / "tessera.toml")
+      << "[warehouses.sales_dw]\nurl = \"sqlite://" << (scratch.path() / "sales.db").string()
+      << "\"\n";
+  const std::string flags = " --data-dir " + data.path().string() + " --config " +
+                            (scratch.path() / "tessera.toml").string();
+  WriteChangedDemoBundle(scratch.path() / "bundle", "sales_dw");
+  Outcome imported =
+      RunCommand(Binary() + " project import " + (scratch.path() / "bundle").string() + flags);
+  EXPECT_EQ(imported.exit_code, 0) << imported.output;
+  EXPECT_NE(imported.output.find("project 'Tutorial'"), std::string::npos) << imported.output;
 }
 
 }  // namespace
