@@ -7,7 +7,9 @@
 //   "server.listen",
 //   4. the built-in default, which gives the embedded deployment (ARCHITECTURE §1).
 // SettingSpecs() lists them all; `tessera serve --help` prints the same list.
-// Loading validates every value and throws std::invalid_argument naming the setting and source.
+// Loading validates every value and throws std::invalid_argument naming the setting and source
+// (a flag, a variable, or "FILE:LINE: key"). The file is read strictly (app/config_file.h): a
+// TOML syntax error, or a key that is no setting here, stops the load with its line.
 #pragma once
 
 #include <cstdint>
