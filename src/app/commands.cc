@@ -160,8 +160,9 @@ void PublishDemoCubes(const Config& config, storage::MetadataStore& store,
   }
 }
 
-int RunDemo(const ConfigFlags& flags, int64_t rows, uint64_t seed,
+int RunDemo(const ConfigFlags& flags, const std::string& rows_text, uint64_t seed,
             const std::string& warehouse_name) {
+  const int64_t rows = ParseDemoRows("--rows", rows_text);
   Config config = flags.Load();
   ConfigureLogging(config);
   Administration administration = OpenAdministration(config);
@@ -278,12 +279,14 @@ int Run(int argc, char** argv) {
                      {"data_dir", "storage.url", "auth.admin_password", "log.level"});
 
   ConfigFlags demo_flags;
-  int64_t demo_rows = 100000;
+  std::string demo_rows = "100000";
   uint64_t demo_seed = 42;
   std::string demo_warehouse = "demo";
   CLI::App* demo =
       app.add_subcommand("demo", "Generate the demo warehouse and load the Tutorial project");
-  demo->add_option("--rows", demo_rows, "fact rows (default 100000)")->check(CLI::PositiveNumber);
+  demo->add_option("--rows", demo_rows,
+                   "fact rows, " + std::to_string(kMinDemoRows) + " to " +
+                       std::to_string(kMaxDemoRows) + " (default 100000)");
   demo->add_option("--seed", demo_seed, "random seed (default 42)");
   demo->add_option("--warehouse", demo_warehouse, "warehouse connection name (default demo)");
   demo_flags.AddTo(

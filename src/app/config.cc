@@ -189,7 +189,9 @@ const std::vector<Binding>& Bindings() {
        [](Config& c, const std::string& v) { c.demo_on_first_start = ParseFlag(v); }},
       {{"demo.rows", "TESSERA_DEMO_ROWS", "--demo-rows",
         "fact rows of the demo warehouse made on first start (default 100000)"},
-       [](Config& c, const std::string& v) { c.demo_rows = ParseBounded(v, 1, int64_t{1} << 40); }},
+       [](Config& c, const std::string& v) {
+         c.demo_rows = ParseBounded(v, kMinDemoRows, kMaxDemoRows);
+       }},
       {{"demo.bundle_dir", "TESSERA_DEMO_BUNDLE_DIR", "--demo-bundle-dir",
         "folder of the demo project's bundle (default: demo/tutorial of the source tree)"},
        [](Config& c, const std::string& v) { c.demo_bundle_dir = v; }},
@@ -332,6 +334,14 @@ const std::vector<SettingSpec>& SettingSpecs() {
     return out;
   }();
   return specs;
+}
+
+int64_t ParseDemoRows(const std::string& source, const std::string& text) {
+  try {
+    return ParseBounded(text, kMinDemoRows, kMaxDemoRows);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(source + ": " + e.what());
+  }
 }
 
 Config LoadConfig(const std::map<std::string, std::string>& flag_values,

@@ -85,6 +85,14 @@ struct SettingSpec {
 
 const std::vector<SettingSpec>& SettingSpecs();
 
+// The fact rows of the demo warehouse that `tessera demo --rows` and demo.rows accept.
+inline constexpr int64_t kMinDemoRows = 1;
+inline constexpr int64_t kMaxDemoRows = int64_t{1} << 40;
+
+// `text` as a number of demo rows; std::invalid_argument "SOURCE: 'TEXT' is not an integer from
+// 1 to 1099511627776" otherwise.
+int64_t ParseDemoRows(const std::string& source, const std::string& text);
+
 // `flag_values` maps a setting key to the value given on the command line.
 Config LoadConfig(const std::map<std::string, std::string>& flag_values,
                   const std::optional<std::string>& config_file);

@@ -43,5 +43,19 @@ TEST(TesseraCliMessages, AConfigurationMistakeStopsTheServerWithTheFileAndLine) 
   EXPECT_FALSE(std::filesystem::exists(data));
 }
 
+TEST(TesseraCliMessages, DemoRowsOutsideTheirRangeAreRefusedWithTheRangeInPlainNumbers) {
+  TempDir root;
+  const std::filesystem::path data = root.path() / "data";
+  for (const std::string rows : {"0", "-5", "1099511627777", "99999999999999999999999", "many"}) {
+    // A number accepted by mistake would start generating: the timeout makes that a failure.
+    Outcome outcome =
+        RunCommand("timeout 60 " + Tessera("demo --rows " + rows + " --data-dir " + data.string()));
+    EXPECT_EQ(outcome.exit_code, 2) << rows;
+    EXPECT_EQ(outcome.output,
+              "tessera: --rows: '" + rows + "' is not an integer from 1 to 1099511627776\n");
+  }
+  EXPECT_FALSE(std::filesystem::exists(data)) << "nothing is generated for a refused demo";
+}
+
 }  // namespace
 }  // namespace tessera::testing
