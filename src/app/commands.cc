@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/config.h"
+#include "app/data_directory.h"
 #include "app/node.h"
 #include "core/error.h"
 #include "core/private_files.h"
@@ -77,17 +78,29 @@ int Serve(const ConfigFlags& flags) {
   return 0;
 }
 
+// What a command does with the data directory: a command that writes creates it when missing
+// (and says so on stderr); one that only reads refuses to run without it.
+enum class DataUse { kWrite, kReadOnly };
+
+std::unique_ptr<storage::MetadataStore> OpenStore(const Config& config, DataUse use) {
+  if (use == DataUse::kReadOnly) {
+    RequireExistingData(config);
+  } else if (CreateDataDirectory(config)) {
+    std::cerr << "created the data directory " << DataDirectoryPath(config) << "\n";
+  }
+  storage::StoreOptions options;
+  options.url = config.ResolvedStorageUrl();
+  return storage::MetadataStore::Open(options);
+}
+
 // The storage service of the configured data directory, bootstrapped, and its administrator.
 struct Administration {
   std::unique_ptr<storage::MetadataStore> store;
   service::Principal administrator;
 };
 
-Administration OpenAdministration(const Config& config) {
-  CreatePrivateDirectories(config.data_dir);
-  storage::StoreOptions options;
-  options.url = config.ResolvedStorageUrl();
-  Administration administration{storage::MetadataStore::Open(options), {}};
+Administration OpenAdministration(const Config& config, DataUse use) {
+  Administration administration{OpenStore(config, use), {}};
   service::DirectoryService directory(*administration.store);
   directory.Bootstrap(config.admin_password);
   administration.administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
@@ -104,7 +117,7 @@ int CreateProject(const ConfigFlags& flags, const std::string& name,
                   const std::string& description) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config);
+  Administration administration = OpenAdministration(config, DataUse::kWrite);
   service::ProjectService projects(*administration.store);
   auto view = projects.Create(administration.administrator, name, description);
   std::cout << view.project.object.id << "\n";
@@ -114,7 +127,7 @@ int CreateProject(const ConfigFlags& flags, const std::string& name,
 int ImportProject(const ConfigFlags& flags, const std::string& directory) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config);
+  Administration administration = OpenAdministration(config, DataUse::kWrite);
   service::BundleService bundles(*administration.store);
   PrintSummary(bundles.Import(administration.administrator, directory));
   return 0;
@@ -124,7 +137,7 @@ int ExportProject(const ConfigFlags& flags, const std::string& project,
                   const std::string& directory) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config);
+  Administration administration = OpenAdministration(config, DataUse::kReadOnly);
   service::BundleService bundles(*administration.store);
   bundles.Export(administration.administrator, project, directory);
   std::cout << "wrote " << directory << "\n";
@@ -165,7 +178,7 @@ int RunDemo(const ConfigFlags& flags, const std::string& rows_text, uint64_t see
   const int64_t rows = ParseDemoRows("--rows", rows_text);
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config);
+  Administration administration = OpenAdministration(config, DataUse::kWrite);
   engine::WarehouseOptions options;
   options.name = warehouse_name;
   options.url = config.WarehouseUrl(warehouse_name);
@@ -210,7 +223,7 @@ int PrintReportSql(const ConfigFlags& flags, const std::string& report,
                    const std::string& project) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config);
+  Administration administration = OpenAdministration(config, DataUse::kReadOnly);
   // Named copies, not a structured binding: a lambda below captures the project id.
   const auto found = FindReport(*administration.store, report, project);
   const std::string& project_id = found.first;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "app/data_directory.h"
 #include "app/web_app.h"
 #include "core/error.h"
 #include "core/ids.h"
@@ -199,7 +200,9 @@ void Node::MaintenanceLoop() {
 
 void Node::Start() {
   CheckServable(config_);
-  CreatePrivateDirectories(config_.data_dir);
+  if (CreateDataDirectory(config_)) {
+    spdlog::info("created the data directory {}", DataDirectoryPath(config_));
+  }
 
   storage::StoreOptions store_options;
   store_options.url = config_.ResolvedStorageUrl();

@@ -1,22 +1,40 @@
 // What the real `tessera` binary says when it is asked for something it cannot do: each message
-// names what is wrong and what is accepted.
+// names what is wrong and what is accepted, and a command that only reads creates nothing.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include "app/cli_process.h"
+#include "http/client.h"
+#include "support/free_port.h"
 #include "support/temp_dir.h"
 
 namespace tessera::testing {
 namespace {
+
+const std::string kHowToStart = "; pass --data-dir or run `tessera serve` or `tessera demo` first";
 
 // `tessera ARGUMENTS`, its settings from the command line alone (no variable or configuration
 // file of the environment the test runs in), logging warnings only.
 std::string Tessera(const std::string& arguments) {
   return "env -u TESSERA_DATA_DIR -u TESSERA_STORAGE_URL -u TESSERA_CONFIG " + Binary() + " " +
          arguments + " --log-level warn";
+}
+
+std::string ReadText(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 TEST(TesseraCliMessages, AConfigurationMistakeStopsTheServerWithTheFileAndLine) {
@@ -55,6 +73,80 @@ TEST(TesseraCliMessages, DemoRowsOutsideTheirRangeAreRefusedWithTheRangeInPlainN
               "tessera: --rows: '" + rows + "' is not an integer from 1 to 1099511627776\n");
   }
   EXPECT_FALSE(std::filesystem::exists(data)) << "nothing is generated for a refused demo";
+}
+
+TEST(TesseraCliMessages, ReadingCommandsRefuseAMissingDataDirectoryAndCreateNone) {
+  TempDir cwd;
+  const std::filesystem::path here = std::filesystem::canonical(cwd.path());
+  Outcome by_default =
+      RunCommand("cd " + here.string() + " && " + Tessera("sql 'Revenue by Year'"));
+  EXPECT_EQ(by_default.exit_code, 2);
+  EXPECT_EQ(by_default.output, "tessera: no data directory at " + (here / "tessera-data").string() +
+                                   kHowToStart + "\n");
+  EXPECT_FALSE(std::filesystem::exists(here / "tessera-data"));
+
+  const std::filesystem::path missing = here / "missing";
+  Outcome exported = RunCommand(Tessera("project export Tutorial " + (here / "out").string() +
+                                        " --data-dir " + missing.string()));
+  EXPECT_EQ(exported.exit_code, 2);
+  EXPECT_EQ(exported.output,
+            "tessera: no data directory at " + missing.string() + kHowToStart + "\n");
+  EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+TEST(TesseraCliMessages, ReadingCommandsRefuseADirectoryWithoutTesseraData) {
+  TempDir empty;
+  const std::filesystem::path dir = std::filesystem::canonical(empty.path());
+  Outcome sql = RunCommand(Tessera("sql 'Revenue by Year' --data-dir " + dir.string()));
+  EXPECT_EQ(sql.exit_code, 2);
+  EXPECT_EQ(sql.output, "tessera: no Tessera data in " + dir.string() +
+                            " (it holds no metadata.db)" + kHowToStart + "\n");
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+}
+
+TEST(TesseraCliMessages, WritingCommandsCreateAMissingDataDirectoryAndSaySo) {
+  TempDir root;
+  const std::filesystem::path data = root.path() / "new-data";
+  Outcome created = RunCommand(Tessera("project create Sales --data-dir " + data.string()));
+  EXPECT_EQ(created.exit_code, 0) << created.output;
+  EXPECT_TRUE(std::regex_match(created.output, std::regex("created the data directory " +
+                                                          data.string() + "\n[0-9A-F]{32}\n")))
+      << created.output;
+  EXPECT_TRUE(std::filesystem::exists(data / "metadata.db"));
+}
+
+TEST(TesseraCliMessages, ServeCreatesAMissingDataDirectoryAndLogsThatItDid) {
+  TempDir root;
+  const std::filesystem::path data = root.path() / "new-data";
+  const std::filesystem::path log = root.path() / "serve.log";
+  const int port = FreeLoopbackPort();
+  pid_t pid = fork();
+  if (pid == 0) {
+    FILE* out = std::freopen(log.c_str(), "w", stdout);
+    if (out == nullptr || dup2(fileno(stdout), STDERR_FILENO) < 0) _exit(126);
+    const std::string listen = "127.0.0.1:" + std::to_string(port);
+    execl(Binary().c_str(), "tessera", "serve", "--listen", listen.c_str(), "--data-dir",
+          data.c_str(), "--access-log", "false", "--demo-on-first-start", "false",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status_code = 0;
+  for (int attempt = 0; attempt < 100 && status_code != 200; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    try {
+      status_code =
+          http::Client("127.0.0.1", static_cast<uint16_t>(port)).Send("GET", "/api/status").status;
+    } catch (const std::exception&) {
+    }
+  }
+  EXPECT_EQ(status_code, 200);
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(std::filesystem::is_directory(data));
+  EXPECT_NE(ReadText(log).find(" created the data directory " + data.string() + "\n"),
+            std::string::npos)
+      << ReadText(log);
 }
 
 }  // namespace
