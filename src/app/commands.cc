@@ -5,11 +5,13 @@
 #include <csignal>
 #include <iostream>
 
+#include "app/cli_lookup.h"
 #include "app/config.h"
 #include "app/data_directory.h"
 #include "app/node.h"
 #include "core/error.h"
 #include "core/private_files.h"
+#include "engine/cube_publisher.h"
 #include "engine/report_sql.h"
 #include "model/bundle.h"
 #include "model/object_types.h"
@@ -138,8 +140,9 @@ int ExportProject(const ConfigFlags& flags, const std::string& project,
   Config config = flags.Load();
   ConfigureLogging(config);
   Administration administration = OpenAdministration(config, DataUse::kReadOnly);
+  const ProjectRef found = FindProject(*administration.store, project);
   service::BundleService bundles(*administration.store);
-  bundles.Export(administration.administrator, project, directory);
+  bundles.Export(administration.administrator, found.id, directory);
   std::cout << "wrote " << directory << "\n";
   return 0;
 }
@@ -195,57 +198,53 @@ int RunDemo(const ConfigFlags& flags, const std::string& rows_text, uint64_t see
   return 0;
 }
 
-// A report named by id or by exact name, in `project` (id or name) or in any project.
-std::pair<std::string, std::string> FindReport(storage::MetadataStore& store,
-                                               const std::string& report,
-                                               const std::string& project) {
-  std::pair<std::string, std::string> found;  // project id, report id
-  store.Read([&](storage::MetadataTransaction& tx) {
-    for (const auto& candidate : tx.ListProjects()) {
-      if (!project.empty() && candidate.object.id != project && candidate.object.name != project) {
-        continue;
-      }
-      for (const auto& object :
-           tx.ListObjects(candidate.object.id, {{model::kTypeReportDefinition}, {}})) {
-        if (object.id == report || object.name == report) found = {candidate.object.id, object.id};
-        if (!found.second.empty()) return;
-      }
-    }
-  });
-  if (found.second.empty()) {
-    throw std::invalid_argument("no report '" + report + "'" +
-                                (project.empty() ? "" : " in project '" + project + "'"));
+// The SQL of a report that reads the warehouse, or the reason it has none.
+engine::GeneratedSql SqlOfReport(const model::SemanticModel& semantic, const std::string& report_id,
+                                 engine::Dialect dialect) {
+  const model::Report& report = semantic.report(report_id);
+  if (report.source != model::ReportSource::kWarehouse) {
+    const std::string cube = semantic.cube(report.cube_id).name;
+    throw std::invalid_argument("report '" + report.name + "' reads the cube '" + cube +
+                                "', not the warehouse: it has no SQL of its own; `tessera sql '" +
+                                cube + "'` prints the query that publishes the cube");
   }
-  return found;
+  return engine::GenerateReportSql(semantic, engine::QueryOfReport(semantic, report), dialect);
+}
+
+// The query a publish of the cube runs: the same layout and generator as the publisher's.
+engine::GeneratedSql SqlOfCube(const model::SemanticModel& semantic, const std::string& cube_id,
+                               engine::Dialect dialect) {
+  const engine::CubeLayout layout = engine::LayoutOfCube(semantic, semantic.cube(cube_id));
+  return engine::GenerateReportSql(semantic, layout.query, dialect);
+}
+
+bool IsCube(const model::ObjectRecord& object) {
+  return object.subtype == model::kSubtypeOlapCube || object.subtype == model::kSubtypeSuperCube;
 }
 
 int PrintReportSql(const ConfigFlags& flags, const std::string& report,
                    const std::string& project) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config, DataUse::kReadOnly);
-  // Named copies, not a structured binding: a lambda below captures the project id.
-  const auto found = FindReport(*administration.store, report, project);
-  const std::string& project_id = found.first;
-  const std::string& report_id = found.second;
-  model::SemanticModel semantic = service::LoadSemanticModel(*administration.store, project_id);
-  std::string warehouse_name;
-  administration.store->Read([&](storage::MetadataTransaction& tx) {
-    warehouse_name = tx.FindProject(project_id)->object.definition.value("warehouse", "demo");
-  });
-  if (warehouse_name.empty()) warehouse_name = "demo";
-  std::map<std::string, std::string> urls = {{warehouse_name, config.WarehouseUrl(warehouse_name)}};
-  service::WarehouseRegistry warehouses(urls);
-  engine::Dialect dialect = warehouses.Get(warehouse_name).dialect();
-  const model::Report& definition = semantic.report(report_id);
-  if (definition.source != model::ReportSource::kWarehouse) {
-    throw std::invalid_argument("report '" + definition.name +
-                                "' reads a cube, not the warehouse: it has no SQL of its own");
+  auto store = OpenStore(config, DataUse::kReadOnly);
+  const FoundReport found = FindReportOrCube(*store, report, project);
+  const model::ObjectRecord& object = found.object;
+  if (model::IsPushedDataset(object)) {
+    throw std::invalid_argument("'" + object.name +
+                                "' is a pushed dataset: its rows were uploaded, not queried "
+                                "from a warehouse, so it has no SQL");
   }
-  auto generated =
-      engine::GenerateReportSql(semantic, engine::QueryOfReport(semantic, definition), dialect);
-  std::cout << "-- " << definition.name << " (" << report_id << "), warehouse '" << warehouse_name
-            << "'\n"
+  const model::SemanticModel semantic = service::LoadSemanticModel(*store, found.project.id);
+  const std::string warehouse_name = service::LoadWarehouseName(*store, found.project.id);
+  service::WarehouseRegistry warehouses(
+      std::map<std::string, std::string>{{warehouse_name, config.WarehouseUrl(warehouse_name)}});
+  const engine::Dialect dialect = warehouses.Get(warehouse_name).dialect();
+  const bool is_cube = IsCube(object);
+  const engine::GeneratedSql generated =
+      is_cube ? SqlOfCube(semantic, object.id, dialect) : SqlOfReport(semantic, object.id, dialect);
+  std::cout << "-- " << object.name << " (" << object.id << "), "
+            << (is_cube ? "the query that publishes this cube, " : "") << "warehouse '"
+            << warehouse_name << "'\n"
             << generated.statement.text << ";\n";
   for (size_t i = 0; i < generated.statement.parameters.size(); ++i) {
     std::cout << "-- parameter " << i + 1 << ": "
@@ -286,7 +285,8 @@ int Run(int argc, char** argv) {
   ConfigFlags export_flags;
   std::string export_project, export_dir;
   CLI::App* export_command = project->add_subcommand("export", "Write a project as a bundle");
-  export_command->add_option("PROJECT", export_project, "project id or name")->required();
+  export_command->add_option("PROJECT", export_project, "project id or name (ignoring case)")
+      ->required();
   export_command->add_option("DIR", export_dir, "bundle folder to write")->required();
   export_flags.AddTo(*export_command,
                      {"data_dir", "storage.url", "auth.admin_password", "log.level"});
@@ -307,9 +307,11 @@ int Run(int argc, char** argv) {
 
   ConfigFlags sql_flags;
   std::string sql_report, sql_project;
-  CLI::App* sql = app.add_subcommand("sql", "Print the SQL a warehouse report runs");
-  sql->add_option("REPORT", sql_report, "report id or name")->required();
-  sql->add_option("--project", sql_project, "project id or name (default: search every project)");
+  CLI::App* sql = app.add_subcommand(
+      "sql", "Print the SQL a warehouse report runs, or the query that publishes a cube");
+  sql->add_option("REPORT", sql_report, "report or cube: id or name (ignoring case)")->required();
+  sql->add_option("--project", sql_project,
+                  "project id or name, ignoring case (default: search every project)");
   sql_flags.AddTo(*sql, {"data_dir", "storage.url", "log.level"});
 
   try {
