@@ -5,7 +5,9 @@
 #include <csignal>
 #include <iostream>
 
+#include "app/cli_lookup.h"
 #include "app/config.h"
+#include "app/data_directory.h"
 #include "app/demo_bundle_dir.h"
 #include "app/json_log_formatter.h"
 #include "app/node.h"
@@ -86,17 +88,29 @@ int Serve(const ConfigFlags& flags) {
   return 0;
 }
 
+// What a command does with the data directory: a command that writes creates it when missing
+// (and says so on stderr); one that only reads refuses to run without it.
+enum class DataUse { kWrite, kReadOnly };
+
+std::unique_ptr<storage::MetadataStore> OpenStore(const Config& config, DataUse use) {
+  if (use == DataUse::kReadOnly) {
+    RequireExistingData(config);
+  } else if (CreateDataDirectory(config)) {
+    std::cerr << "created the data directory " << DataDirectoryPath(config) << "\n";
+  }
+  storage::StoreOptions options;
+  options.url = config.ResolvedStorageUrl();
+  return storage::MetadataStore::Open(options);
+}
+
 // The storage service of the configured data directory, bootstrapped, and its administrator.
 struct Administration {
   std::unique_ptr<storage::MetadataStore> store;
   service::Principal administrator;
 };
 
-Administration OpenAdministration(const Config& config) {
-  CreatePrivateDirectories(config.data_dir);
-  storage::StoreOptions options;
-  options.url = config.ResolvedStorageUrl();
-  Administration administration{storage::MetadataStore::Open(options), {}};
+Administration OpenAdministration(const Config& config, DataUse use) {
+  Administration administration{OpenStore(config, use), {}};
   service::DirectoryService directory(*administration.store);
   directory.Bootstrap(config.admin_password);
   administration.administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
@@ -113,7 +127,7 @@ int CreateProject(const ConfigFlags& flags, const std::string& name,
                   const std::string& description) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config);
+  Administration administration = OpenAdministration(config, DataUse::kWrite);
   service::ProjectService projects(*administration.store);
   auto view = projects.Create(administration.administrator, name, description);
   std::cout << view.project.object.id << "\n";
@@ -130,7 +144,7 @@ service::WarehouseRegistry ConfiguredWarehouses(const Config& config) {
 int ImportProject(const ConfigFlags& flags, const std::string& directory) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config);
+  Administration administration = OpenAdministration(config, DataUse::kWrite);
   const service::WarehouseRegistry warehouses = ConfiguredWarehouses(config);
   service::BundleService bundles(*administration.store, &warehouses);
   PrintSummary(bundles.Import(administration.administrator, directory));
@@ -141,9 +155,10 @@ int ExportProject(const ConfigFlags& flags, const std::string& project,
                   const std::string& directory) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config);
+  Administration administration = OpenAdministration(config, DataUse::kReadOnly);
+  const ProjectRef found = FindProject(*administration.store, project);
   service::BundleService bundles(*administration.store);
-  bundles.Export(administration.administrator, project, directory);
+  bundles.Export(administration.administrator, found.id, directory);
   std::cout << "wrote " << directory << "\n";
   return 0;
 }
@@ -177,13 +192,14 @@ void PublishDemoCubes(const Config& config, storage::MetadataStore& store,
   }
 }
 
-int RunDemo(const ConfigFlags& flags, int64_t rows, uint64_t seed,
+int RunDemo(const ConfigFlags& flags, const std::string& rows_text, uint64_t seed,
             const std::string& warehouse_name) {
+  const int64_t rows = ParseDemoRows("--rows", rows_text);
   Config config = flags.Load();
   ConfigureLogging(config);
   const DemoBundleSearch bundle = FindDemoBundle(config, ExecutablePath());
   if (bundle.dir.empty()) throw std::invalid_argument(bundle.problem);
-  Administration administration = OpenAdministration(config);
+  Administration administration = OpenAdministration(config, DataUse::kWrite);
   engine::WarehouseOptions options;
   options.name = warehouse_name;
   options.url = config.WarehouseUrl(warehouse_name);
@@ -200,57 +216,53 @@ int RunDemo(const ConfigFlags& flags, int64_t rows, uint64_t seed,
   return 0;
 }
 
-// A report named by id or by exact name, in `project` (id or name) or in any project.
-std::pair<std::string, std::string> FindReport(storage::MetadataStore& store,
-                                               const std::string& report,
-                                               const std::string& project) {
-  std::pair<std::string, std::string> found;  // project id, report id
-  store.Read([&](storage::MetadataTransaction& tx) {
-    for (const auto& candidate : tx.ListProjects()) {
-      if (!project.empty() && candidate.object.id != project && candidate.object.name != project) {
-        continue;
-      }
-      for (const auto& object :
-           tx.ListObjects(candidate.object.id, {{model::kTypeReportDefinition}, {}})) {
-        if (object.id == report || object.name == report) found = {candidate.object.id, object.id};
-        if (!found.second.empty()) return;
-      }
-    }
-  });
-  if (found.second.empty()) {
-    throw std::invalid_argument("no report '" + report + "'" +
-                                (project.empty() ? "" : " in project '" + project + "'"));
+// The SQL of a report that reads the warehouse, or the reason it has none.
+engine::GeneratedSql SqlOfReport(const model::SemanticModel& semantic, const std::string& report_id,
+                                 engine::Dialect dialect) {
+  const model::Report& report = semantic.report(report_id);
+  if (report.source != model::ReportSource::kWarehouse) {
+    const std::string cube = semantic.cube(report.cube_id).name;
+    throw std::invalid_argument("report '" + report.name + "' reads the cube '" + cube +
+                                "', not the warehouse: it has no SQL of its own; `tessera sql '" +
+                                cube + "'` prints the query that publishes the cube");
   }
-  return found;
+  // The statement the server runs for the report's instances and shows in its SQL view.
+  return engine::CubeSql(semantic, model::ReportAsCube(report), dialect);
+}
+
+// The query a publish of the cube runs: the same layout and generator as the publisher's.
+engine::GeneratedSql SqlOfCube(const model::SemanticModel& semantic, const std::string& cube_id,
+                               engine::Dialect dialect) {
+  return engine::CubeSql(semantic, semantic.cube(cube_id), dialect);
+}
+
+bool IsCube(const model::ObjectRecord& object) {
+  return object.subtype == model::kSubtypeOlapCube || object.subtype == model::kSubtypeSuperCube;
 }
 
 int PrintReportSql(const ConfigFlags& flags, const std::string& report,
                    const std::string& project) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config);
-  // Named copies, not a structured binding: a lambda below captures the project id.
-  const auto found = FindReport(*administration.store, report, project);
-  const std::string& project_id = found.first;
-  const std::string& report_id = found.second;
-  model::SemanticModel semantic = service::LoadSemanticModel(*administration.store, project_id);
-  std::string warehouse_name;
-  administration.store->Read([&](storage::MetadataTransaction& tx) {
-    warehouse_name = tx.FindProject(project_id)->object.definition.value("warehouse", "demo");
-  });
-  if (warehouse_name.empty()) warehouse_name = "demo";
-  std::map<std::string, std::string> urls = {{warehouse_name, config.WarehouseUrl(warehouse_name)}};
-  service::WarehouseRegistry warehouses(urls);
-  engine::Dialect dialect = warehouses.Get(warehouse_name).dialect();
-  const model::Report& definition = semantic.report(report_id);
-  if (definition.source != model::ReportSource::kWarehouse) {
-    throw std::invalid_argument("report '" + definition.name +
-                                "' reads a cube, not the warehouse: it has no SQL of its own");
+  auto store = OpenStore(config, DataUse::kReadOnly);
+  const FoundReport found = FindReportOrCube(*store, report, project);
+  const model::ObjectRecord& object = found.object;
+  if (model::IsPushedDataset(object)) {
+    throw std::invalid_argument("'" + object.name +
+                                "' is a pushed dataset: its rows were uploaded, not queried "
+                                "from a warehouse, so it has no SQL");
   }
-  // The statement the server runs for the report's instances and shows in its SQL view.
-  auto generated = engine::CubeSql(semantic, model::ReportAsCube(definition), dialect);
-  std::cout << "-- " << definition.name << " (" << report_id << "), warehouse '" << warehouse_name
-            << "'\n"
+  const model::SemanticModel semantic = service::LoadSemanticModel(*store, found.project.id);
+  const std::string warehouse_name = service::LoadWarehouseName(*store, found.project.id);
+  service::WarehouseRegistry warehouses(
+      std::map<std::string, std::string>{{warehouse_name, config.WarehouseUrl(warehouse_name)}});
+  const engine::Dialect dialect = warehouses.Get(warehouse_name).dialect();
+  const bool is_cube = IsCube(object);
+  const engine::GeneratedSql generated =
+      is_cube ? SqlOfCube(semantic, object.id, dialect) : SqlOfReport(semantic, object.id, dialect);
+  std::cout << "-- " << object.name << " (" << object.id << "), "
+            << (is_cube ? "the query that publishes this cube, " : "") << "warehouse '"
+            << warehouse_name << "'\n"
             << generated.statement.text << ";\n";
   for (size_t i = 0; i < generated.statement.parameters.size(); ++i) {
     std::cout << "-- parameter " << i + 1 << ": "
@@ -292,18 +304,21 @@ int Run(int argc, char** argv) {
   ConfigFlags export_flags;
   std::string export_project, export_dir;
   CLI::App* export_command = project->add_subcommand("export", "Write a project as a bundle");
-  export_command->add_option("PROJECT", export_project, "project id or name")->required();
+  export_command->add_option("PROJECT", export_project, "project id or name (ignoring case)")
+      ->required();
   export_command->add_option("DIR", export_dir, "bundle folder to write")->required();
   export_flags.AddTo(*export_command,
                      {"data_dir", "storage.url", "auth.admin_password", "log.level"});
 
   ConfigFlags demo_flags;
-  int64_t demo_rows = 100000;
+  std::string demo_rows = "100000";
   uint64_t demo_seed = 42;
   std::string demo_warehouse = "demo";
   CLI::App* demo =
       app.add_subcommand("demo", "Generate the demo warehouse and load the Tutorial project");
-  demo->add_option("--rows", demo_rows, "fact rows (default 100000)")->check(CLI::PositiveNumber);
+  demo->add_option("--rows", demo_rows,
+                   "fact rows, " + std::to_string(kMinDemoRows) + " to " +
+                       std::to_string(kMaxDemoRows) + " (default 100000)");
   demo->add_option("--seed", demo_seed, "random seed (default 42)");
   demo->add_option("--warehouse", demo_warehouse, "warehouse connection name (default demo)");
   demo_flags.AddTo(
@@ -311,9 +326,11 @@ int Run(int argc, char** argv) {
 
   ConfigFlags sql_flags;
   std::string sql_report, sql_project;
-  CLI::App* sql = app.add_subcommand("sql", "Print the SQL a warehouse report runs");
-  sql->add_option("REPORT", sql_report, "report id or name")->required();
-  sql->add_option("--project", sql_project, "project id or name (default: search every project)");
+  CLI::App* sql = app.add_subcommand(
+      "sql", "Print the SQL a warehouse report runs, or the query that publishes a cube");
+  sql->add_option("REPORT", sql_report, "report or cube: id or name (ignoring case)")->required();
+  sql->add_option("--project", sql_project,
+                  "project id or name, ignoring case (default: search every project)");
   sql_flags.AddTo(*sql, {"data_dir", "storage.url", "log.level"});
 
   try {

@@ -1,10 +1,10 @@
 #include "app/config.h"
 
-#include <toml++/toml.h>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/config_file.h"
 #include "app/demo_bundle_dir.h"
 #include "app/web_dir.h"
 #include "core/strings.h"
@@ -190,7 +190,9 @@ const std::vector<Binding>& Bindings() {
        [](Config& c, const std::string& v) { c.demo_on_first_start = ParseFlag(v); }},
       {{"demo.rows", "TESSERA_DEMO_ROWS", "--demo-rows",
         "fact rows of the demo warehouse made on first start (default 100000)"},
-       [](Config& c, const std::string& v) { c.demo_rows = ParseBounded(v, 1, int64_t{1} << 40); }},
+       [](Config& c, const std::string& v) {
+         c.demo_rows = ParseBounded(v, kMinDemoRows, kMaxDemoRows);
+       }},
       {{"demo.bundle_dir", "TESSERA_DEMO_BUNDLE_DIR", "--demo-bundle-dir",
         "folder of the demo project's bundle (default: EXE_DIR/../share/tessera/demo/tutorial, "
         "else demo/tutorial of the nearest ancestor folder of the executable that has one)"},
@@ -224,17 +226,31 @@ const std::vector<Binding>& Bindings() {
   return bindings;
 }
 
-std::optional<std::string> TomlValue(const toml::table& table, std::string_view key) {
-  auto node = table.at_path(key);
+// A setting's value in the file, as text, with "PATH:LINE: KEY" for messages about it.
+struct FileValue {
+  std::string text;
+  std::string source;
+};
+
+std::optional<FileValue> TomlValue(const ConfigFile& file, std::string_view key) {
+  auto node = file.table.at_path(key);
   if (!node) return std::nullopt;
-  if (auto text = node.value<std::string>()) return text;
-  if (auto number = node.value<int64_t>()) return std::to_string(*number);
-  if (auto flag = node.value<bool>()) return *flag ? "true" : "false";
-  throw std::invalid_argument(std::string(key) +
-                              " in the configuration file has an unsupported type");
+  const std::string source = Where(file, node.node()->source()) + ": " + std::string(key);
+  if (auto text = node.value<std::string>()) return FileValue{*text, source};
+  if (auto number = node.value<int64_t>()) return FileValue{std::to_string(*number), source};
+  if (auto flag = node.value<bool>()) return FileValue{*flag ? "true" : "false", source};
+  throw std::invalid_argument(source + ": expected a string, a whole number, true or false");
 }
 
-toml::table ReadConfigFile(const std::optional<std::string>& config_file) {
+std::vector<std::string> SettingKeys() {
+  std::vector<std::string> keys;
+  for (const auto& spec : SettingSpecs()) keys.emplace_back(spec.key);
+  return keys;
+}
+
+// --config FILE, else TESSERA_CONFIG, else ./tessera.toml when it exists; checked against the
+// settings' keys.
+ConfigFile ReadConfigFile(const std::optional<std::string>& config_file) {
   std::string path = config_file.value_or("");
   if (path.empty()) {
     if (const char* env = std::getenv("TESSERA_CONFIG"); env && *env) path = env;
@@ -243,26 +259,28 @@ toml::table ReadConfigFile(const std::optional<std::string>& config_file) {
     if (!std::filesystem::exists("tessera.toml")) return {};
     path = "tessera.toml";
   }
-  try {
-    return toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw std::invalid_argument("cannot read configuration file " + path + ": " +
-                                std::string(e.description()));
-  }
+  ConfigFile file = ParseConfigFile(path);
+  CheckKnownKeys(file, SettingKeys());
+  return file;
 }
 
-// [warehouses.NAME] url = "sqlite:///..." | "postgresql://..."
-void ReadWarehouses(const toml::table& file, Config& config) {
-  const toml::table* warehouses = file["warehouses"].as_table();
+// [warehouses.NAME] url = "sqlite:///..." | "postgresql://..." (CheckKnownKeys has refused
+// anything else in those tables).
+void ReadWarehouses(const ConfigFile& file, Config& config) {
+  const toml::table* warehouses = file.table["warehouses"].as_table();
   if (!warehouses) return;
   for (const auto& [name, entry] : *warehouses) {
-    const toml::table* table = entry.as_table();
-    auto url = table ? (*table)["url"].value<std::string>() : std::nullopt;
+    const std::string table = "warehouses." + std::string(name.str());
+    const toml::node* url = (*entry.as_table())["url"].node();
     if (!url) {
-      throw std::invalid_argument("warehouses." + std::string(name.str()) +
-                                  " in the configuration file needs url = \"...\"");
+      throw std::invalid_argument(Where(file, name.source()) + ": [" + table +
+                                  "] needs url = \"...\"");
     }
-    config.warehouses[std::string(name.str())] = *url;
+    if (!url->is_string()) {
+      throw std::invalid_argument(Where(file, url->source()) + ": " + table +
+                                  ".url: expected a string, sqlite:///PATH or postgresql://...");
+    }
+    config.warehouses[std::string(name.str())] = **url->as_string();
   }
 }
 
@@ -334,9 +352,17 @@ const std::vector<SettingSpec>& SettingSpecs() {
   return specs;
 }
 
+int64_t ParseDemoRows(const std::string& source, const std::string& text) {
+  try {
+    return ParseBounded(text, kMinDemoRows, kMaxDemoRows);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(source + ": " + e.what());
+  }
+}
+
 Config LoadConfig(const std::map<std::string, std::string>& flag_values,
                   const std::optional<std::string>& config_file) {
-  toml::table file = ReadConfigFile(config_file);
+  const ConfigFile file = ReadConfigFile(config_file);
   Config config;
   for (const auto& binding : Bindings()) {
     std::optional<std::string> value;
@@ -347,8 +373,9 @@ Config LoadConfig(const std::map<std::string, std::string>& flag_values,
     } else if (const char* env = std::getenv(binding.spec.env); env != nullptr) {
       value = env;
       source = binding.spec.env;
-    } else if ((value = TomlValue(file, binding.spec.key))) {
-      source = std::string(binding.spec.key) + " in the configuration file";
+    } else if (auto in_file = TomlValue(file, binding.spec.key)) {
+      value = in_file->text;
+      source = in_file->source;
     }
     if (!value) continue;
     try {

@@ -7,7 +7,9 @@
 //   "server.listen",
 //   4. the built-in default, which gives the embedded deployment (ARCHITECTURE §1).
 // SettingSpecs() lists them all; `tessera serve --help` prints the same list.
-// Loading validates every value and throws std::invalid_argument naming the setting and source.
+// Loading validates every value and throws std::invalid_argument naming the setting and source
+// (a flag, a variable, or "FILE:LINE: key"). The file is read strictly (app/config_file.h): a
+// TOML syntax error, or a key that is no setting here, stops the load with its line.
 #pragma once
 
 #include <cstdint>
@@ -85,6 +87,14 @@ struct SettingSpec {
 };
 
 const std::vector<SettingSpec>& SettingSpecs();
+
+// The fact rows of the demo warehouse that `tessera demo --rows` and demo.rows accept.
+inline constexpr int64_t kMinDemoRows = 1;
+inline constexpr int64_t kMaxDemoRows = int64_t{1} << 40;
+
+// `text` as a number of demo rows; std::invalid_argument "SOURCE: 'TEXT' is not an integer from
+// 1 to 1099511627776" otherwise.
+int64_t ParseDemoRows(const std::string& source, const std::string& text);
 
 // `flag_values` maps a setting key to the value given on the command line.
 Config LoadConfig(const std::map<std::string, std::string>& flag_values,

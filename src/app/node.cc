@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "app/data_directory.h"
 #include "app/demo_bundle_dir.h"
 #include "app/node_metrics.h"
 #include "app/web_app.h"
@@ -209,7 +210,9 @@ void Node::MaintenanceLoop() {
 
 void Node::Start() {
   CheckServable(config_);
-  CreatePrivateDirectories(config_.data_dir);
+  if (CreateDataDirectory(config_)) {
+    spdlog::info("created the data directory {}", DataDirectoryPath(config_));
+  }
 
   storage::StoreOptions store_options;
   store_options.url = config_.ResolvedStorageUrl();

@@ -4,9 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "app/cli_process.h"
 #include "core/json.h"
 #include "http/client.h"
 #include "support/free_port.h"
@@ -23,27 +22,6 @@
 
 namespace tessera::testing {
 namespace {
-
-std::string Binary() {
-  const char* path = std::getenv("TESSERA_BINARY");
-  return path ? path : "tessera";
-}
-
-struct Outcome {
-  int exit_code;
-  std::string output;
-};
-
-Outcome RunCommand(const std::string& command) {
-  std::string output;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buffer;
-  size_t read = 0;
-  while ((read = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    output.append(buffer.data(), read);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
 
 TEST(TesseraCli, ServeHelpDocumentsEverySettingWithItsEnvironmentVariable) {
   Outcome outcome = RunCommand(Binary() + " serve --help");
