@@ -73,7 +73,7 @@ TEST_F(StrictConfigFile, AnUnknownTableIsRefusedWithTheTablesAccepted) {
             Write("") +
                 ":2: unknown table [srever]; accepted at the top level: data_dir, [server], "
                 "[storage], [auth], [packages], [migrations], [jobs], [instances], [demo], [web], "
-                "[log], [warehouses.NAME]");
+                "[log], [metrics], [warehouses.NAME]");
 }
 
 TEST_F(StrictConfigFile, AnUnknownKeyAtTheTopLevelIsRefused) {
