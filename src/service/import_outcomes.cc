@@ -37,8 +37,8 @@ std::string DescribeImportOutcomes(const PackageImportSummary& summary) {
   std::optional<model::ConflictRule> current;
   auto close_rule = [&] {
     if (!current) return;
-    rules.push_back(fmt::format("{}: {}", model::ConflictRuleName(*current),
-                                JoinStrings(counts, ", ")));
+    rules.push_back(
+        fmt::format("{}: {}", model::ConflictRuleName(*current), JoinStrings(counts, ", ")));
     counts.clear();
   };
   // The map orders its keys by rule, then by outcome.
