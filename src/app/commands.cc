@@ -423,12 +423,12 @@ int Run(int argc, char** argv) {
                       "target project, id or name (default: the source project's name)");
   migrate->add_flag("--whole-project", migrate_request.whole_project,
                     "move every object of the project (a project merge)");
-  migrate
-      ->add_option("--rule", migrate_request.rule,
-                   "conflict rule of the named objects, or of every object with --whole-project "
-                   "(default replace); the objects they use are created when missing, else kept")
-      ->check(CLI::IsMember({"use_existing", "replace", "keep_both", "use_newer", "use_older",
-                             "force_replace", "delete"}));
+  migrate->add_option(
+      "--rule", migrate_request.rule,
+      "conflict rule of the named objects, or of every object with --whole-project: "
+      "use_existing, replace, keep_both, use_newer, use_older, force_replace or "
+      "delete (default replace); the objects they use are created when missing, "
+      "else kept");
   migrate->add_option("--name", migrate_request.name, "package name");
   migrate->add_flag("--dry-run", migrate_request.dry_run,
                     "stop after showing what the import would change; import nothing");

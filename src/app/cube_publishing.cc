@@ -39,6 +39,7 @@ std::string Label(const FoundReport& cube) { return "cube '" + cube.object.name 
 // Publishes one cube, ticking `bar` while the publish runs.
 service::CubeStatus PublishOne(service::CubeService& cubes, const FoundReport& cube,
                                ProgressBar& bar) {
+  bar.Tick();
   cubes.Publish(cube.project.id, cube.object.id);
   auto finished = std::async(std::launch::async,
                              [&] { cubes.WaitForPublish(cube.project.id, cube.object.id); });

@@ -1,5 +1,6 @@
 #include "app/migrate_command.h"
 
+#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 
@@ -22,6 +23,12 @@ RemoteServer LogIn(const ServerLogin& login, const std::string& flag) {
 }
 
 void CheckRequest(const MigrateRequest& request) {
+  const std::vector<std::string> rules = {"use_existing", "replace",       "keep_both", "use_newer",
+                                          "use_older",    "force_replace", "delete"};
+  if (std::find(rules.begin(), rules.end(), request.rule) == rules.end()) {
+    throw std::invalid_argument("--rule '" + request.rule + "' is not a conflict rule; expected " +
+                                JoinStrings(rules, ", "));
+  }
   if (request.whole_project && !request.object_ids.empty()) {
     throw std::invalid_argument(
         "give either object ids or --whole-project, not both: --whole-project moves every object "
