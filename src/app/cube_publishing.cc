@@ -58,8 +58,8 @@ void PublishCubes(const Config& config, storage::MetadataStore& store,
   // Its own runner: a publish this command leaves behind when killed is failed by a server once
   // the lease has expired.
   service::JobRunner jobs(store, {});
-  service::CubeService service(store, warehouses, jobs, CubeOptions(config));
-  service.RegisterJobs();
+  service::CubeService cube_service(store, warehouses, jobs, CubeOptions(config));
+  cube_service.RegisterJobs();
   for (size_t i = 0; i < cubes.size(); ++i) {
     const FoundReport& cube = cubes[i];
     std::string label = "publishing " + Label(cube);
@@ -67,7 +67,7 @@ void PublishCubes(const Config& config, storage::MetadataStore& store,
       label += " (" + std::to_string(i + 1) + "/" + std::to_string(cubes.size()) + ")";
     }
     ProgressBar bar(label);
-    const service::CubeStatus status = PublishOne(service, cube, bar);
+    const service::CubeStatus status = PublishOne(cube_service, cube, bar);
     if (status.state != service::CubeState::kReady) {
       bar.Finish("failed");
       throw std::runtime_error(Label(cube) + " (" + cube.object.id +
@@ -84,8 +84,8 @@ std::string DescribeCubeStatus(const Config& config, storage::MetadataStore& sto
                                const FoundReport& cube) {
   service::WarehouseRegistry warehouses = WarehousesOf(config, store, {cube});
   service::JobRunner jobs(store, {});
-  service::CubeService service(store, warehouses, jobs, CubeOptions(config));
-  const service::CubeStatus status = service.Status(cube.project.id, cube.object.id);
+  service::CubeService cube_service(store, warehouses, jobs, CubeOptions(config));
+  const service::CubeStatus status = cube_service.Status(cube.project.id, cube.object.id);
   std::string text =
       Label(cube) + " (" + cube.object.id + ") in project '" + cube.project.name + "': ";
   const std::string served = std::to_string(status.rows) + " rows, published " +
