@@ -111,5 +111,18 @@ TEST(TesseraCube, UnknownCubesAndReportsAreRefusedAsUsageErrors) {
       << project.output;
 }
 
+TEST(TesseraCube, CubeCommandsOnlyReadAndRefuseAMissingDataDirectory) {
+  TempDir root;
+  const std::filesystem::path missing = std::filesystem::canonical(root.path()) / "missing";
+  for (const char* command : {"cube status 'Sales Cube'", "cube publish 'Sales Cube'"}) {
+    Outcome outcome = RunCommand(Tessera(std::string(command) + " --data-dir " + missing.string()));
+    EXPECT_EQ(outcome.exit_code, 2) << command;
+    EXPECT_NE(outcome.output.find("tessera: no data directory at " + missing.string()),
+              std::string::npos)
+        << outcome.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
 }  // namespace
 }  // namespace tessera::testing

@@ -86,7 +86,7 @@ TEST_F(ProjectImport, DryRunPrintsWhatWouldChangeAndWritesNothing) {
 
 TEST(ProjectImportDryRun, NeedsAnExistingDataDirectory) {
   TempDir empty;
-  const std::string missing = (empty.path() / "nothing-here").string();
+  const std::string missing = (std::filesystem::canonical(empty.path()) / "nothing-here").string();
   Outcome outcome = RunCommand(Tessera("project import " + kTutorialBundleDir.string() +
                                        " --dry-run --data-dir " + missing));
   EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
