@@ -172,7 +172,11 @@ int ImportProject(const ConfigFlags& flags, const std::string& directory,
       OpenAdministration(config, options.dry_run ? DataUse::kReadOnly : DataUse::kWrite);
   const service::WarehouseRegistry warehouses = ConfiguredWarehouses(config);
   service::BundleService bundles(*administration.store, &warehouses);
-  PrintImport(bundles.Import(administration.administrator, directory, options), options.prune);
+  ProgressBar bar(options.dry_run ? "reading the bundle" : "importing the bundle");
+  const service::ImportSummary summary = TickWhile(
+      bar, [&] { return bundles.Import(administration.administrator, directory, options); });
+  bar.Finish("done");
+  PrintImport(summary, options.prune);
   return 0;
 }
 
@@ -183,7 +187,9 @@ int ExportProject(const ConfigFlags& flags, const std::string& project,
   Administration administration = OpenAdministration(config, DataUse::kReadOnly);
   const ProjectRef found = FindProject(*administration.store, project);
   service::BundleService bundles(*administration.store);
-  bundles.Export(administration.administrator, found.id, directory);
+  ProgressBar bar("exporting the project");
+  TickWhile(bar, [&] { bundles.Export(administration.administrator, found.id, directory); });
+  bar.Finish("done");
   std::cout << "wrote " << directory << "\n";
   return 0;
 }

@@ -1,7 +1,5 @@
 #include "app/cube_publishing.h"
 
-#include <chrono>
-#include <future>
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -39,14 +37,10 @@ std::string Label(const FoundReport& cube) { return "cube '" + cube.object.name 
 // Publishes one cube, ticking `bar` while the publish runs.
 service::CubeStatus PublishOne(service::CubeService& cubes, const FoundReport& cube,
                                ProgressBar& bar) {
-  bar.Tick();
-  cubes.Publish(cube.project.id, cube.object.id);
-  auto finished = std::async(std::launch::async,
-                             [&] { cubes.WaitForPublish(cube.project.id, cube.object.id); });
-  while (finished.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
-    bar.Tick();
-  }
-  finished.get();
+  TickWhile(bar, [&] {
+    cubes.Publish(cube.project.id, cube.object.id);
+    cubes.WaitForPublish(cube.project.id, cube.object.id);
+  });
   return cubes.Status(cube.project.id, cube.object.id);
 }
 

@@ -15,12 +15,17 @@
 //   - A bar destroyed without Finish (an exception is on its way) ends its line on a terminal, so
 //     that the error starts on a line of its own.
 //   - Percentages are clamped to 0..100. Not thread-safe.
+//   - TickWhile(bar, work) runs `work` on another thread, ticking `bar` from the calling thread
+//     every 200 ms until it ends (and once at once), and returns what `work` returned or throws
+//     what it threw: the progress of a step that counts nothing.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <future>
 #include <iosfwd>
 #include <string>
+#include <utility>
 
 namespace tessera::app {
 
@@ -51,5 +56,13 @@ class ProgressBar {
   int64_t shown_seconds_ = -1;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
+
+template <typename Work>
+auto TickWhile(ProgressBar& bar, Work&& work) {
+  bar.Tick();
+  auto result = std::async(std::launch::async, std::forward<Work>(work));
+  while (result.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) bar.Tick();
+  return result.get();
+}
 
 }  // namespace tessera::app
