@@ -81,6 +81,38 @@ std::vector<FoundReport> ReportsOf(storage::MetadataStore& store,
   return reports;
 }
 
+bool IsCube(const model::ObjectRecord& object) {
+  return object.subtype == model::kSubtypeOlapCube || object.subtype == model::kSubtypeSuperCube;
+}
+
+// A report definition in `project` (every project when empty), or a cube when `cubes_only`.
+FoundReport FindDefinition(storage::MetadataStore& store, const std::string& id_or_name,
+                           const std::string& project, bool cubes_only) {
+  const std::vector<ProjectRef> scope =
+      project.empty() ? AllProjects(store) : std::vector<ProjectRef>{FindProject(store, project)};
+  std::vector<FoundReport> reports = ReportsOf(store, scope);
+  if (cubes_only) {
+    std::erase_if(reports, [](const FoundReport& report) { return !IsCube(report.object); });
+  }
+  const std::string noun = cubes_only ? "cube" : "report or cube";
+  std::vector<Candidate> candidates;
+  for (const auto& report : reports) {
+    candidates.push_back(
+        {report.object.id, report.object.name, " in project '" + report.project.name + "'"});
+  }
+  const std::vector<size_t> matches = Matching(candidates, id_or_name);
+  if (matches.empty()) {
+    throw std::invalid_argument(
+        "no " + noun + " '" + id_or_name + "'" +
+        (project.empty() ? " in any project" : " in project '" + scope.front().name + "'"));
+  }
+  if (matches.size() > 1) {
+    RefuseAmbiguous(id_or_name, cubes_only ? "cubes" : "reports or cubes", candidates, matches,
+                    project.empty() ? "give --project or its id" : "give its id");
+  }
+  return std::move(reports[matches.front()]);
+}
+
 }  // namespace
 
 ProjectRef FindProject(storage::MetadataStore& store, const std::string& id_or_name) {
@@ -99,25 +131,12 @@ ProjectRef FindProject(storage::MetadataStore& store, const std::string& id_or_n
 
 FoundReport FindReportOrCube(storage::MetadataStore& store, const std::string& id_or_name,
                              const std::string& project) {
-  const std::vector<ProjectRef> scope =
-      project.empty() ? AllProjects(store) : std::vector<ProjectRef>{FindProject(store, project)};
-  std::vector<FoundReport> reports = ReportsOf(store, scope);
-  std::vector<Candidate> candidates;
-  for (const auto& report : reports) {
-    candidates.push_back(
-        {report.object.id, report.object.name, " in project '" + report.project.name + "'"});
-  }
-  const std::vector<size_t> matches = Matching(candidates, id_or_name);
-  if (matches.empty()) {
-    throw std::invalid_argument(
-        "no report or cube '" + id_or_name + "'" +
-        (project.empty() ? " in any project" : " in project '" + scope.front().name + "'"));
-  }
-  if (matches.size() > 1) {
-    RefuseAmbiguous(id_or_name, "reports or cubes", candidates, matches,
-                    project.empty() ? "give --project or its id" : "give its id");
-  }
-  return std::move(reports[matches.front()]);
+  return FindDefinition(store, id_or_name, project, false);
+}
+
+FoundReport FindCube(storage::MetadataStore& store, const std::string& id_or_name,
+                     const std::string& project) {
+  return FindDefinition(store, id_or_name, project, true);
 }
 
 }  // namespace tessera::app

@@ -7,6 +7,7 @@
 // Contract: every failure throws std::invalid_argument saying what is missing and what exists:
 //   "no project 'Nope'; the projects are: Sales, Tutorial" (or "there are no projects yet")
 //   "no report or cube 'X' in project 'Tutorial'" / "... in any project"
+//   "no cube 'X' in any project" (FindCube: reports are not looked at)
 //   "'sales' names 2 projects: 'Sales' (ID), 'SALES' (ID); give its exact name or its id"
 #pragma once
 
@@ -34,5 +35,9 @@ struct FoundReport {
 // `project` is empty.
 FoundReport FindReportOrCube(storage::MetadataStore& store, const std::string& id_or_name,
                              const std::string& project);
+
+// The same among cubes only (OLAP cubes and datasets).
+FoundReport FindCube(storage::MetadataStore& store, const std::string& id_or_name,
+                     const std::string& project);
 
 }  // namespace tessera::app

@@ -7,10 +7,13 @@
 
 #include "app/cli_lookup.h"
 #include "app/config.h"
+#include "app/cube_publishing.h"
 #include "app/data_directory.h"
 #include "app/demo_bundle_dir.h"
 #include "app/json_log_formatter.h"
+#include "app/migrate_command.h"
 #include "app/node.h"
+#include "app/progress_bar.h"
 #include "app/web_dir.h"
 #include "core/error.h"
 #include "core/private_files.h"
@@ -123,6 +126,25 @@ void PrintSummary(const service::ImportSummary& summary) {
             << summary.unchanged << " unchanged\n";
 }
 
+// What `project import` did, or would do: the counts, then one line per object it creates,
+// updates or deletes.
+void PrintImport(const service::ImportSummary& summary, bool prune) {
+  std::cout << "project '" << summary.project_name << "' (" << summary.project_id
+            << "): " << summary.created << " created, " << summary.updated << " updated, "
+            << summary.unchanged << " unchanged";
+  if (prune) std::cout << ", " << summary.deleted << " deleted";
+  std::cout << (summary.written ? "" : " (dry run: nothing was written)") << "\n";
+  auto list = [](const char* change, const std::vector<service::ImportedObject>& objects) {
+    for (const auto& object : objects) {
+      std::cout << "  " << change << " " << object.kind << " '" << object.name << "' (" << object.id
+                << ")\n";
+    }
+  };
+  list("created", summary.created_objects);
+  list("updated", summary.updated_objects);
+  list("deleted", summary.deleted_objects);
+}
+
 int CreateProject(const ConfigFlags& flags, const std::string& name,
                   const std::string& description) {
   Config config = flags.Load();
@@ -141,13 +163,20 @@ service::WarehouseRegistry ConfiguredWarehouses(const Config& config) {
   return service::WarehouseRegistry(std::move(urls));
 }
 
-int ImportProject(const ConfigFlags& flags, const std::string& directory) {
+int ImportProject(const ConfigFlags& flags, const std::string& directory,
+                  const service::BundleImportOptions& options) {
   Config config = flags.Load();
   ConfigureLogging(config);
-  Administration administration = OpenAdministration(config, DataUse::kWrite);
+  // A dry run writes nothing, so it needs the data directory to exist already.
+  Administration administration =
+      OpenAdministration(config, options.dry_run ? DataUse::kReadOnly : DataUse::kWrite);
   const service::WarehouseRegistry warehouses = ConfiguredWarehouses(config);
   service::BundleService bundles(*administration.store, &warehouses);
-  PrintSummary(bundles.Import(administration.administrator, directory));
+  ProgressBar bar(options.dry_run ? "reading the bundle" : "importing the bundle");
+  const service::ImportSummary summary = TickWhile(
+      bar, [&] { return bundles.Import(administration.administrator, directory, options); });
+  bar.Finish("done");
+  PrintImport(summary, options.prune);
   return 0;
 }
 
@@ -158,38 +187,26 @@ int ExportProject(const ConfigFlags& flags, const std::string& project,
   Administration administration = OpenAdministration(config, DataUse::kReadOnly);
   const ProjectRef found = FindProject(*administration.store, project);
   service::BundleService bundles(*administration.store);
-  bundles.Export(administration.administrator, found.id, directory);
+  ProgressBar bar("exporting the project");
+  TickWhile(bar, [&] { bundles.Export(administration.administrator, found.id, directory); });
+  bar.Finish("done");
   std::cout << "wrote " << directory << "\n";
   return 0;
 }
 
-// Publishes the demo's cubes one after another, so a server started on this data directory
-// answers every dashboard at once.
-void PublishDemoCubes(const Config& config, storage::MetadataStore& store,
-                      const std::string& project_id, const std::string& warehouse_name) {
-  service::WarehouseRegistry warehouses(
-      std::map<std::string, std::string>{{warehouse_name, config.WarehouseUrl(warehouse_name)}});
-  service::CubeServiceOptions options;
-  options.data_dir = std::filesystem::absolute(config.data_dir);
-  // Its own runner: a publish this command leaves behind when killed is failed by a server once
-  // the lease has expired.
-  service::JobRunner jobs(store, {});
-  service::CubeService cubes(store, warehouses, jobs, options);
-  cubes.RegisterJobs();
-  const std::vector<std::string> cube_ids = service::DemoCubeIds(store, project_id);
-  const model::SemanticModel semantic = service::LoadSemanticModel(store, project_id);
-  for (size_t i = 0; i < cube_ids.size(); ++i) {
-    std::cout << "publishing cube " << i + 1 << "/" << cube_ids.size() << " '"
-              << semantic.cube(cube_ids[i]).name << "'... " << std::flush;
-    cubes.Publish(project_id, cube_ids[i]);
-    cubes.WaitForPublish(project_id, cube_ids[i]);
-    const service::CubeStatus status = cubes.Status(project_id, cube_ids[i]);
-    if (status.state != service::CubeState::kReady) {
-      throw std::runtime_error("cube " + cube_ids[i] +
-                               " failed to publish: " + status.error_message);
-    }
-    std::cout << status.rows << " rows in " << status.last_publish_duration_ms << " ms\n";
+// The demo's cubes, to publish one after another so that a server started on this data
+// directory answers every dashboard at once.
+std::vector<FoundReport> DemoCubes(storage::MetadataStore& store,
+                                   const service::ImportSummary& summary) {
+  const model::SemanticModel semantic = service::LoadSemanticModel(store, summary.project_id);
+  std::vector<FoundReport> cubes;
+  for (const auto& id : service::DemoCubeIds(store, summary.project_id)) {
+    FoundReport cube{{summary.project_id, summary.project_name}, {}};
+    cube.object.id = id;
+    cube.object.name = semantic.cube(id).name;
+    cubes.push_back(std::move(cube));
   }
+  return cubes;
 }
 
 int RunDemo(const ConfigFlags& flags, const std::string& rows_text, uint64_t seed,
@@ -209,10 +226,41 @@ int RunDemo(const ConfigFlags& flags, const std::string& rows_text, uint64_t see
   request.data.seed = seed;
   request.warehouse_name = warehouse_name;
   request.bundle_dir = bundle.dir;
+  ProgressBar generating("generating the demo warehouse");
+  request.progress = [&](const engine::DemoProgress& progress) {
+    if (progress.table == "sales_fact") {
+      generating.Update(progress.rows_loaded, progress.rows_total);
+    } else {
+      generating.Tick();
+    }
+  };
   auto summary =
       service::LoadDemo(*administration.store, *warehouse, request, administration.administrator);
+  generating.Finish("done");
   PrintSummary(summary);
-  PublishDemoCubes(config, *administration.store, summary.project_id, warehouse_name);
+  PublishCubes(config, *administration.store, DemoCubes(*administration.store, summary));
+  return 0;
+}
+
+int PublishCube(const ConfigFlags& flags, const std::vector<std::string>& names,
+                const std::string& project) {
+  Config config = flags.Load();
+  ConfigureLogging(config);
+  auto store = OpenStore(config, DataUse::kReadOnly);
+  std::vector<FoundReport> cubes;
+  for (const auto& name : names) cubes.push_back(FindCube(*store, name, project));
+  PublishCubes(config, *store, cubes);
+  return 0;
+}
+
+int PrintCubeStatus(const ConfigFlags& flags, const std::vector<std::string>& names,
+                    const std::string& project) {
+  Config config = flags.Load();
+  ConfigureLogging(config);
+  auto store = OpenStore(config, DataUse::kReadOnly);
+  for (const auto& name : names) {
+    std::cout << DescribeCubeStatus(config, *store, FindCube(*store, name, project)) << "\n";
+  }
   return 0;
 }
 
@@ -296,8 +344,15 @@ int Run(int argc, char** argv) {
 
   ConfigFlags import_flags;
   std::string import_dir;
+  service::BundleImportOptions import_options;
   CLI::App* import_command = project->add_subcommand("import", "Load or update a project bundle");
   import_command->add_option("DIR", import_dir, "bundle folder")->required();
+  import_command->add_flag("--dry-run", import_options.dry_run,
+                           "print what the import would create, update and delete; write nothing");
+  import_command->add_flag(
+      "--prune", import_options.prune,
+      "also delete the project's tables, attributes, facts, metrics, filters, cubes, reports and "
+      "dashboards the bundle does not have (refused while an object that stays uses one)");
   import_flags.AddTo(*import_command,
                      {"data_dir", "storage.url", "auth.admin_password", "log.level"});
 
@@ -333,6 +388,62 @@ int Run(int argc, char** argv) {
                   "project id or name, ignoring case (default: search every project)");
   sql_flags.AddTo(*sql, {"data_dir", "storage.url", "log.level"});
 
+  CLI::App* cube = app.add_subcommand("cube", "Publish cubes and show their state");
+  cube->require_subcommand(1);
+  ConfigFlags cube_flags;
+  std::vector<std::string> cube_names;
+  std::string cube_project;
+  CLI::App* publish =
+      cube->add_subcommand("publish", "Publish cubes of the data directory now, one after another");
+  CLI::App* status = cube->add_subcommand("status", "Print the state of cubes");
+  for (CLI::App* command : {publish, status}) {
+    command->add_option("CUBE", cube_names, "cube: id or name (ignoring case)")->required();
+    command->add_option("--project", cube_project,
+                        "project id or name, ignoring case (default: search every project)");
+    cube_flags.AddTo(*command, {"data_dir", "storage.url", "log.level"});
+  }
+
+  MigrateRequest migrate_request;
+  std::vector<std::string> migrate_arguments;
+  std::string undo_id;
+  CLI::App* migrate = app.add_subcommand(
+      "migrate",
+      "Move objects, or a whole project, from one running server to another (migration "
+      "packages; both servers share their --packages-dir)");
+  migrate->add_option("PROJECT", migrate_arguments,
+                      "the source project (id or name), then the ids of the objects to move");
+  auto add_login = [](CLI::App& command, ServerLogin& login, const std::string& side) {
+    const std::string upper = side == "source" ? "SOURCE" : "TARGET";
+    // Required, but checked when the command runs: `migrate undo` has no --source.
+    command.add_option("--" + side, login.url,
+                       "the " + side + " server's URL, http://HOST:PORT/ (required)");
+    command.add_option("--" + side + "-user", login.user, "user name (default administrator)");
+    command
+        .add_option("--" + side + "-password", login.password,
+                    "password (default empty) [env TESSERA_" + upper + "_PASSWORD]")
+        ->envname("TESSERA_" + upper + "_PASSWORD");
+  };
+  add_login(*migrate, migrate_request.source, "source");
+  add_login(*migrate, migrate_request.target, "target");
+  migrate->add_option("--target-project", migrate_request.target_project,
+                      "target project, id or name (default: the source project's name)");
+  migrate->add_flag("--whole-project", migrate_request.whole_project,
+                    "move every object of the project (a project merge)");
+  migrate->add_option(
+      "--rule", migrate_request.rule,
+      "conflict rule of the named objects, or of every object with --whole-project: "
+      "use_existing, replace, keep_both, use_newer, use_older, force_replace or "
+      "delete (default replace); the objects they use are created when missing, "
+      "else kept");
+  migrate->add_option("--name", migrate_request.name, "package name");
+  migrate->add_flag("--dry-run", migrate_request.dry_run,
+                    "stop after showing what the import would change; import nothing");
+  ServerLogin undo_login;
+  CLI::App* undo = migrate->add_subcommand("undo", "Undo an import on its target server");
+  undo->add_option("IMPORT_ID", undo_id, "the import id, or the migration id PACKAGE:IMPORT")
+      ->required();
+  add_login(*undo, undo_login, "target");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -342,10 +453,20 @@ int Run(int argc, char** argv) {
   try {
     if (serve->parsed()) return Serve(serve_flags);
     if (create->parsed()) return CreateProject(create_flags, project_name, project_description);
-    if (import_command->parsed()) return ImportProject(import_flags, import_dir);
+    if (import_command->parsed()) return ImportProject(import_flags, import_dir, import_options);
     if (export_command->parsed()) return ExportProject(export_flags, export_project, export_dir);
     if (demo->parsed()) return RunDemo(demo_flags, demo_rows, demo_seed, demo_warehouse);
     if (sql->parsed()) return PrintReportSql(sql_flags, sql_report, sql_project);
+    if (publish->parsed()) return PublishCube(cube_flags, cube_names, cube_project);
+    if (status->parsed()) return PrintCubeStatus(cube_flags, cube_names, cube_project);
+    if (undo->parsed()) return UndoMigration(undo_login, undo_id);
+    if (migrate->parsed()) {
+      if (migrate_arguments.empty())
+        throw std::invalid_argument("migrate: name the source project");
+      migrate_request.project = migrate_arguments.front();
+      migrate_request.object_ids.assign(migrate_arguments.begin() + 1, migrate_arguments.end());
+      return Migrate(migrate_request);
+    }
   } catch (const model::BundleError& e) {
     for (const auto& problem : e.problems()) std::cerr << problem << "\n";
     std::cerr << "tessera: the bundle was not imported (" << e.problems().size()

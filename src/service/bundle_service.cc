@@ -11,6 +11,7 @@
 #include "model/rights.h"
 #include "model/semantic.h"
 #include "model/well_known.h"
+#include "service/bundle_prune.h"
 #include "service/project_service.h"
 
 namespace tessera::service {
@@ -142,6 +143,43 @@ void RequireConfiguredWarehouse(const WarehouseRegistry& warehouses, const std::
           shown + "] url = \"...\"); nothing was imported");
 }
 
+// Thrown inside the transaction of a dry run once everything is counted, so that it rolls back.
+struct DryRunDone {};
+
+ImportedObject Imported(const model::ObjectRecord& record) {
+  return {record.id, KindOfObject(record.type, record.subtype), record.name};
+}
+
+// Writes the bundle's folders and objects into its project, counting them in `summary`.
+void WriteObjects(storage::MetadataTransaction& tx, const model::Bundle& bundle,
+                  const Principal& principal, ImportSummary& summary) {
+  FolderPaths folders(tx, summary.project_id, bundle.project_name, principal.user_id);
+  for (const auto& path : bundle.folder_paths) folders.Ensure(path);
+  for (const auto& object : bundle.objects) {
+    model::ObjectRecord record = object.record;
+    record.project_id = summary.project_id;
+    model::ObjectRecord folder = folders.Ensure(object.folder_path);
+    record.folder_id = folder.id;
+    auto existing = tx.FindObject(summary.project_id, record.id);
+    if (existing && SameContent(*existing, record)) {
+      ++summary.unchanged;
+    } else {
+      const Timestamp now = Now();
+      record.owner_id = existing ? existing->owner_id : principal.user_id;
+      record.created = existing ? existing->created : now;
+      record.acl = existing ? existing->acl : model::InheritedAcl(folder);
+      record.hidden = existing && existing->hidden;
+      record.certified = existing && existing->certified;
+      record.modified = now;
+      record.version = NewObjectId();
+      tx.PutObject(record);
+      ++(existing ? summary.updated : summary.created);
+      (existing ? summary.updated_objects : summary.created_objects).push_back(Imported(record));
+    }
+    tx.SetDependencies(summary.project_id, record.id, model::UsedObjectIds(record));
+  }
+}
+
 }  // namespace
 
 BundleService::BundleService(storage::MetadataStore& store, const WarehouseRegistry* warehouses)
@@ -150,39 +188,36 @@ BundleService::BundleService(storage::MetadataStore& store, const WarehouseRegis
 ImportSummary BundleService::Import(const Principal& principal,
                                     const std::filesystem::path& directory,
                                     const std::string& warehouse) {
+  BundleImportOptions options;
+  options.warehouse = warehouse;
+  return Import(principal, directory, options);
+}
+
+ImportSummary BundleService::Import(const Principal& principal,
+                                    const std::filesystem::path& directory,
+                                    const BundleImportOptions& options) {
   RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
   model::Bundle bundle = model::ReadBundle(directory);
-  if (!warehouse.empty()) bundle.warehouse = warehouse;
+  if (!options.warehouse.empty()) bundle.warehouse = options.warehouse;
   if (warehouses_) RequireConfiguredWarehouse(*warehouses_, bundle.warehouse);
   ImportSummary summary;
-  summary.project_name = bundle.project_name;
-  store_.Write([&](storage::MetadataTransaction& tx) {
-    summary.project_id = ResolveProject(tx, bundle, principal);
-    FolderPaths folders(tx, summary.project_id, bundle.project_name, principal.user_id);
-    for (const auto& path : bundle.folder_paths) folders.Ensure(path);
-    for (const auto& object : bundle.objects) {
-      model::ObjectRecord record = object.record;
-      record.project_id = summary.project_id;
-      model::ObjectRecord folder = folders.Ensure(object.folder_path);
-      record.folder_id = folder.id;
-      auto existing = tx.FindObject(summary.project_id, record.id);
-      if (existing && SameContent(*existing, record)) {
-        ++summary.unchanged;
-      } else {
-        const Timestamp now = Now();
-        record.owner_id = existing ? existing->owner_id : principal.user_id;
-        record.created = existing ? existing->created : now;
-        record.acl = existing ? existing->acl : model::InheritedAcl(folder);
-        record.hidden = existing && existing->hidden;
-        record.certified = existing && existing->certified;
-        record.modified = now;
-        record.version = NewObjectId();
-        tx.PutObject(record);
-        ++(existing ? summary.updated : summary.created);
+  try {
+    store_.Write([&](storage::MetadataTransaction& tx) {
+      summary = ImportSummary{};
+      summary.project_name = bundle.project_name;
+      summary.project_id = ResolveProject(tx, bundle, principal);
+      WriteObjects(tx, bundle, principal, summary);
+      if (options.prune) {
+        std::set<std::string> kept;
+        for (const auto& object : bundle.objects) kept.insert(object.record.id);
+        summary.deleted_objects = PruneToBundle(tx, summary.project_id, kept);
+        summary.deleted = static_cast<int>(summary.deleted_objects.size());
       }
-      tx.SetDependencies(summary.project_id, record.id, model::UsedObjectIds(record));
-    }
-  });
+      if (options.dry_run) throw DryRunDone{};
+    });
+  } catch (const DryRunDone&) {
+    summary.written = false;
+  }
   return summary;
 }
 

@@ -9,6 +9,13 @@
 // whose name, description, folder and definition are unchanged keeps its version and dates; a
 // changed one gets a new version id and modification time, keeping its creation time, owner and
 // ACL. New objects inherit their folder's ACL and are owned by the importing user.
+// With `prune`, the same transaction then deletes every object of a kind a bundle holds (tables,
+// attributes, facts, metrics, filters, cubes, reports, dashboards: model::KindOf) that the
+// project has and the bundle does not, with its cube snapshot record; objects of other kinds and
+// folders stay. When an object that stays uses one to be deleted, the import is refused:
+// Error(kInvalidInput) naming each such object and its users, and nothing is written.
+// With `dry_run`, everything above runs and is counted, then the transaction rolls back: the
+// summary says what the import would do and nothing is written.
 // Export writes a project's semantic objects, dashboards and folders as a bundle, so that
 // importing the export into another environment yields the same objects and ids.
 // Both require Administer environment.
@@ -17,6 +24,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "service/principal.h"
 #include "service/warehouse_registry.h"
@@ -24,12 +32,31 @@
 
 namespace tessera::service {
 
+// One object an import creates, updates or deletes.
+struct ImportedObject {
+  std::string id;
+  std::string kind;  // "report", "metric", ... (model::KindNoun)
+  std::string name;
+};
+
 struct ImportSummary {
   std::string project_id;
   std::string project_name;
   int created = 0;
   int updated = 0;
   int unchanged = 0;
+  int deleted = 0;  // with prune
+  // The objects behind the counts but `unchanged`, in the order the import met them.
+  std::vector<ImportedObject> created_objects;
+  std::vector<ImportedObject> updated_objects;
+  std::vector<ImportedObject> deleted_objects;
+  bool written = true;  // false for a dry run
+};
+
+struct BundleImportOptions {
+  std::string warehouse;  // replaces the bundle's warehouse connection name when not empty
+  bool prune = false;
+  bool dry_run = false;
 };
 
 class BundleService {
@@ -45,6 +72,8 @@ class BundleService {
   // thrown before anything is written.
   ImportSummary Import(const Principal& principal, const std::filesystem::path& directory,
                        const std::string& warehouse = "");
+  ImportSummary Import(const Principal& principal, const std::filesystem::path& directory,
+                       const BundleImportOptions& options);
   void Export(const Principal& principal, std::string_view project_id_or_name,
               const std::filesystem::path& directory);
 

@@ -10,9 +10,10 @@ ImportSummary LoadDemo(storage::MetadataStore& store, engine::Warehouse& warehou
                        const DemoRequest& request, const Principal& administrator) {
   // Check the bundle before spending time on the data: ReadBundle throws for a broken one.
   model::ReadBundle(request.bundle_dir);
-  engine::GenerateDemoData(warehouse, request.data, [](const engine::DemoProgress& progress) {
+  engine::GenerateDemoData(warehouse, request.data, [&](const engine::DemoProgress& progress) {
     spdlog::info("demo warehouse: {} {}/{} rows", progress.table, progress.rows_loaded,
                  progress.rows_total);
+    if (request.progress) request.progress(progress);
   });
   BundleService bundles(store);
   return bundles.Import(administrator, request.bundle_dir, request.warehouse_name);

@@ -22,6 +22,7 @@ struct DemoRequest {
   engine::DemoOptions data;
   std::string warehouse_name = "demo";
   std::filesystem::path bundle_dir;
+  engine::DemoProgressCallback progress;  // optional: told what engine::GenerateDemoData logs
 };
 
 ImportSummary LoadDemo(storage::MetadataStore& store, engine::Warehouse& warehouse,

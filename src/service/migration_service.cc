@@ -11,6 +11,7 @@
 #include "core/platform_version.h"
 #include "core/strings.h"
 #include "core/time.h"
+#include "service/import_outcomes.h"
 #include "service/migration_state.h"
 #include "service/migration_status_sync.h"
 #include "service/package_builder.h"
@@ -881,8 +882,7 @@ void MigrationService::RunValidation(JobContext& context) {
   Validation validation = ValidationFromJson(data).value_or(Validation{});
   try {
     PackageImportSummary summary = ImportPackage(store_, options);
-    MarkValidationEnded(validation, true,
-                        fmt::format("{} object(s) would be imported", summary.objects), Now());
+    MarkValidationEnded(validation, true, DescribeImportOutcomes(summary), Now());
   } catch (const JobLost&) {
     throw;
   } catch (const Error& error) {

@@ -299,10 +299,12 @@ class ImportRun {
     model::ConflictClass conflict =
         model::Classify(target, target_chain, object.record, model::AncestorIds(object));
     bool source_is_newer = target && model::IsSourceNewer(object.record.modified, target->modified);
-    Outcome outcome = model::Decide(RuleOf(object), conflict, source_is_newer);
+    const model::ConflictRule rule = RuleOf(object);
+    Outcome outcome = model::Decide(rule, conflict, source_is_newer);
     if (rules_.kind == model::PackageKind::kProjectSecurity) CheckLinksOnly(object, outcome);
     plans_.Put(ToUpper(object.record.id), Encode(outcome));
     ++summary_.outcomes[outcome];
+    ++summary_.outcomes_by_rule[{rule, outcome}];
   }
 
   std::optional<Outcome> PlannedOutcome(const std::string& id) const {

@@ -41,6 +41,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "model/conflict_rules.h"
 #include "storage/metadata_store.h"
@@ -52,6 +53,9 @@ namespace tessera::service {
 struct PackageImportSummary {
   int64_t objects = 0;
   std::map<model::Outcome, int64_t> outcomes;
+  // The same counts by the rule each object was decided with (folders the package only implies,
+  // and predefined folders, count under use_existing).
+  std::map<std::pair<model::ConflictRule, model::Outcome>, int64_t> outcomes_by_rule;
   std::optional<storage::PackageFileInfo> undo_file;
 };
 

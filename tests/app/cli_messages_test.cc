@@ -272,7 +272,7 @@ TEST(TesseraCliMessages, SqlOfACubePrintsTheQueryItsPublishRuns) {
   ASSERT_EQ(demo.exit_code, 0) << demo.output;
   std::smatch published;
   ASSERT_TRUE(std::regex_search(demo.output, published,
-                                std::regex(R"('Sales Cube'\.\.\. ([0-9]+) rows in)")))
+                                std::regex(R"(cube 'Sales Cube': ([0-9]+) rows in)")))
       << demo.output;
 
   Outcome sql = RunCommand(Tessera("sql 'sales cube'" + flag));

@@ -1,0 +1,128 @@
+// `tessera cube publish` and `tessera cube status` on the real binary, against a data directory.
+// The rows a publish reports are counted independently by running the cube's query (`tessera
+// sql`) on the warehouse with SQLite.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <regex>
+#include <string>
+
+#include "app/cli_process.h"
+#include "app/tutorial_copy.h"
+#include "support/temp_dir.h"
+
+namespace tessera::testing {
+namespace {
+
+std::string Tessera(const std::string& arguments) {
+  return "env -u TESSERA_DATA_DIR -u TESSERA_STORAGE_URL -u TESSERA_CONFIG " + Binary() + " " +
+         arguments + " --log-level warn";
+}
+
+// The rows the query `sql` returns on the SQLite database at `path`.
+int64_t CountRows(const std::filesystem::path& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr), SQLITE_OK)
+      << sqlite3_errmsg(db) << "\n"
+      << sql;
+  int64_t rows = 0;
+  while (statement && sqlite3_step(statement) == SQLITE_ROW) ++rows;
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+  return rows;
+}
+
+TEST(TesseraCube, PublishRunsTheCubesQueryAndStatusShowsTheRowsServed) {
+  TempDir data;
+  const std::string flag = " --data-dir " + data.path().string();
+  ASSERT_EQ(RunCommand(Tessera("demo --rows 2000 --seed 7" + flag)).exit_code, 0);
+  Outcome sql = RunCommand(Tessera("sql 'Item Sales Cube'" + flag));
+  ASSERT_EQ(sql.exit_code, 0) << sql.output;
+  const int64_t rows =
+      CountRows(data.path() / "warehouse.db", sql.output.substr(sql.output.find('\n') + 1));
+  ASSERT_GT(rows, 0);
+
+  Outcome published = RunCommand(Tessera("cube publish 'ITEM SALES CUBE'" + flag));
+  ASSERT_EQ(published.exit_code, 0) << published.output;
+  // Not a terminal: the progress is plain lines.
+  EXPECT_NE(published.output.find("publishing cube 'Item Sales Cube' ...\n"), std::string::npos)
+      << published.output;
+  EXPECT_NE(published.output.find("publishing cube 'Item Sales Cube': done\n"), std::string::npos)
+      << published.output;
+  EXPECT_NE(published.output.find("cube 'Item Sales Cube': " + std::to_string(rows) + " rows in "),
+            std::string::npos)
+      << published.output;
+
+  Outcome status = RunCommand(Tessera("cube status 'item sales cube' --project tutorial" + flag));
+  ASSERT_EQ(status.exit_code, 0) << status.output;
+  EXPECT_TRUE(std::regex_search(
+      status.output,
+      std::regex("^cube 'Item Sales Cube' \\([0-9A-F]{32}\\) in project 'Tutorial': ready, " +
+                 std::to_string(rows) + " rows, published [-0-9T:.+]+ in [0-9]+ ms\n$")))
+      << status.output;
+}
+
+TEST(TesseraCube, AFailedPublishSaysWhyAndStatusKeepsIt) {
+  TempDir data;
+  const std::string flag = " --data-dir " + data.path().string();
+  // The project's definitions only: its warehouse has no tables.
+  ASSERT_EQ(RunCommand(Tessera("project import " + kTutorialBundleDir.string() + flag)).exit_code,
+            0);
+  Outcome before = RunCommand(Tessera("cube status 'Sales Cube'" + flag));
+  ASSERT_EQ(before.exit_code, 0) << before.output;
+  EXPECT_NE(before.output.find("in project 'Tutorial': not published\n"), std::string::npos)
+      << before.output;
+
+  Outcome failed = RunCommand(Tessera("cube publish 'Sales Cube'" + flag));
+  EXPECT_EQ(failed.exit_code, 1) << failed.output;
+  EXPECT_TRUE(std::regex_search(
+      failed.output,
+      std::regex(R"(tessera: cube 'Sales Cube' \([0-9A-F]{32}\) failed to publish: .+\n)")))
+      << failed.output;
+
+  Outcome after = RunCommand(Tessera("cube status 'Sales Cube'" + flag));
+  ASSERT_EQ(after.exit_code, 0) << after.output;
+  EXPECT_NE(after.output.find("in project 'Tutorial': failed: "), std::string::npos)
+      << after.output;
+}
+
+TEST(TesseraCube, UnknownCubesAndReportsAreRefusedAsUsageErrors) {
+  TempDir data;
+  const std::string flag = " --data-dir " + data.path().string();
+  ASSERT_EQ(RunCommand(Tessera("project import " + kTutorialBundleDir.string() + flag)).exit_code,
+            0);
+  Outcome unknown = RunCommand(Tessera("cube publish 'No Such Cube'" + flag));
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("tessera: no cube 'No Such Cube' in any project\n"),
+            std::string::npos)
+      << unknown.output;
+
+  Outcome report = RunCommand(Tessera("cube status 'Revenue by Year'" + flag));
+  EXPECT_EQ(report.exit_code, 2) << report.output;
+  EXPECT_NE(report.output.find("tessera: no cube 'Revenue by Year' in any project\n"),
+            std::string::npos)
+      << report.output;
+
+  Outcome project = RunCommand(Tessera("cube status 'Sales Cube' --project Nope" + flag));
+  EXPECT_EQ(project.exit_code, 2) << project.output;
+  EXPECT_NE(project.output.find("no project 'Nope'; the projects are: Tutorial"), std::string::npos)
+      << project.output;
+}
+
+TEST(TesseraCube, CubeCommandsOnlyReadAndRefuseAMissingDataDirectory) {
+  TempDir root;
+  const std::filesystem::path missing = std::filesystem::canonical(root.path()) / "missing";
+  for (const char* command : {"cube status 'Sales Cube'", "cube publish 'Sales Cube'"}) {
+    Outcome outcome = RunCommand(Tessera(std::string(command) + " --data-dir " + missing.string()));
+    EXPECT_EQ(outcome.exit_code, 2) << command;
+    EXPECT_NE(outcome.output.find("tessera: no data directory at " + missing.string()),
+              std::string::npos)
+        << outcome.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+}  // namespace
+}  // namespace tessera::testing
