@@ -10,9 +10,9 @@ namespace {
 
 Json DocumentFor(std::string_view context_path) {
   Json document = Json::parse(OpenApiDocumentText());
-  document["servers"] = Json::array(
-      {{{"url", context_path.empty() ? "/" : std::string(context_path)},
-        {"description", "this node"}}});
+  document["servers"] =
+      Json::array({{{"url", context_path.empty() ? "/" : std::string(context_path)},
+                    {"description", "this node"}}});
   return document;
 }
 
