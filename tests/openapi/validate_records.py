@@ -135,7 +135,7 @@ class Checker:
             self.validators[key] = schema_validator(self.document, schema)
         return self.validators[key]
 
-    def check_schemas(self):
+    def check_document(self):
         """Problems of the document itself: every schema must be a valid JSON Schema."""
         problems = []
         schemas = [(f"components/schemas/{name}", schema)
@@ -147,6 +147,21 @@ class Checker:
                 jsonschema.Draft202012Validator.check_schema(schema)
             except jsonschema.SchemaError as error:
                 problems.append(f"{where}: {error.message}")
+        return problems + self.check_operations()
+
+    def check_operations(self):
+        """Problems of the paths: undeclared path parameters, operations without a success."""
+        problems = []
+        for template, item in self.document.get("paths", {}).items():
+            for method in (m for m in METHODS if m in item):
+                operation = item[method]
+                declared = {p.get("name") for p in item.get("parameters", []) + operation.get("parameters", [])
+                            if resolve(self.document, p).get("in") == "path"}
+                for name in re.findall(r"\{(\w+)\}", template):
+                    if name not in declared:
+                        problems.append(f"{method.upper()} {template}: path parameter {name} is not declared")
+                if not any(status.startswith("2") for status in operation.get("responses", {})):
+                    problems.append(f"{method.upper()} {template}: no success response")
         return problems
 
     def _check_body(self, response, record, key):
@@ -223,7 +238,7 @@ def read_records(record_dir):
 def report(document, records, out=sys.stdout):
     """Prints the findings; returns the number of failures (records and document problems)."""
     checker = Checker(document)
-    problems = checker.check_schemas()
+    problems = checker.check_document()
     for problem in problems:
         print(f"document: {problem}", file=out)
     if not records:

@@ -75,6 +75,10 @@ def main(argv):
     broken_inline["paths"]["/api/status"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]["type"] = 7
     results.append(expect("an inline schema that is no JSON Schema fails", failures(broken_inline, GOOD[4:5]), True))
 
+    undeclared = copy.deepcopy(document)
+    undeclared["paths"]["/api/projects/{projectIdOrName}"].pop("parameters")
+    results.append(expect("a path parameter the document does not declare fails", failures(undeclared, GOOD[:1]), True))
+
     wrong_route_error = exchange("GET", "/api/nowhere", 404, {"code": "ERR006", "message": "x", "ticketId": TICKET})
     results.append(expect("an undocumented path answered otherwise than by the router fails",
                           failures(document, [wrong_route_error]), True))

@@ -20,7 +20,7 @@
 
 namespace tessera::testing {
 
-inline constexpr size_t kMaxRecordedBodyBytes = size_t{4} << 20;
+inline constexpr size_t kMaxRecordedBodyBytes = size_t{1} << 20;
 
 void RecordExchange(std::string_view method, std::string_view target,
                     const http::Headers& request_headers, std::string_view request_body,
