@@ -90,7 +90,7 @@ TEST_P(OpenApiDocument, IsOpenApi31WithoutATokenAndNamesTheRootAsItsServer) {
 
   EXPECT_EQ(document.value("openapi", ""), "3.1.0");
   EXPECT_EQ(document.at("servers").at(0).value("url", ""), "/");
-  for (const char* schema : {"Error", "ObjectId", "InstanceResult", "ObjectInfo"}) {
+  for (const char* schema : {"Error", "ObjectId", "InstanceResultV2", "ObjectInfo"}) {
     EXPECT_TRUE(document.at("components").at("schemas").contains(schema)) << schema;
   }
 }
