@@ -13,6 +13,7 @@ path is one leading segment before a documented path). It fails when:
   - its content type is not one the response documents, or the response documents no body and
     one came;
   - its JSON body does not validate against the response's schema (JSON Schema 2020-12);
+  - a JSON request body the server accepted (2xx) does not validate against the request schema;
   - a schema of the document is not a valid JSON Schema;
   - there is no record at all, so it can never pass without having checked something.
 It prints the failures grouped by operation, status and kind, the most frequent first, each with
@@ -220,6 +221,28 @@ class Checker:
         problem = self._check_body(resolve(self.document, responses[status]), record, (label, status))
         if problem:
             return (label, status) + problem
+        if status.startswith("2"):
+            problem = self._check_accepted_request(operation, record, label)
+            if problem:
+                return (label, status) + problem
+        return None
+
+    def _check_accepted_request(self, operation, record, label):
+        """A JSON body the server accepted must fit the request schema: else the document is
+        stricter than the server."""
+        body = record.get("requestBody")
+        content = (resolve(self.document, operation.get("requestBody")) or {}).get("content") or {}
+        schema = (content.get(media_type(record.get("requestContentType"))) or {}).get("schema")
+        if body is None or schema is None:
+            return None
+        try:
+            value = json.loads(body)
+        except ValueError:
+            return None
+        errors = list(self._validator((label, "request"), schema).iter_errors(value))
+        if errors:
+            where = "/".join(str(p) for p in errors[0].absolute_path) or "(root)"
+            return "accepted request body does not fit the schema", f"{where}: {errors[0].message[:300]}"
         return None
 
 

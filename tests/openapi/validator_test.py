@@ -79,6 +79,14 @@ def main(argv):
     undeclared["paths"]["/api/projects/{projectIdOrName}"].pop("parameters")
     results.append(expect("a path parameter the document does not declare fails", failures(undeclared, GOOD[:1]), True))
 
+    accepted = exchange("POST", "/api/auth/login", 204, None)
+    accepted.update(requestContentType="application/json", requestBody=json.dumps({"username": 7}))
+    results.append(expect("a request body the document allows passes", failures(document, [accepted]), False))
+    strict = copy.deepcopy(document)
+    strict["paths"]["/api/auth/login"]["post"]["requestBody"]["content"]["application/json"]["schema"] = {
+        "type": "object", "properties": {"username": {"type": "string"}}}
+    results.append(expect("a request schema stricter than the server fails", failures(strict, [accepted]), True))
+
     wrong_route_error = exchange("GET", "/api/nowhere", 404, {"code": "ERR006", "message": "x", "ticketId": TICKET})
     results.append(expect("an undocumented path answered otherwise than by the router fails",
                           failures(document, [wrong_route_error]), True))
