@@ -54,8 +54,10 @@ class Operations:
             return []
         return [urllib.parse.unquote(s) for s in path[1:].split("/")]
 
-    def _match(self, segments):
-        best = None
+    def _matches(self, segments):
+        """The templates `segments` fit, most specific first: literal segments before parameters
+        at each position, as the router tries them."""
+        found = []
         for template_segments, template in self.templates:
             if len(template_segments) != len(segments):
                 continue
@@ -70,17 +72,21 @@ class Operations:
                 else:
                     break
             else:
-                if best is None or rank < best[0]:
-                    best = (rank, template)
-        return best[1] if best else None
+                found.append((rank, template))
+        return [template for _, template in sorted(found)]
 
-    def template_of(self, target):
-        """The documented template of `target`, trying it without a context path second."""
+    def template_of(self, target, method="GET"):
+        """The documented template that answers `method` on `target` (the router takes the most
+        specific template that has the method), else the most specific one; a context path is
+        tried away second. None when no template fits."""
         segments = self._segments(target)
-        template = self._match(segments)
-        if template is None and segments:
-            template = self._match(segments[1:])
-        return template
+        templates = self._matches(segments)
+        if not templates and segments:
+            templates = self._matches(segments[1:])
+        for template in templates:
+            if self.operation(method, template) is not None:
+                return template
+        return templates[0] if templates else None
 
     def operation(self, method, template):
         item = self.document["paths"][template]
@@ -204,7 +210,7 @@ class Checker:
         """None, or (operation label, kind, detail) for what is wrong with one exchange."""
         method = record["method"].upper()
         status = str(record["status"])
-        template = self.operations.template_of(record["target"])
+        template = self.operations.template_of(record["target"], method)
         if template is None:
             if self._check_routing_error(record, "RouteNotFound"):
                 return None
@@ -272,7 +278,7 @@ def report(document, records, out=sys.stdout):
     exercised = set()
     for record in records:
         finding = checker.check(record)
-        template = checker.operations.template_of(record["target"])
+        template = checker.operations.template_of(record["target"], record["method"])
         if template:
             exercised.add(f"{record['method'].upper()} {template}")
         if finding:
