@@ -63,6 +63,7 @@ Api::Api(service::Services& services, ApiOptions options)
   RegisterDashboardRoutes(endpoints);
   RegisterMigrationRoutes(endpoints);
   RegisterOpsRoutes(endpoints);
+  RegisterDocsRoutes(endpoints);
 }
 
 namespace {
@@ -94,8 +95,8 @@ bool CarriesAContentList(std::string_view method, std::string_view path) {
 }  // namespace
 
 bool Api::IsApiPath(std::string_view path) {
-  return path == "/api" || path.starts_with("/api/") || path.starts_with("/health/") ||
-         path == "/metrics";
+  return path == "/api" || path.starts_with("/api/") || path == "/api-docs" ||
+         path.starts_with("/api-docs/") || path.starts_with("/health/") || path == "/metrics";
 }
 
 bool Api::IsDataWork(std::string_view method, std::string_view path) {

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <string_view>
+#include <vector>
 
 #include "api/request_context.h"
 #include "http/message.h"
@@ -61,8 +62,11 @@ class Api {
   // SQL views, pushed rows, migrations -- rather than reading metadata. The node runs the two
   // kinds on separate pools, so a cheap call never queues behind a heavy one.
   static bool IsDataWork(std::string_view method, std::string_view path);
-  // Whether `path` (after the context path) is this API's: /api..., /health/... or /metrics.
+  // Whether `path` (after the context path) is this API's: /api..., /api-docs..., /health/... or
+  // /metrics.
   static bool IsApiPath(std::string_view path);
+  // Every route of the API, method and template, as the OpenAPI document must list them.
+  std::vector<http::RouteEntry> Routes() const { return router_.Routes(); }
   // Whether Admit spools the body of such a request to disk.
   static bool SpoolsBody(std::string_view method, std::string_view path);
 

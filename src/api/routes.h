@@ -23,5 +23,6 @@ void RegisterPushRoutes(Endpoints& endpoints);       // spec 02 §8
 void RegisterDashboardRoutes(Endpoints& endpoints);  // spec 03, spec 06 §10
 void RegisterOpsRoutes(Endpoints& endpoints);        // /health/live, /health/ready, /metrics
 void RegisterMigrationRoutes(Endpoints& endpoints);  // spec 04, spec 06 §11, §13
+void RegisterDocsRoutes(Endpoints& endpoints);       // /api-docs: the OpenAPI document and page
 
 }  // namespace tessera::api

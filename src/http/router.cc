@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/strings.h"
 
@@ -181,6 +182,26 @@ RouteMatch Router::Match(std::string_view method, std::string_view path) const {
     match.allowed_methods.assign(allowed.begin(), allowed.end());
   }
   return match;
+}
+
+namespace {
+
+template <typename NodeT>
+void CollectRoutes(const NodeT& node, std::vector<RouteEntry>& out) {
+  for (const auto& [method, route] : node.routes) out.push_back({method, route.path_template});
+  for (const auto& [segment, child] : node.literals) CollectRoutes(*child, out);
+  if (node.parameter) CollectRoutes(*node.parameter, out);
+}
+
+}  // namespace
+
+std::vector<RouteEntry> Router::Routes() const {
+  std::vector<RouteEntry> routes;
+  CollectRoutes(*root_, routes);
+  std::sort(routes.begin(), routes.end(), [](const RouteEntry& a, const RouteEntry& b) {
+    return std::tie(a.path_template, a.method) < std::tie(b.path_template, b.method);
+  });
+  return routes;
 }
 
 }  // namespace tessera::http

@@ -37,6 +37,14 @@ struct RouteMatch {
   std::vector<std::string> allowed_methods;  // set when kMethodNotAllowed
 };
 
+// One registered route: its method (upper case) and its template as added.
+struct RouteEntry {
+  std::string method;
+  std::string path_template;
+  friend bool operator==(const RouteEntry&, const RouteEntry&) = default;
+  friend auto operator<=>(const RouteEntry&, const RouteEntry&) = default;
+};
+
 class Router {
  public:
   Router();
@@ -51,6 +59,9 @@ class Router {
 
   // `path` is the raw (encoded) request path. A segment that fails to decode never matches.
   RouteMatch Match(std::string_view method, std::string_view path) const;
+
+  // Every route added, sorted by template then method (HEAD's implicit use of GET is not listed).
+  std::vector<RouteEntry> Routes() const;
 
  private:
   struct Node;

@@ -5,6 +5,7 @@
 #include "service/directory_service.h"
 #include "service/project_service.h"
 #include "storage/metadata_store.h"
+#include "support/exchange_recorder.h"
 
 namespace tessera::testing {
 
@@ -12,7 +13,9 @@ ApiClient::ApiClient(uint16_t port) : client_("127.0.0.1", port) {}
 
 http::Response ApiClient::Send(std::string_view method, std::string_view target,
                                const http::Headers& headers, std::string_view body) {
-  return client_.Send(method, target, headers, body);
+  http::Response response = client_.Send(method, target, headers, body);
+  RecordExchange(method, target, headers, body, response);
+  return response;
 }
 
 http::Response ApiClient::Get(std::string_view target, const http::Headers& headers) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <vector>
 
 namespace tessera::http {
 namespace {
@@ -27,6 +28,20 @@ TEST(Router, LiteralSegmentWinsOverParameter) {
   RouteMatch match = router.Match("GET", "/api/objects/ABC");
   EXPECT_EQ(HandlerName(match), "object");
   EXPECT_EQ(match.params.at("id"), "ABC");
+}
+
+TEST(Router, ListsEveryRouteOnceSortedByTemplateThenMethod) {
+  Router router;
+  router.Add("post", "/api/objects/{id}", Named("update"));
+  router.Add("GET", "/api/objects/{id}", Named("object"));
+  router.Add("GET", "/api/objects/search", Named("search"));
+  router.Add("GET", "/", Named("root"));
+
+  std::vector<RouteEntry> expected = {{"GET", "/"},
+                                      {"GET", "/api/objects/search"},
+                                      {"GET", "/api/objects/{id}"},
+                                      {"POST", "/api/objects/{id}"}};
+  EXPECT_EQ(router.Routes(), expected);
 }
 
 TEST(Router, FallsBackToParameterWhenLiteralBranchDeadEnds) {
