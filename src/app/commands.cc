@@ -14,6 +14,7 @@
 #include "app/migrate_command.h"
 #include "app/node.h"
 #include "app/progress_bar.h"
+#include "app/remote_cubes.h"
 #include "app/web_dir.h"
 #include "core/error.h"
 #include "core/private_files.h"
@@ -253,6 +254,20 @@ int PublishCube(const ConfigFlags& flags, const std::vector<std::string>& names,
   return 0;
 }
 
+// `tessera cube publish|status --server URL`.
+int RemoteCubeCommand(const ServerLogin& login, const std::vector<std::string>& names,
+                      const std::string& project, bool publish) {
+  RemoteServer server(ParseServerUrl(login.url, "--server"), login.user, login.password);
+  std::vector<RemoteCube> cubes;
+  for (const auto& name : names) cubes.push_back(FindRemoteCube(server, name, project));
+  if (publish) {
+    PublishRemoteCubes(server, cubes);
+  } else {
+    for (const auto& cube : cubes) std::cout << DescribeRemoteCubeStatus(server, cube) << "\n";
+  }
+  return 0;
+}
+
 int PrintCubeStatus(const ConfigFlags& flags, const std::vector<std::string>& names,
                     const std::string& project) {
   Config config = flags.Load();
@@ -393,13 +408,25 @@ int Run(int argc, char** argv) {
   ConfigFlags cube_flags;
   std::vector<std::string> cube_names;
   std::string cube_project;
-  CLI::App* publish =
-      cube->add_subcommand("publish", "Publish cubes of the data directory now, one after another");
+  ServerLogin cube_server;
+  CLI::App* publish = cube->add_subcommand(
+      "publish",
+      "Publish cubes now, one after another: on a running server with --server (it serves the "
+      "new data at once), else in the data directory");
   CLI::App* status = cube->add_subcommand("status", "Print the state of cubes");
   for (CLI::App* command : {publish, status}) {
     command->add_option("CUBE", cube_names, "cube: id or name (ignoring case)")->required();
     command->add_option("--project", cube_project,
                         "project id or name, ignoring case (default: search every project)");
+    command->add_option("--server", cube_server.url,
+                        "a running server's URL, http://HOST:PORT/ (the data directory options "
+                        "are then not used)");
+    command->add_option("--user", cube_server.user,
+                        "user name on --server (default administrator)");
+    command
+        ->add_option("--password", cube_server.password,
+                     "password on --server (default empty) [env TESSERA_PASSWORD]")
+        ->envname("TESSERA_PASSWORD");
     cube_flags.AddTo(*command, {"data_dir", "storage.url", "log.level"});
   }
 
@@ -457,6 +484,9 @@ int Run(int argc, char** argv) {
     if (export_command->parsed()) return ExportProject(export_flags, export_project, export_dir);
     if (demo->parsed()) return RunDemo(demo_flags, demo_rows, demo_seed, demo_warehouse);
     if (sql->parsed()) return PrintReportSql(sql_flags, sql_report, sql_project);
+    if (!cube_server.url.empty() && (publish->parsed() || status->parsed())) {
+      return RemoteCubeCommand(cube_server, cube_names, cube_project, publish->parsed());
+    }
     if (publish->parsed()) return PublishCube(cube_flags, cube_names, cube_project);
     if (status->parsed()) return PrintCubeStatus(cube_flags, cube_names, cube_project);
     if (undo->parsed()) return UndoMigration(undo_login, undo_id);

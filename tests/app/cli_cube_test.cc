@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/cli_process.h"
+#include "app/serve_process.h"
 #include "app/tutorial_copy.h"
 #include "support/temp_dir.h"
 
@@ -17,6 +18,37 @@ namespace {
 std::string Tessera(const std::string& arguments) {
   return "env -u TESSERA_DATA_DIR -u TESSERA_STORAGE_URL -u TESSERA_CONFIG " + Binary() + " " +
          arguments + " --log-level warn";
+}
+
+// Runs `statements` on the SQLite database at `path`.
+void Execute(const std::filesystem::path& path, const std::string& statements) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* error = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &error), SQLITE_OK)
+      << (error ? error : "") << "\n"
+      << statements;
+  sqlite3_free(error);
+  sqlite3_close(db);
+}
+
+// Deletes every other row of the warehouse's fact tables (those that are not lookups, "lu_").
+void DropHalfTheFacts(const std::filesystem::path& warehouse) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(warehouse.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  sqlite3_prepare_v2(db,
+                     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'lu_%'",
+                     -1, &statement, nullptr);
+  std::string deletes;
+  while (sqlite3_step(statement) == SQLITE_ROW) {
+    const std::string table = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+    deletes += "DELETE FROM \"" + table + "\" WHERE rowid % 2 = 0;";
+  }
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+  ASSERT_FALSE(deletes.empty());
+  Execute(warehouse, deletes);
 }
 
 // The rows the query `sql` returns on the SQLite database at `path`.
@@ -122,6 +154,94 @@ TEST(TesseraCube, CubeCommandsOnlyReadAndRefuseAMissingDataDirectory) {
         << outcome.output;
   }
   EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+// The data directory's cube query for `cube`, as `tessera sql` prints it.
+std::string CubeQuery(const std::string& flag, const std::string& cube) {
+  Outcome sql = RunCommand(Tessera("sql '" + cube + "'" + flag));
+  EXPECT_EQ(sql.exit_code, 0) << sql.output;
+  return sql.output.substr(sql.output.find('\n') + 1);
+}
+
+TEST(TesseraCube, PublishOnARunningServerServesTheNewDataAtOnce) {
+  TempDir data;
+  const std::string flag = " --data-dir " + data.path().string();
+  const std::filesystem::path warehouse = data.path() / "warehouse.db";
+  ASSERT_EQ(RunCommand(Tessera("demo --rows 2000 --seed 7" + flag)).exit_code, 0);
+  const int64_t rows_before = CountRows(warehouse, CubeQuery(flag, "Item Sales Cube"));
+  ServeProcess server(Binary(), data.path(), data.path() / "server.log");
+  server.Start({"--data-dir", data.path().string(), "--access-log", "false"});
+  const std::string remote =
+      " --server http://127.0.0.1:" + std::to_string(server.port()) + "/ --password ''";
+
+  Outcome before = RunCommand(Tessera("cube status 'item sales cube'" + remote));
+  ASSERT_EQ(before.exit_code, 0) << before.output;
+  const std::regex ready(
+      "^cube 'Item Sales Cube' \\([0-9A-F]{32}\\) in project 'Tutorial': ready, ([0-9]+) bytes "
+      "in memory, last updated [0-9/]+ [0-9:]+ UTC\n$");
+  std::smatch size_before;
+  ASSERT_TRUE(std::regex_search(before.output, size_before, ready)) << before.output;
+
+  DropHalfTheFacts(warehouse);
+  const int64_t rows_after = CountRows(warehouse, CubeQuery(flag, "Item Sales Cube"));
+  ASSERT_LT(rows_after, rows_before);
+  Outcome published = RunCommand(Tessera("cube publish 'Item Sales Cube'" + remote));
+  ASSERT_EQ(published.exit_code, 0) << published.output;
+  EXPECT_NE(published.output.find("publishing cube 'Item Sales Cube': done\n"), std::string::npos)
+      << published.output;
+  EXPECT_TRUE(std::regex_search(published.output,
+                                std::regex("cube 'Item Sales Cube': published in [0-9]+ ms\n")))
+      << published.output;
+
+  // The server published it, not this command: the data directory's record of the publish
+  // counts the rows the cube's query now returns, and the server serves a smaller dataset.
+  Outcome local = RunCommand(Tessera("cube status 'Item Sales Cube'" + flag));
+  EXPECT_NE(local.output.find(": ready, " + std::to_string(rows_after) + " rows, published"),
+            std::string::npos)
+      << local.output;
+  Outcome after = RunCommand(Tessera("cube status 'Item Sales Cube'" + remote));
+  std::smatch size_after;
+  ASSERT_TRUE(std::regex_search(after.output, size_after, ready)) << after.output;
+  EXPECT_LT(std::stoll(size_after[1]), std::stoll(size_before[1]));
+}
+
+TEST(TesseraCube, RemoteCommandsSayWhatIsMissingOnTheServer) {
+  TempDir data;
+  const std::string flag = " --data-dir " + data.path().string();
+  ASSERT_EQ(RunCommand(Tessera("project import " + kTutorialBundleDir.string() + flag)).exit_code,
+            0);
+  ServeProcess server(Binary(), data.path(), data.path() / "server.log");
+  server.Start({"--data-dir", data.path().string(), "--access-log", "false"});
+  const std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/";
+
+  Outcome unknown = RunCommand(Tessera("cube publish 'No Such Cube' --server " + url));
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("tessera: no cube 'No Such Cube' on " + url + "; the cubes are: "),
+            std::string::npos)
+      << unknown.output;
+  EXPECT_NE(unknown.output.find("'Sales Cube' ("), std::string::npos) << unknown.output;
+
+  Outcome project = RunCommand(Tessera("cube status 'Sales Cube' --project Nope --server " + url));
+  EXPECT_EQ(project.exit_code, 2) << project.output;
+  EXPECT_NE(project.output.find("no project 'Nope' on " + url + "; the projects are: 'Tutorial'"),
+            std::string::npos)
+      << project.output;
+
+  Outcome failed = RunCommand(Tessera("cube publish 'sales cube' --server " + url));
+  EXPECT_EQ(failed.exit_code, 1) << failed.output;
+  EXPECT_TRUE(std::regex_search(
+      failed.output,
+      std::regex(R"(tessera: cube 'Sales Cube' \([0-9A-F]{32}\) in project 'Tutorial' failed to )"
+                 R"(publish: .+\n)")))
+      << failed.output;
+  Outcome status = RunCommand(Tessera("cube status 'Sales Cube' --server " + url));
+  EXPECT_NE(status.output.find("in project 'Tutorial': not published\n"), std::string::npos)
+      << status.output;
+
+  Outcome login = RunCommand(Tessera("cube status 'Sales Cube' --password wrong --server " + url));
+  EXPECT_EQ(login.exit_code, 1) << login.output;
+  EXPECT_NE(login.output.find(url + " refused the login of 'administrator'"), std::string::npos)
+      << login.output;
 }
 
 }  // namespace
