@@ -1,22 +1,16 @@
 // What the real `tessera` binary says when it is asked for something it cannot do: each message
 // names what is wrong and what is accepted, and a command that only reads creates nothing.
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sqlite3.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
-#include <thread>
 
 #include "app/cli_process.h"
-#include "http/client.h"
-#include "support/free_port.h"
+#include "app/serve_process.h"
 #include "support/temp_dir.h"
 
 namespace tessera::testing {
@@ -141,30 +135,11 @@ TEST(TesseraCliMessages, ServeCreatesAMissingDataDirectoryAndLogsThatItDid) {
   TempDir root;
   const std::filesystem::path data = root.path() / "new-data";
   const std::filesystem::path log = root.path() / "serve.log";
-  const int port = FreeLoopbackPort();
-  pid_t pid = fork();
-  if (pid == 0) {
-    FILE* out = std::freopen(log.c_str(), "w", stdout);
-    if (out == nullptr || dup2(fileno(stdout), STDERR_FILENO) < 0) _exit(126);
-    const std::string listen = "127.0.0.1:" + std::to_string(port);
-    execl(Binary().c_str(), "tessera", "serve", "--listen", listen.c_str(), "--data-dir",
-          data.c_str(), "--access-log", "false", "--demo-on-first-start", "false",
-          static_cast<char*>(nullptr));
-    _exit(127);
+  {
+    ServeProcess server(Binary(), root.path(), log);
+    server.Start(
+        {"--data-dir", data.string(), "--access-log", "false", "--demo-on-first-start", "false"});
   }
-  int status_code = 0;
-  for (int attempt = 0; attempt < 100 && status_code != 200; ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    try {
-      status_code =
-          http::Client("127.0.0.1", static_cast<uint16_t>(port)).Send("GET", "/api/status").status;
-    } catch (const std::exception&) {
-    }
-  }
-  EXPECT_EQ(status_code, 200);
-  kill(pid, SIGTERM);
-  int status = 0;
-  waitpid(pid, &status, 0);
   EXPECT_TRUE(std::filesystem::is_directory(data));
   EXPECT_NE(ReadText(log).find(" created the data directory " + data.string() + "\n"),
             std::string::npos)

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "app/cli_process.h"
+#include "app/serve_process.h"
 #include "core/json.h"
 #include "http/client.h"
 #include "support/free_port.h"
@@ -280,40 +281,6 @@ TEST(TesseraCli, AnUnknownLogFormatIsAUsageError) {
 namespace tessera::testing {
 namespace {
 
-// A `tessera serve` child process on a data directory, stopped with SIGTERM.
-class ServeProcess {
- public:
-  explicit ServeProcess(const std::filesystem::path& data_dir) : port_(FreeLoopbackPort()) {
-    pid_ = fork();
-    if (pid_ == 0) {
-      const std::string listen = "127.0.0.1:" + std::to_string(port_);
-      execl(Binary().c_str(), "tessera", "serve", "--listen", listen.c_str(), "--data-dir",
-            data_dir.c_str(), "--access-log", "false", static_cast<char*>(nullptr));
-      _exit(127);
-    }
-  }
-  ~ServeProcess() {
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-  }
-  // Waits until the server answers; false when it never does.
-  bool WaitUntilServing() {
-    for (int attempt = 0; attempt < 300; ++attempt) {
-      try {
-        if (Client().Send("GET", "/api/status").status == 200) return true;
-      } catch (const std::exception&) {
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
-  }
-  http::Client Client() const { return http::Client("127.0.0.1", static_cast<uint16_t>(port_)); }
-
- private:
-  int port_;
-  pid_t pid_ = -1;
-};
-
 // `tessera sql` prints "?" placeholders and lists the parameters; the SQL view splices them in.
 std::string SpliceParameters(const std::string& cli_output) {
   std::string statement;
@@ -349,9 +316,9 @@ TEST(TesseraCli, SqlPrintsTheStatementTheServerRunsForTheReport) {
   std::smatch id;
   ASSERT_TRUE(std::regex_search(sql.output, id, std::regex(R"(\(([0-9A-F]{32})\))"))) << sql.output;
 
-  ServeProcess server(data.path());
-  ASSERT_TRUE(server.WaitUntilServing());
-  http::Client client = server.Client();
+  ServeProcess server(Binary(), data.path(), data.path() / "server.log");
+  server.Start({"--data-dir", data.path().string(), "--access-log", "false"});
+  http::Client client("127.0.0.1", server.port());
   http::Headers form;
   form.Set("Content-Type", "application/x-www-form-urlencoded");
   auto login = client.Send("POST", "/api/auth/login", form, "username=administrator&password=");
