@@ -8,7 +8,8 @@ an operation of the document by its method and path (the router's rules: literal
 over parameters, one trailing slash is ignored, segments are percent-decoded; a server's context
 path is one leading segment before a documented path). It fails when:
   - an exchange's path or method is not documented, unless the answer is the router's own 404 or
-    405 in the documented shape (components/responses/RouteNotFound, MethodNotAllowed);
+    405 in the documented shape (components/responses/RouteNotFound, MethodNotAllowed); the
+    router's 404 is fine on a documented path too (asked without the server's context path);
   - its status code is not a response of the operation;
   - its content type is not one the response documents, or the response documents no body and
     one came;
@@ -223,6 +224,9 @@ class Checker:
             return (label, status, "undocumented method", f"{template} documents {sorted(k for k in self.document['paths'][template] if k in METHODS)}")
         responses = operation.get("responses", {})
         if status not in responses:
+            # A documented path asked without the server's context path is no route there.
+            if self._check_routing_error(record, "RouteNotFound"):
+                return None
             return (label, status, "undocumented status", f"documented: {sorted(responses)}")
         problem = self._check_body(resolve(self.document, responses[status]), record, (label, status))
         if problem:
