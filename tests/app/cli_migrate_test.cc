@@ -22,7 +22,7 @@ constexpr int kReport = model::kTypeReportDefinition;
 std::string Tessera(const std::string& arguments) {
   return "env -u TESSERA_DATA_DIR -u TESSERA_STORAGE_URL -u TESSERA_CONFIG "
          "-u TESSERA_SOURCE_PASSWORD -u TESSERA_TARGET_PASSWORD " +
-         Binary() + " " + arguments + " --log-level warn";
+         Binary() + " " + arguments;
 }
 
 std::string ListedId(const std::string& output, const std::string& what) {
@@ -57,8 +57,8 @@ class Migrate : public ::testing::Test {
   }
 
   std::string ImportInto(const TempDir& data, const std::filesystem::path& bundle) {
-    Outcome imported = RunCommand(
-        Tessera("project import " + bundle.string() + " --data-dir " + data.path().string()));
+    Outcome imported = RunCommand(Tessera("project import " + bundle.string() + " --data-dir " +
+                                          data.path().string() + " --log-level warn"));
     EXPECT_EQ(imported.exit_code, 0) << imported.output;
     return imported.output;
   }
