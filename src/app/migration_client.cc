@@ -13,15 +13,6 @@ namespace tessera::app {
 
 namespace {
 
-constexpr auto kPollInterval = std::chrono::milliseconds(200);
-constexpr auto kGiveUpAfter = std::chrono::minutes(30);
-
-std::string Text(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto found = object.find(key);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
-}
-
 const Json& Part(const Json& record, const char* key) {
   static const Json kEmpty = Json::object();
   if (!record.is_object()) return kEmpty;
@@ -75,7 +66,7 @@ RemoteProject FindRemoteProject(RemoteServer& server, const std::string& id_or_n
   const std::optional<std::string> id = CanonicalObjectId(id_or_name);
   std::vector<RemoteProject> all, exact, ignoring_case;
   for (const auto& entry : projects) {
-    RemoteProject project{Text(entry, "id"), Text(entry, "name")};
+    RemoteProject project{StringField(entry, "id"), StringField(entry, "name")};
     if (id && EqualsIgnoreCase(project.id, *id)) return project;
     if (project.name == id_or_name) {
       exact.push_back(project);
@@ -119,13 +110,13 @@ std::vector<RemoteObject> FindRemoteObjects(RemoteServer& server, const RemotePr
   for (const auto& id : wanted) {
     const Json* hit = nullptr;
     for (const auto& entry : results) {
-      if (EqualsIgnoreCase(Text(entry, "id"), id.get<std::string>())) hit = &entry;
+      if (EqualsIgnoreCase(StringField(entry, "id"), id.get<std::string>())) hit = &entry;
     }
     if (hit == nullptr) {
       throw std::invalid_argument("no object " + id.get<std::string>() + " in project '" +
                                   project.name + "' on " + server.url().text);
     }
-    objects.push_back({Text(*hit, "id"), hit->value("type", 0), Text(*hit, "name")});
+    objects.push_back({StringField(*hit, "id"), hit->value("type", 0), StringField(*hit, "name")});
   }
   return objects;
 }
@@ -160,19 +151,19 @@ std::string CreatePackage(RemoteServer& source, const PackageRequest& request) {
                       {{"environment", Environment(request.target_url)},
                        {"project", NamedRef(request.target_project)}}}};
   const Json created = source.Call("POST", "/api/migrations", body, request.source_project.id);
-  return Text(created, "id");
+  return StringField(created, "id");
 }
 
 Json WaitForPackage(RemoteServer& source, const std::string& migration_id, ProgressBar& bar) {
-  Json record =
-      Poll([&] { return ReadRecord(source, migration_id, "default"); },
-           [](const Json& r) { return Text(Part(r, "packageInfo"), "status") != "creating"; },
-           [](const Json& r) { return Percent(Part(r, "packageInfo")); }, bar,
-           "the package " + migration_id);
+  Json record = Poll(
+      [&] { return ReadRecord(source, migration_id, "default"); },
+      [](const Json& r) { return StringField(Part(r, "packageInfo"), "status") != "creating"; },
+      [](const Json& r) { return Percent(Part(r, "packageInfo")); }, bar,
+      "the package " + migration_id);
   const Json& package = Part(record, "packageInfo");
-  if (Text(package, "status") != "created") {
-    throw std::runtime_error("the package was not created (" + Text(package, "status") +
-                             "): " + Text(package, "message"));
+  if (StringField(package, "status") != "created") {
+    throw std::runtime_error("the package was not created (" + StringField(package, "status") +
+                             "): " + StringField(package, "message"));
   }
   return record;
 }
@@ -184,15 +175,15 @@ std::string PreviewImport(RemoteServer& source, RemoteServer& target,
   target.Call("PUT", "/api/migrations/" + migration_id + "/validation", full, target_project.id);
   source.Call("PATCH", "/api/migrations/" + migration_id,
               {{"validation", {{"status", "validating"}}}});
-  Json record =
-      Poll([&] { return ReadRecord(source, migration_id, "default"); },
-           [](const Json& r) { return Text(Part(r, "validation"), "status") != "validating"; },
-           [](const Json&) { return -1; }, bar, "the preview of " + migration_id);
+  Json record = Poll(
+      [&] { return ReadRecord(source, migration_id, "default"); },
+      [](const Json& r) { return StringField(Part(r, "validation"), "status") != "validating"; },
+      [](const Json&) { return -1; }, bar, "the preview of " + migration_id);
   const Json& validation = Part(record, "validation");
-  if (Text(validation, "status") != "validated") {
-    throw std::runtime_error("the import would fail: " + Text(validation, "message"));
+  if (StringField(validation, "status") != "validated") {
+    throw std::runtime_error("the import would fail: " + StringField(validation, "message"));
   }
-  return Text(validation, "message");
+  return StringField(validation, "message");
 }
 
 Json RunImport(RemoteServer& source, RemoteServer& target, const std::string& migration_id,
@@ -206,15 +197,15 @@ Json RunImport(RemoteServer& source, RemoteServer& target, const std::string& mi
   target.Call("PUT", path + "?generateUndo=true", full, target_project.id);
   Json record = Poll([&] { return ReadRecord(target, migration_id, "default"); },
                      [](const Json& r) {
-                       const std::string status = Text(Part(r, "importInfo"), "status");
+                       const std::string status = StringField(Part(r, "importInfo"), "status");
                        return status != "importing" && status != "pending";
                      },
                      [](const Json& r) { return Percent(Part(r, "importInfo")); }, bar,
                      "the import of " + migration_id);
   const Json& imported = Part(record, "importInfo");
-  if (Text(imported, "status") != "imported") {
+  if (StringField(imported, "status") != "imported") {
     throw std::runtime_error("the import failed, nothing was changed on the target: " +
-                             Text(imported, "message"));
+                             StringField(imported, "message"));
   }
   return record;
 }
@@ -242,7 +233,8 @@ std::string ResolveMigrationId(RemoteServer& target, const std::string& id) {
                         std::to_string(offset));
     const Json data = page.value("data", Json::array());
     for (const auto& record : data) {
-      if (EqualsIgnoreCase(Text(Part(record, "importInfo"), "id"), id)) return Text(record, "id");
+      if (EqualsIgnoreCase(StringField(Part(record, "importInfo"), "id"), id))
+        return StringField(record, "id");
     }
     offset += static_cast<int64_t>(data.size());
     if (data.empty() || offset >= page.value("total", int64_t{0})) break;
@@ -254,22 +246,23 @@ Json RunUndo(RemoteServer& target, const std::string& migration_id, ProgressBar&
   const std::string path = "/api/migrations/" + migration_id;
   const Json before = ReadRecord(target, migration_id, "default");
   const Json& imported = Part(before, "importInfo");
-  if (Text(imported, "status") != "imported") {
+  if (StringField(imported, "status") != "imported") {
     throw std::invalid_argument("the migration " + migration_id + " is " +
-                                Text(imported, "status") + " on " + target.url().text +
+                                StringField(imported, "status") + " on " + target.url().text +
                                 ": only an imported migration can be undone");
   }
-  const std::string project_id = Text(Part(imported, "project"), "id");
+  const std::string project_id = StringField(Part(imported, "project"), "id");
   target.Call("PATCH", path, {{"importInfo", {{"undoRequestStatus", "requested"}}}});
   target.Call("PATCH", path, {{"importInfo", {{"undoRequestStatus", "approved"}}}}, project_id);
   Json record =
       Poll([&] { return ReadRecord(target, migration_id, "default"); },
-           [](const Json& r) { return Text(Part(r, "importInfo"), "status") != "undoing"; },
+           [](const Json& r) { return StringField(Part(r, "importInfo"), "status") != "undoing"; },
            [](const Json& r) { return Percent(Part(r, "importInfo")); }, bar,
            "the undo of " + migration_id);
   const Json& after = Part(record, "importInfo");
-  if (Text(after, "status") != "undo_success") {
-    throw std::runtime_error("the undo failed, nothing was changed: " + Text(after, "message"));
+  if (StringField(after, "status") != "undo_success") {
+    throw std::runtime_error("the undo failed, nothing was changed: " +
+                             StringField(after, "message"));
   }
   return record;
 }

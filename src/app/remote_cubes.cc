@@ -14,22 +14,13 @@ namespace tessera::app {
 
 namespace {
 
-constexpr auto kPollInterval = std::chrono::milliseconds(200);
-constexpr auto kGiveUpAfter = std::chrono::minutes(30);
-
-std::string Text(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto found = object.find(key);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
-}
-
 std::vector<RemoteCube> CubesOf(RemoteServer& server, const RemoteProject& project) {
   const std::string path = "/api/searches/results?type=" + std::to_string(model::kSubtypeOlapCube) +
                            "&type=" + std::to_string(model::kSubtypeSuperCube) + "&limit=-1";
   const Json found = server.Call("GET", path, nullptr, project.id);
   std::vector<RemoteCube> cubes;
   for (const auto& hit : found.value("result", Json::array())) {
-    cubes.push_back({project, Text(hit, "id"), Text(hit, "name")});
+    cubes.push_back({project, StringField(hit, "id"), StringField(hit, "name")});
   }
   return cubes;
 }
@@ -38,7 +29,7 @@ std::vector<RemoteProject> ProjectsToSearch(RemoteServer& server, const std::str
   if (!project.empty()) return {FindRemoteProject(server, project)};
   std::vector<RemoteProject> all;
   for (const auto& entry : server.Call("GET", "/api/projects")) {
-    all.push_back({Text(entry, "id"), Text(entry, "name")});
+    all.push_back({StringField(entry, "id"), StringField(entry, "name")});
   }
   return all;
 }
@@ -64,7 +55,7 @@ Json WaitForPublish(RemoteServer& server, const std::string& job_id, ProgressBar
   const auto deadline = std::chrono::steady_clock::now() + kGiveUpAfter;
   for (;;) {
     Json job = server.Call("GET", "/api/v2/monitors/jobs/" + PercentEncode(job_id));
-    if (Text(job, "status") != "executing") return job;
+    if (StringField(job, "status") != "executing") return job;
     if (std::chrono::steady_clock::now() > deadline) {
       throw std::runtime_error("gave up waiting for the publish after 30 minutes");
     }
@@ -77,11 +68,11 @@ void PublishRemoteCube(RemoteServer& server, const RemoteCube& cube) {
   ProgressBar bar("publishing cube '" + cube.name + "'");
   bar.Tick();
   const Json started = server.Call("POST", "/api/cubes/" + cube.id, nullptr, cube.project.id);
-  const Json job = WaitForPublish(server, Text(started, "id"), bar);
-  if (Text(job, "status") != "completed") {
+  const Json job = WaitForPublish(server, StringField(started, "id"), bar);
+  if (StringField(job, "status") != "completed") {
     bar.Finish("failed");
     throw std::runtime_error("cube " + Described(cube) +
-                             " failed to publish: " + Text(job, "errorMessage"));
+                             " failed to publish: " + StringField(job, "errorMessage"));
   }
   const std::string elapsed = std::to_string(job.value("elapsedTime", int64_t{0})) + " ms";
   bar.Finish("done");
@@ -93,7 +84,7 @@ std::string StateOf(const Json& info) {
   if (status & 1) return "publishing";
   if (status == 0) return "not published";
   return "ready, " + std::to_string(info.value("size", int64_t{0})) +
-         " bytes in memory, last updated " + Text(info, "lastUpdateTime") + " UTC";
+         " bytes in memory, last updated " + StringField(info, "lastUpdateTime") + " UTC";
 }
 
 }  // namespace

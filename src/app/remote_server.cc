@@ -31,6 +31,12 @@ std::string ErrorText(const http::Response& response) {
 
 }  // namespace
 
+std::string StringField(const Json& object, const char* key) {
+  if (!object.is_object()) return "";
+  auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
 ServerUrl ParseServerUrl(const std::string& url, const std::string& flag) {
   const std::string scheme = "http://";
   if (url.rfind("https://", 0) == 0) RefuseUrl(url, flag, "https is not supported");

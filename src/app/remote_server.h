@@ -15,8 +15,12 @@
 //     std::runtime_error "<url>: <the server's message> (HTTP <status>, <code>)"; a broken
 //     connection "cannot reach <url>: <why>".
 //   - The destructor logs out, ignoring failures.
+//   - A command that waits on the server polls every kPollInterval and gives up after
+//     kGiveUpAfter. StringField reads a string member of an answer ("" when absent or another
+//     type).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,6 +40,11 @@ struct ServerUrl {
   std::string base_path;  // "" or "/PATH", without a trailing "/"
   std::string text;       // http://HOST:PORT/PATH/, the server's environment id in migrations
 };
+
+inline constexpr auto kPollInterval = std::chrono::milliseconds(200);
+inline constexpr auto kGiveUpAfter = std::chrono::minutes(30);
+
+std::string StringField(const Json& object, const char* key);
 
 ServerUrl ParseServerUrl(const std::string& url, const std::string& flag);
 

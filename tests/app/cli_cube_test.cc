@@ -1,8 +1,7 @@
-// `tessera cube publish` and `tessera cube status` on the real binary, against a data directory.
-// The rows a publish reports are counted independently by running the cube's query (`tessera
-// sql`) on the warehouse with SQLite.
+// `tessera cube publish` and `tessera cube status` on the real binary, against a data directory
+// and against a running server. The rows a publish reports are counted independently by running
+// the cube's query (`tessera sql`) on the warehouse with SQLite.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <regex>
 #include <string>
@@ -10,6 +9,7 @@
 #include "app/cli_process.h"
 #include "app/serve_process.h"
 #include "app/tutorial_copy.h"
+#include "app/warehouse_file.h"
 #include "support/temp_dir.h"
 
 namespace tessera::testing {
@@ -20,50 +20,14 @@ std::string Tessera(const std::string& arguments) {
          arguments + " --log-level warn";
 }
 
-// Runs `statements` on the SQLite database at `path`.
-void Execute(const std::filesystem::path& path, const std::string& statements) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* error = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &error), SQLITE_OK)
-      << (error ? error : "") << "\n"
-      << statements;
-  sqlite3_free(error);
-  sqlite3_close(db);
-}
-
-// Deletes every other row of the warehouse's fact tables (those that are not lookups, "lu_").
+// Deletes every other row of the warehouse's fact tables.
 void DropHalfTheFacts(const std::filesystem::path& warehouse) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(warehouse.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* statement = nullptr;
-  sqlite3_prepare_v2(db,
-                     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'lu_%'",
-                     -1, &statement, nullptr);
   std::string deletes;
-  while (sqlite3_step(statement) == SQLITE_ROW) {
-    const std::string table = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+  for (const auto& table : FactTables(warehouse)) {
     deletes += "DELETE FROM \"" + table + "\" WHERE rowid % 2 = 0;";
   }
-  sqlite3_finalize(statement);
-  sqlite3_close(db);
   ASSERT_FALSE(deletes.empty());
-  Execute(warehouse, deletes);
-}
-
-// The rows the query `sql` returns on the SQLite database at `path`.
-int64_t CountRows(const std::filesystem::path& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* statement = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr), SQLITE_OK)
-      << sqlite3_errmsg(db) << "\n"
-      << sql;
-  int64_t rows = 0;
-  while (statement && sqlite3_step(statement) == SQLITE_ROW) ++rows;
-  sqlite3_finalize(statement);
-  sqlite3_close(db);
-  return rows;
+  ExecuteSql(warehouse, deletes);
 }
 
 TEST(TesseraCube, PublishRunsTheCubesQueryAndStatusShowsTheRowsServed) {

@@ -1,7 +1,6 @@
 // What the real `tessera` binary says when it is asked for something it cannot do: each message
 // names what is wrong and what is accepted, and a command that only reads creates nothing.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 
 #include "app/cli_process.h"
 #include "app/serve_process.h"
+#include "app/warehouse_file.h"
 #include "support/temp_dir.h"
 
 namespace tessera::testing {
@@ -223,21 +223,6 @@ TEST(TesseraCliMessages, AReportThatReadsACubeSaysWhichCubeHasTheQuery) {
             "tessera: report 'Quarterly Sales by Channel' reads the cube 'Sales Cube', not the "
             "warehouse: it has no SQL of its own; `tessera sql 'Sales Cube'` prints the query "
             "that publishes the cube\n");
-}
-
-// The rows `sql` returns on the SQLite database at `path`.
-int64_t CountRows(const std::filesystem::path& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* statement = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr), SQLITE_OK)
-      << sqlite3_errmsg(db) << "\n"
-      << sql;
-  int64_t rows = 0;
-  while (statement && sqlite3_step(statement) == SQLITE_ROW) ++rows;
-  sqlite3_finalize(statement);
-  sqlite3_close(db);
-  return rows;
 }
 
 TEST(TesseraCliMessages, SqlOfACubePrintsTheQueryItsPublishRuns) {
