@@ -11,7 +11,7 @@
 #include <iterator>
 #include <thread>
 
-#include "support/free_port.h"
+#include "support/listening_port.h"
 
 namespace tessera::testing {
 
@@ -37,11 +37,10 @@ void NodeProcess::Start() {
   ASSERT_EQ(pid_, 0) << "the node is running";
   const char* binary = std::getenv("TESSERA_BINARY");
   ASSERT_NE(binary, nullptr) << "TESSERA_BINARY names the tessera binary";
-  port_ = static_cast<uint16_t>(FreeLoopbackPort());
   std::vector<std::string> arguments = {binary,
                                         "serve",
                                         "--listen",
-                                        "127.0.0.1:" + std::to_string(port_),
+                                        kAnyLoopbackPort,
                                         "--data-dir",
                                         settings_.data_dir.string(),
                                         "--access-log",
@@ -61,6 +60,7 @@ void NodeProcess::Start() {
   }
   std::string log = log_path().string();
   std::vector<std::string> environment = settings_.environment;
+  const std::uintmax_t log_offset = LogSize(log);
   pid_ = fork();
   if (pid_ == 0) {
     // A test that dies (a failed assertion's crash, a sanitizer report) takes its nodes with it.
@@ -75,6 +75,10 @@ void NodeProcess::Start() {
     execv(binary, argv.data());
     _exit(127);
   }
+  const ListeningPort listening = WaitForListeningPort(pid_, log, log_offset, 60s);
+  if (listening.exited) pid_ = 0;
+  ASSERT_NE(listening.port, 0) << "the node did not start listening; see " << log;
+  port_ = listening.port;
   for (int i = 0; i < 600 && !Answers(port_); ++i) std::this_thread::sleep_for(100ms);
   ASSERT_TRUE(Answers(port_)) << "the node did not start; see " << log;
   client_ = std::make_unique<ApiClient>(port_);

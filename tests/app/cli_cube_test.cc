@@ -162,7 +162,8 @@ TEST(TesseraCube, PublishOnARunningServerServesTheNewDataAtOnce) {
   Outcome local = RunCommand(Tessera("cube status 'Item Sales Cube'" + flag));
   EXPECT_NE(local.output.find(": ready, " + std::to_string(rows_after) + " rows, published"),
             std::string::npos)
-      << local.output;
+      << local.output << "rows before: " << rows_before << ", after: " << rows_after << "\n"
+      << published.output << server.Log();
   Outcome after = RunCommand(Tessera("cube status 'Item Sales Cube'" + remote));
   std::smatch size_after;
   ASSERT_TRUE(std::regex_search(after.output, size_after, ready)) << after.output;

@@ -19,6 +19,7 @@
 #include "core/json.h"
 #include "http/client.h"
 #include "support/free_port.h"
+#include "support/listening_port.h"
 #include "support/temp_dir.h"
 
 namespace tessera::testing {
@@ -62,26 +63,20 @@ TEST(TesseraCli, ProjectCreatePrintsTheNewIdAndRefusesADuplicateName) {
 
 TEST(TesseraCli, SigtermStopsTheServerGracefully) {
   TempDir data;
-  int port = FreeLoopbackPort();
+  const std::filesystem::path log = data.path() / "server.log";
   pid_t pid = fork();
   if (pid == 0) {
-    std::string listen = "127.0.0.1:" + std::to_string(port);
-    std::string dir = data.path().string();
-    execl(Binary().c_str(), "tessera", "serve", "--listen", listen.c_str(), "--data-dir",
+    if (freopen(log.c_str(), "w", stdout) == nullptr) _exit(126);
+    std::string dir = (data.path() / "node").string();
+    execl(Binary().c_str(), "tessera", "serve", "--listen", kAnyLoopbackPort, "--data-dir",
           dir.c_str(), "--access-log", "false", "--demo-on-first-start", "false",
           static_cast<char*>(nullptr));
     _exit(127);
   }
-  int status_code = 0;
-  for (int attempt = 0; attempt < 100 && status_code != 200; ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    try {
-      status_code =
-          http::Client("127.0.0.1", static_cast<uint16_t>(port)).Send("GET", "/api/status").status;
-    } catch (const std::exception&) {
-    }
-  }
-  EXPECT_EQ(status_code, 200);
+  const ListeningPort listening = WaitForListeningPort(pid, log, 0, std::chrono::seconds(30));
+  if (listening.port == 0 && !listening.exited) kill(pid, SIGKILL);
+  ASSERT_NE(listening.port, 0);
+  EXPECT_EQ(http::Client("127.0.0.1", listening.port).Send("GET", "/api/status").status, 200);
   kill(pid, SIGTERM);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -224,29 +219,22 @@ TEST(TesseraCli, VersionPrintsTesseraOwnVersion) {
 // message, including the access log.
 TEST(TesseraCli, JsonLogFormatWritesOneObjectPerLine) {
   TempDir data;
-  const int port = FreeLoopbackPort();
   const std::filesystem::path log = data.path() / "server.log";
   pid_t pid = fork();
   if (pid == 0) {
     FILE* out = freopen(log.c_str(), "w", stderr);
     if (out == nullptr || dup2(fileno(stderr), STDOUT_FILENO) < 0) _exit(126);
-    const std::string listen = "127.0.0.1:" + std::to_string(port);
     const std::string dir = (data.path() / "node").string();
-    execl(Binary().c_str(), "tessera", "serve", "--listen", listen.c_str(), "--data-dir",
+    execl(Binary().c_str(), "tessera", "serve", "--listen", kAnyLoopbackPort, "--data-dir",
           dir.c_str(), "--log-format", "json", "--demo-on-first-start", "false",
           static_cast<char*>(nullptr));
     _exit(127);
   }
-  int status_code = 0;
-  for (int attempt = 0; attempt < 100 && status_code != 200; ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    try {
-      status_code =
-          http::Client("127.0.0.1", static_cast<uint16_t>(port)).Send("GET", "/api/status").status;
-    } catch (const std::exception&) {
-    }
-  }
-  EXPECT_EQ(status_code, 200);
+  const ListeningPort listening = WaitForListeningPort(pid, log, 0, std::chrono::seconds(30));
+  if (listening.port == 0 && !listening.exited) kill(pid, SIGKILL);
+  ASSERT_NE(listening.port, 0);
+  const uint16_t port = listening.port;
+  EXPECT_EQ(http::Client("127.0.0.1", port).Send("GET", "/api/status").status, 200);
   kill(pid, SIGTERM);
   int status = 0;
   waitpid(pid, &status, 0);

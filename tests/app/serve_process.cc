@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "http/client.h"
-#include "support/free_port.h"
+#include "support/listening_port.h"
 
 extern char** environ;
 
@@ -60,13 +60,12 @@ ServeProcess::~ServeProcess() {
 
 void ServeProcess::Start(const std::vector<std::string>& arguments) {
   ASSERT_EQ(pid_, 0) << "already started";
-  port_ = static_cast<uint16_t>(FreeLoopbackPort());
-  std::vector<std::string> argv = {binary_.string(), "serve", "--listen",
-                                   "127.0.0.1:" + std::to_string(port_)};
+  std::vector<std::string> argv = {binary_.string(), "serve", "--listen", kAnyLoopbackPort};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   std::vector<std::string> environment = EnvironmentWithoutSettings();
   std::vector<char*> argv_pointers = Pointers(argv);
   std::vector<char*> environment_pointers = Pointers(environment);
+  const std::uintmax_t log_offset = LogSize(log_);
   pid_ = fork();
   if (pid_ == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -78,11 +77,12 @@ void ServeProcess::Start(const std::vector<std::string>& arguments) {
     _exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  const ListeningPort listening =
+      WaitForListeningPort(pid_, log_, log_offset, deadline - std::chrono::steady_clock::now());
+  if (listening.exited) pid_ = 0;
+  ASSERT_NE(listening.port, 0) << "tessera serve did not start listening:\n" << Log();
+  port_ = listening.port;
   while (!Answers(port_) && std::chrono::steady_clock::now() < deadline) {
-    if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-      pid_ = 0;
-      FAIL() << "tessera serve stopped:\n" << Log();
-    }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_TRUE(Answers(port_)) << "tessera serve does not answer:\n" << Log();

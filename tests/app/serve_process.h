@@ -23,8 +23,9 @@ class ServeProcess {
   ServeProcess(const ServeProcess&) = delete;
   ServeProcess& operator=(const ServeProcess&) = delete;
 
-  // Starts `<binary> serve --listen 127.0.0.1:<a free port> <arguments...>`; fails the test
-  // unless it answers GET /api/status within two minutes (a first start loads the demo first).
+  // Starts `<binary> serve --listen 127.0.0.1:0 <arguments...>` and learns its port from its log;
+  // fails the test unless it answers GET /api/status within two minutes (a first start loads the
+  // demo first).
   void Start(const std::vector<std::string>& arguments);
   uint16_t port() const { return port_; }
   std::string Log() const;  // its output so far
