@@ -10,6 +10,7 @@
 #include <iterator>
 #include <latch>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -362,29 +363,49 @@ TEST(Server, MalformedRequestIsAnswered400AndClosed) {
   EXPECT_TRUE(IsTicketId(body["ticketId"]));
 }
 
-// Admission decided on another thread, as the node decides it on a pool.
-Admit AdmitOnAnotherThread(std::function<Admission(const RequestHead&)> decide_now) {
-  return [decide_now](const RequestHead& head, std::function<void(Admission)> decide) {
-    std::thread([decide_now, head, decide] { decide(decide_now(head)); }).detach();
-  };
-}
+// A server whose admission is decided on threads of its own, as the node decides it on a pool.
+// The deciding threads hold the connection until they end, so they are joined before the server
+// goes.
+class AdmittingServer {
+ public:
+  AdmittingServer(std::function<Admission(const RequestHead&)> decide_now, Dispatch dispatch,
+                  ServerOptions options) {
+    options.admit = [this, decide_now](const RequestHead& head,
+                                       std::function<void(Admission)> decide) {
+      std::lock_guard lock(mutex_);
+      deciders_.emplace_back([decide_now, head, decide] { decide(decide_now(head)); });
+    };
+    server_.emplace(std::move(dispatch), std::move(options));
+  }
+  ~AdmittingServer() {
+    std::lock_guard lock(mutex_);
+    for (auto& decider : deciders_) decider.join();
+  }
+
+  uint16_t port() const { return server_->port(); }
+  std::unique_ptr<Client> NewClient() const { return server_->NewClient(); }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::thread> deciders_;
+  std::optional<RoutedServer> server_;
+};
 
 TEST(Server, ARefusedRequestIsAnsweredBeforeItsBodyIsSent) {
-  ServerOptions options = TestOptions();
   std::atomic<int> dispatched{0};
-  options.admit = AdmitOnAnotherThread([](const RequestHead& head) {
-    Admission admission;
-    if (!head.headers.Get("X-Token")) {
-      admission.refusal = Response::Json(401, R"({"code":"ERR009","message":"no token"})");
-    }
-    return admission;
-  });
-  RoutedServer server(
+  AdmittingServer server(
+      [](const RequestHead& head) {
+        Admission admission;
+        if (!head.headers.Get("X-Token")) {
+          admission.refusal = Response::Json(401, R"({"code":"ERR009","message":"no token"})");
+        }
+        return admission;
+      },
       [&](Request request, Respond respond) {
         ++dispatched;
         respond(Response::Json(200, std::to_string(request.body.size())));
       },
-      options);
+      TestOptions());
   RawConnection connection(server.port());
 
   // A 100 MB body is announced and never sent: the answer must not wait for it.
@@ -406,12 +427,12 @@ TEST(Server, ARefusedRequestIsAnsweredBeforeItsBodyIsSent) {
 TEST(Server, AdmissionChoosesEachRequestsBodyLimit) {
   ServerOptions options = TestOptions();
   options.max_body_bytes = 1 << 20;
-  options.admit = AdmitOnAnotherThread([](const RequestHead& head) {
-    Admission admission;
-    admission.max_body_bytes = head.path == "/small" ? 8 : 0;
-    return admission;
-  });
-  RoutedServer server(
+  AdmittingServer server(
+      [](const RequestHead& head) {
+        Admission admission;
+        admission.max_body_bytes = head.path == "/small" ? 8 : 0;
+        return admission;
+      },
       [](Request request, Respond respond) {
         respond(Response::Json(200, std::to_string(request.body.size())));
       },
