@@ -24,6 +24,7 @@ one example (test, target, what is wrong), and a line of totals. Exit 0 only wit
 import collections
 import glob
 import json
+import multiprocessing
 import os
 import re
 import sys
@@ -268,6 +269,28 @@ def read_records(record_dir):
     return records
 
 
+_checker = None  # what forked workers check with (set before the pool forks)
+
+
+def _check_chunk(chunk):
+    return [(_checker.check(record), _checker.operations.template_of(record["target"], record["method"]))
+            for record in chunk]
+
+
+def check_all(checker, records):
+    """(finding, template) of each record, in order; the records are checked in forked workers,
+    one per core, as checking is CPU-bound."""
+    global _checker
+    _checker = checker
+    workers = min(os.cpu_count() or 1, max(1, len(records) // 500))
+    if workers == 1:
+        return _check_chunk(records)
+    size = -(-len(records) // (workers * 4))
+    chunks = [records[i:i + size] for i in range(0, len(records), size)]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return [result for chunk in pool.map(_check_chunk, chunks) for result in chunk]
+
+
 def report(document, records, out=sys.stdout):
     """Prints the findings; returns the number of failures (records and document problems)."""
     checker = Checker(document)
@@ -280,9 +303,7 @@ def report(document, records, out=sys.stdout):
         return len(problems) + 1
     groups = collections.OrderedDict()
     exercised = set()
-    for record in records:
-        finding = checker.check(record)
-        template = checker.operations.template_of(record["target"], record["method"])
+    for record, (finding, template) in zip(records, check_all(checker, records)):
         if template:
             exercised.add(f"{record['method'].upper()} {template}")
         if finding:
