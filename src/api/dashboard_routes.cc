@@ -165,19 +165,11 @@ http::Response PutFilters(RequestContext& context) {
   return RequestContext::NoContent();
 }
 
-std::string HexQuery(const RequestContext& context, const char* name, const std::string& text) {
-  const std::optional<std::string> id = CanonicalObjectId(Trim(text));
-  if (!id) {
-    throw Error(ErrorCode::kInvalidInput, std::string(name) + ": '" + text + "' is not an id");
-  }
-  return *id;
-}
-
 service::ElementsQuery ElementsQueryOf(const RequestContext& context) {
   service::ElementsQuery query;
   query.filter_key = std::string(context.Query("filterKey").value_or(""));
   if (auto target = context.Query("targetObjectId")) {
-    query.target_id = HexQuery(context, "targetObjectId", std::string(*target));
+    query.target_id = RequireObjectId(Trim(*target), "targetObjectId");
   }
   if (query.filter_key.empty() && query.target_id.empty()) {
     throw Error(ErrorCode::kInvalidInput, "filterKey or targetObjectId is required");
@@ -194,7 +186,7 @@ service::ElementsQuery ElementsQueryOf(const RequestContext& context) {
   if (auto forms = context.Query("searchForms")) {
     for (const auto& form : Split(*forms, ',')) {
       if (Trim(form).empty()) continue;
-      query.form_ids.push_back(HexQuery(context, "searchForms", form));
+      query.form_ids.push_back(RequireObjectId(Trim(form), "searchForms"));
     }
   }
   const std::string search_type = std::string(context.Query("searchType").value_or("contains"));

@@ -100,11 +100,10 @@ http::Response CreateFolder(RequestContext& context) {
   std::string project_id = context.RequiredProjectId();
   Json body = context.BodyJson();
   std::string name = RequiredString(body, "name", "body");
-  auto parent = CanonicalObjectId(RequiredString(body, "parent", "body"));
-  if (!parent) throw Error(ErrorCode::kInvalidInput, "body.parent: not a folder id");
+  const std::string parent = RequireObjectId(RequiredString(body, "parent", "body"), "body.parent");
   std::string description = OptionalString(body, "description", "body").value_or("");
-  auto view = context.services().objects.CreateFolder(context.principal(), project_id, *parent,
-                                                      name, description);
+  auto view = context.services().objects.CreateFolder(context.principal(), project_id, parent, name,
+                                                      description);
   return context.Reply(201, ObjectInfoJson(view));
 }
 

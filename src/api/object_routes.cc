@@ -56,9 +56,8 @@ service::AclChange ParseAclChange(const Json& item, size_t index) {
     change.op = service::AclChange::Op::kReplace;
   else
     throw Error(ErrorCode::kInvalidInput, path + ".op: '" + op + "' is not ADD, REMOVE or REPLACE");
-  auto trustee = CanonicalObjectId(RequiredString(item, "trustee", path));
-  if (!trustee) throw Error(ErrorCode::kInvalidInput, path + ".trustee: not an object id");
-  change.entry.trustee_id = *trustee;
+  change.entry.trustee_id =
+      RequireObjectId(RequiredString(item, "trustee", path), path + ".trustee");
   auto rights = OptionalInt(item, "rights", path);
   if (!rights || *rights < 0 || *rights > 255) {
     throw Error(ErrorCode::kInvalidInput, path + ".rights: expected an integer from 0 to 255");

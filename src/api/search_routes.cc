@@ -36,9 +36,7 @@ service::CertifiedFilter ParseCertified(RequestContext& context) {
 std::optional<std::string> OptionalFolderId(RequestContext& context, std::string_view name) {
   auto value = context.Query(name);
   if (!value || value->empty()) return std::nullopt;
-  auto id = CanonicalObjectId(*value);
-  if (!id) throw Error(ErrorCode::kInvalidInput, std::string(name) + ": not a folder id");
-  return id;
+  return RequireObjectId(*value, name);
 }
 
 std::optional<service::ObjectReference> ParseObjectReference(RequestContext& context,
@@ -128,9 +126,7 @@ void ApplyV2Body(const Json& body, service::SearchQuery& query) {
   }
   query.description_contains = OptionalString(body, "descriptionQuery", "body");
   if (auto owner = OptionalString(body, "ownerId", "body")) {
-    auto id = CanonicalObjectId(*owner);
-    if (!id) throw Error(ErrorCode::kInvalidInput, "body.ownerId: not a user id");
-    query.owner_id = *id;
+    query.owner_id = RequireObjectId(*owner, "body.ownerId");
   }
   if (auto excluded = body.find("excludedFolders");
       excluded != body.end() && !excluded->is_null()) {
@@ -280,12 +276,7 @@ http::Response FetchSearchTree(RequestContext& context) {
 
 std::string RequiredId(const Json& item, std::string_view key, const std::string& path) {
   std::string text = RequiredString(item, key, path);
-  auto id = CanonicalObjectId(text);
-  if (!id) {
-    throw Error(ErrorCode::kInvalidInput, path + "." + std::string(key) + ": '" + text +
-                                              "' is not a 32-digit hexadecimal id");
-  }
-  return *id;
+  return RequireObjectId(text, path + "." + std::string(key));
 }
 
 // Objects named by project and id: {"projectIdAndObjectIds": [{"projectId", "objectIds"}]}.

@@ -104,11 +104,7 @@ service::DirectoryFilter FilterFromQuery(RequestContext& context) {
   filter.name_begins = std::string(context.Query("nameBegins").value_or(""));
   filter.abbreviation_begins = std::string(context.Query("abbreviationBegins").value_or(""));
   for (const auto& id : context.request().query.GetList("id")) {
-    auto canonical = CanonicalObjectId(id);
-    if (!canonical) {
-      throw Error(ErrorCode::kInvalidInput, "id: '" + id + "' is not a 32-digit hexadecimal id");
-    }
-    filter.ids.push_back(*canonical);
+    filter.ids.push_back(RequireObjectId(id, "id"));
   }
   return filter;
 }
@@ -136,9 +132,9 @@ std::vector<model::RoleGrant> RoleGrants(const Json& body) {
   if (!it->is_array())
     throw Error(ErrorCode::kInvalidInput, "body.securityRoles: expected an array");
   for (const auto& item : *it) {
-    auto id = CanonicalObjectId(RequiredString(item, "id", "body.securityRoles[]"));
-    if (!id) throw Error(ErrorCode::kInvalidInput, "body.securityRoles[].id: not a role id");
-    model::RoleGrant grant{*id, {}};
+    model::RoleGrant grant{RequireObjectId(RequiredString(item, "id", "body.securityRoles[]"),
+                                           "body.securityRoles[].id"),
+                           {}};
     auto projects = item.find("projects");
     if (projects == item.end() || projects->is_null()) {
       grant.project_ids = {"*"};

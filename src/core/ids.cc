@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "core/error.h"
 #include "core/hash.h"
 #include "core/random.h"
 #include "core/strings.h"
@@ -19,6 +20,13 @@ bool IsObjectId(std::string_view text) {
 std::optional<std::string> CanonicalObjectId(std::string_view text) {
   if (!IsObjectId(text)) return std::nullopt;
   return ToUpper(text);
+}
+
+std::string RequireObjectId(std::string_view text, std::string_view where) {
+  if (auto id = CanonicalObjectId(text)) return *id;
+  throw Error(ErrorCode::kInvalidInput, std::string(where) + ": '" + Abbreviate(text, 64) +
+                                            "' is not an object id; expected 32 hexadecimal "
+                                            "characters");
 }
 
 std::string NewObjectId() { return HexEncode(RandomBytes(16), true); }

@@ -16,6 +16,11 @@ bool IsObjectId(std::string_view text);  // 32 hex digits, either case
 // The canonical (upper-case) form of an object id, or nullopt when `text` is not one.
 std::optional<std::string> CanonicalObjectId(std::string_view text);
 
+// The canonical form of the object id `text`, or Error(kInvalidInput) "<where>: '<text>' is not an
+// object id; expected 32 hexadecimal characters" (a long text cut to a short prefix). `where`
+// names the input: a body path, a query parameter, a header.
+std::string RequireObjectId(std::string_view text, std::string_view where);
+
 std::string NewObjectId();  // random, upper case
 std::string NewTicketId();  // random, lower case
 std::string NewAuthToken();

@@ -8,24 +8,6 @@
 
 namespace tessera {
 
-namespace {
-
-std::string FieldName(std::string_view path, std::string_view key) {
-  std::string name(path);
-  if (!name.empty()) name += '.';
-  name += key;
-  return name;
-}
-
-const Json* Member(const Json& object, std::string_view key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(std::string(key));
-  if (it == object.end() || it->is_null()) return nullptr;
-  return &*it;
-}
-
-}  // namespace
-
 Json::parser_callback_t DepthLimitedCallback(Json::parser_callback_t inner) {
   return [inner = std::move(inner)](int depth, Json::parse_event_t event, Json& parsed) {
     const bool opens =
@@ -74,12 +56,38 @@ std::string DumpJson(const Json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::string MemberPath(std::string_view path, std::string_view key) {
+  std::string name(path);
+  if (!name.empty()) name += '.';
+  name += key;
+  return name;
+}
+
+std::string ElementPath(std::string_view path, size_t index) {
+  return std::string(path) + "[" + std::to_string(index) + "]";
+}
+
+const Json* FindMember(const Json& object, std::string_view key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+void FailAt(std::string_view path, std::string_view what) {
+  throw Error(ErrorCode::kInvalidInput, std::string(path) + ": " + std::string(what));
+}
+
+void FailMissingAt(std::string_view path) {
+  throw Error(ErrorCode::kMissingField, std::string(path) + ": required field is missing");
+}
+
 std::optional<std::string> OptionalString(const Json& object, std::string_view key,
                                           std::string_view path) {
-  const Json* member = Member(object, key);
+  const Json* member = FindMember(object, key);
   if (!member) return std::nullopt;
   if (!member->is_string()) {
-    throw Error(ErrorCode::kInvalidInput, FieldName(path, key) + ": expected a string");
+    throw Error(ErrorCode::kInvalidInput, MemberPath(path, key) + ": expected a string");
   }
   return member->get<std::string>();
 }
@@ -87,26 +95,26 @@ std::optional<std::string> OptionalString(const Json& object, std::string_view k
 std::string RequiredString(const Json& object, std::string_view key, std::string_view path) {
   auto value = OptionalString(object, key, path);
   if (!value) {
-    throw Error(ErrorCode::kMissingField, FieldName(path, key) + ": required field is missing");
+    throw Error(ErrorCode::kMissingField, MemberPath(path, key) + ": required field is missing");
   }
   return *value;
 }
 
 std::optional<bool> OptionalBool(const Json& object, std::string_view key, std::string_view path) {
-  const Json* member = Member(object, key);
+  const Json* member = FindMember(object, key);
   if (!member) return std::nullopt;
   if (!member->is_boolean()) {
-    throw Error(ErrorCode::kInvalidInput, FieldName(path, key) + ": expected true or false");
+    throw Error(ErrorCode::kInvalidInput, MemberPath(path, key) + ": expected true or false");
   }
   return member->get<bool>();
 }
 
 std::optional<int64_t> OptionalInt(const Json& object, std::string_view key,
                                    std::string_view path) {
-  const Json* member = Member(object, key);
+  const Json* member = FindMember(object, key);
   if (!member) return std::nullopt;
   if (!member->is_number_integer()) {
-    throw Error(ErrorCode::kInvalidInput, FieldName(path, key) + ": expected an integer");
+    throw Error(ErrorCode::kInvalidInput, MemberPath(path, key) + ": expected an integer");
   }
   return member->get<int64_t>();
 }

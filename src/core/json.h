@@ -46,6 +46,19 @@ StreamedArray ParseJsonStreamingArray(std::string_view text,
 // Serialises compactly; invalid UTF-8 in strings is replaced rather than thrown.
 std::string DumpJson(const Json& value);
 
+// Field paths name a value of a request body in messages: MemberPath("body", "a") is "body.a"
+// (MemberPath("", "a") is "a"), ElementPath("body.a", 3) is "body.a[3]".
+std::string MemberPath(std::string_view path, std::string_view key);
+std::string ElementPath(std::string_view path, size_t index);
+
+// `object[key]`, or nullptr when `object` is not an object or the member is absent or null (the
+// Python client drops None values, so null means absent).
+const Json* FindMember(const Json& object, std::string_view key);
+
+// Error(kInvalidInput) "<path>: <what>"; Error(kMissingField) "<path>: required field is missing".
+[[noreturn]] void FailAt(std::string_view path, std::string_view what);
+[[noreturn]] void FailMissingAt(std::string_view path);
+
 // Field readers for request bodies. `path` names the field in messages ("body.loginMode").
 std::optional<std::string> OptionalString(const Json& object, std::string_view key,
                                           std::string_view path);

@@ -105,9 +105,7 @@ std::string CheckedDescription(const Json& body) {
 std::string CheckedFolderId(const Json& body) {
   std::string folder_id = StringField(body, "folderId", "body", false);
   if (folder_id.empty()) return folder_id;
-  auto canonical = CanonicalObjectId(folder_id);
-  if (!canonical) Invalid("body.folderId: " + Quoted(folder_id) + " is not an object id");
-  return *canonical;
+  return RequireObjectId(folder_id, "body.folderId");
 }
 
 PushColumn ParseColumn(const Json& json, const std::string& path) {

@@ -18,51 +18,23 @@ namespace {
 
 // Field paths and failures ------------------------------------------------------------------
 
-std::string Member(std::string_view path, std::string_view key) {
-  return std::string(path) + "." + std::string(key);
-}
-
-std::string Element(std::string_view path, size_t index) {
-  return std::string(path) + "[" + std::to_string(index) + "]";
-}
-
-[[noreturn]] void Fail(std::string_view path, std::string_view what) {
-  throw Error(ErrorCode::kInvalidInput, std::string(path) + ": " + std::string(what));
-}
-
-[[noreturn]] void FailMissing(std::string_view path) {
-  throw Error(ErrorCode::kMissingField, std::string(path) + ": required field is missing");
-}
-
-// `object[key]`, or nullptr when absent or null (mstrio-py drops None values; null = absent).
-const Json* Find(const Json& object, std::string_view key) {
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return nullptr;
-  return &*it;
-}
-
 const Json& RequireObject(const Json& value, std::string_view path) {
-  if (!value.is_object()) Fail(path, "expected an object");
+  if (!value.is_object()) FailAt(path, "expected an object");
   return value;
 }
 
 const std::string& RequireString(const Json& value, std::string_view path) {
-  if (!value.is_string()) Fail(path, "expected a string");
+  if (!value.is_string()) FailAt(path, "expected a string");
   return value.get_ref<const std::string&>();
 }
 
 int RequireInt(const Json& value, std::string_view path) {
-  if (!value.is_number_integer()) Fail(path, "expected an integer");
+  if (!value.is_number_integer()) FailAt(path, "expected an integer");
   return value.get<int>();
 }
 
 std::string RequireId(const Json& value, std::string_view path) {
-  std::optional<std::string> id = CanonicalObjectId(RequireString(value, path));
-  if (!id) {
-    Fail(path, "'" + value.get<std::string>() +
-                   "' is not an object id; expected 32 hexadecimal characters");
-  }
-  return *id;
+  return RequireObjectId(RequireString(value, path), path);
 }
 
 ConflictRule RequireRule(const Json& value, std::string_view path) {
@@ -113,11 +85,11 @@ std::vector<Enum> ParseEnumSet(const Json& value, std::string_view path,
     if (std::find(found.begin(), found.end(), parsed) == found.end()) found.push_back(parsed);
   };
   if (value.is_array()) {
-    for (size_t i = 0; i < value.size(); ++i) add(value[i], Element(path, i));
+    for (size_t i = 0; i < value.size(); ++i) add(value[i], ElementPath(path, i));
   } else if (value.is_string()) {
     add(value, path);
   } else {
-    Fail(path, "expected an array of strings; accepted values are " + names.Accepted());
+    FailAt(path, "expected an array of strings; accepted values are " + names.Accepted());
   }
   std::sort(found.begin(), found.end());
   return found;
@@ -133,26 +105,26 @@ void AppendReplacing(std::vector<Entry>& list, Entry entry, SameKey same_key) {
 }
 
 const Json& RequireArray(const Json& value, std::string_view path, std::string_view shape) {
-  if (!value.is_array()) Fail(path, "expected an array of " + std::string(shape));
+  if (!value.is_array()) FailAt(path, "expected an array of " + std::string(shape));
   return value;
 }
 
 std::vector<IdAction> ParseIdActions(const Json& settings, std::string_view key,
                                      std::string_view settings_path) {
   std::vector<IdAction> actions;
-  const Json* list = Find(settings, key);
+  const Json* list = FindMember(settings, key);
   if (list == nullptr) return actions;
-  std::string path = Member(settings_path, key);
+  std::string path = MemberPath(settings_path, key);
   RequireArray(*list, path, "{id, action}");
   for (size_t i = 0; i < list->size(); ++i) {
-    std::string item_path = Element(path, i);
+    std::string item_path = ElementPath(path, i);
     const Json& item = RequireObject((*list)[i], item_path);
-    const Json* id = Find(item, "id");
-    const Json* action = Find(item, "action");
-    if (id == nullptr) FailMissing(Member(item_path, "id"));
-    if (action == nullptr) FailMissing(Member(item_path, "action"));
-    IdAction parsed{RequireId(*id, Member(item_path, "id")),
-                    RequireRule(*action, Member(item_path, "action"))};
+    const Json* id = FindMember(item, "id");
+    const Json* action = FindMember(item, "action");
+    if (id == nullptr) FailMissingAt(MemberPath(item_path, "id"));
+    if (action == nullptr) FailMissingAt(MemberPath(item_path, "action"));
+    IdAction parsed{RequireId(*id, MemberPath(item_path, "id")),
+                    RequireRule(*action, MemberPath(item_path, "action"))};
     // objectActions items may carry mstrio-py's `objectType`; it is not needed and ignored.
     AppendReplacing(actions, std::move(parsed),
                     [](const IdAction& a, const IdAction& b) { return a.id == b.id; });
@@ -161,45 +133,45 @@ std::vector<IdAction> ParseIdActions(const Json& settings, std::string_view key,
 }
 
 std::optional<int> ParseSubtype(const Json& item, int type, std::string_view item_path) {
-  const Json* subtype = Find(item, "subtype");
-  const Json* sub_type = Find(item, "subType");  // mstrio-py's dataclass spelling
+  const Json* subtype = FindMember(item, "subtype");
+  const Json* sub_type = FindMember(item, "subType");  // mstrio-py's dataclass spelling
   if (subtype != nullptr && sub_type != nullptr && *subtype != *sub_type) {
-    Fail(Member(item_path, "subType"), "disagrees with subtype; send one of them");
+    FailAt(MemberPath(item_path, "subType"), "disagrees with subtype; send one of them");
   }
   if (subtype == nullptr) subtype = sub_type;
   if (subtype == nullptr) return std::nullopt;
-  std::string path = Member(item_path, subtype == sub_type ? "subType" : "subtype");
+  std::string path = MemberPath(item_path, subtype == sub_type ? "subType" : "subtype");
   int value = RequireInt(*subtype, path);
   if (SubtypeToType(value) != type) {
-    Fail(path, std::to_string(value) + " is not a subtype of type " + std::to_string(type) +
-                   "; expected a value from " + std::to_string(type * 256) + " to " +
-                   std::to_string(type * 256 + 255));
+    FailAt(path, std::to_string(value) + " is not a subtype of type " + std::to_string(type) +
+                     "; expected a value from " + std::to_string(type * 256) + " to " +
+                     std::to_string(type * 256 + 255));
   }
   return value;
 }
 
 std::vector<TypeAction> ParseTypeActions(const Json& settings, std::string_view settings_path) {
   std::vector<TypeAction> actions;
-  const Json* list = Find(settings, "objectTypeActions");
+  const Json* list = FindMember(settings, "objectTypeActions");
   if (list == nullptr) return actions;
-  std::string path = Member(settings_path, "objectTypeActions");
+  std::string path = MemberPath(settings_path, "objectTypeActions");
   RequireArray(*list, path, "{type, subtype?, action}");
   for (size_t i = 0; i < list->size(); ++i) {
-    std::string item_path = Element(path, i);
+    std::string item_path = ElementPath(path, i);
     const Json& item = RequireObject((*list)[i], item_path);
-    const Json* type = Find(item, "type");
-    const Json* action = Find(item, "action");
-    if (type == nullptr) FailMissing(Member(item_path, "type"));
-    if (action == nullptr) FailMissing(Member(item_path, "action"));
+    const Json* type = FindMember(item, "type");
+    const Json* action = FindMember(item, "action");
+    if (type == nullptr) FailMissingAt(MemberPath(item_path, "type"));
+    if (action == nullptr) FailMissingAt(MemberPath(item_path, "action"));
     TypeAction parsed;
-    parsed.type = RequireInt(*type, Member(item_path, "type"));
+    parsed.type = RequireInt(*type, MemberPath(item_path, "type"));
     if (parsed.type <= 0 || parsed.type >= 256) {
-      Fail(Member(item_path, "type"), std::to_string(parsed.type) +
-                                          " is not an object type; expected a type code from "
-                                          "1 to 255 (put a subtype in subtype)");
+      FailAt(MemberPath(item_path, "type"), std::to_string(parsed.type) +
+                                                " is not an object type; expected a type code from "
+                                                "1 to 255 (put a subtype in subtype)");
     }
     parsed.subtype = ParseSubtype(item, parsed.type, item_path);
-    parsed.action = RequireRule(*action, Member(item_path, "action"));
+    parsed.action = RequireRule(*action, MemberPath(item_path, "action"));
     AppendReplacing(actions, std::move(parsed), [](const TypeAction& a, const TypeAction& b) {
       return a.type == b.type && a.subtype == b.subtype;
     });
@@ -211,14 +183,14 @@ std::vector<TypeAction> ParseTypeActions(const Json& settings, std::string_view 
 
 std::vector<UpdateSchemaStep> ParseUpdateSchema(const Json& settings, PackageKind kind,
                                                 std::string_view settings_path) {
-  const Json* value = Find(settings, "updateSchema");
+  const Json* value = FindMember(settings, "updateSchema");
   if (value == nullptr) return {};
-  std::string path = Member(settings_path, "updateSchema");
+  std::string path = MemberPath(settings_path, "updateSchema");
   std::vector<UpdateSchemaStep> steps = ParseEnumSet(*value, path, kUpdateSchemaNames);
   if (!steps.empty() && kind != PackageKind::kProject) {
-    Fail(path, "a " + std::string(PackageKindName(kind)) +
-                   " package updates no schema; expected null or [] (updateSchema is for "
-                   "project packages only)");
+    FailAt(path, "a " + std::string(PackageKindName(kind)) +
+                     " package updates no schema; expected null or [] (updateSchema is for "
+                     "project packages only)");
   }
   return steps;
 }
@@ -228,31 +200,31 @@ AclOnReplacing ParseAclOnReplacing(const Json& settings, PackageKind kind,
   auto it = settings.find("aclOnReplacingObjects");
   if (kind == PackageKind::kProjectSecurity) {
     if (it != settings.end() && !it->is_null()) {
-      Fail(Member(settings_path, "aclOnReplacingObjects"),
-           "not supported for project_security packages; expected null");
+      FailAt(MemberPath(settings_path, "aclOnReplacingObjects"),
+             "not supported for project_security packages; expected null");
     }
     return AclOnReplacing::kNone;
   }
   if (it == settings.end()) return AclOnReplacing::kUseExisting;
   if (it->is_null()) return AclOnReplacing::kNone;
-  return kAclOnReplacingNames.ParseValue(*it, Member(settings_path, "aclOnReplacingObjects"));
+  return kAclOnReplacingNames.ParseValue(*it, MemberPath(settings_path, "aclOnReplacingObjects"));
 }
 
 std::vector<AclOnNew> ParseAclOnNew(const Json& settings, std::string_view settings_path) {
-  const Json* value = Find(settings, "aclOnNewObjects");
+  const Json* value = FindMember(settings, "aclOnNewObjects");
   std::vector<AclOnNew> acl;
   if (value != nullptr) {
-    acl = ParseEnumSet(*value, Member(settings_path, "aclOnNewObjects"), kAclOnNewNames);
+    acl = ParseEnumSet(*value, MemberPath(settings_path, "aclOnNewObjects"), kAclOnNewNames);
   }
   if (acl.empty()) acl.push_back(AclOnNew::kKeepAclAsSourceObject);  // §1.5 default
   return acl;
 }
 
 bool ParseValidateDependencies(const Json& settings, std::string_view settings_path) {
-  const Json* value = Find(settings, "validateDependencies");
+  const Json* value = FindMember(settings, "validateDependencies");
   if (value == nullptr) return true;
   if (!value->is_boolean()) {
-    Fail(Member(settings_path, "validateDependencies"), "expected true or false");
+    FailAt(MemberPath(settings_path, "validateDependencies"), "expected true or false");
   }
   return value->get<bool>();
 }
@@ -284,8 +256,8 @@ PackageSettings ParsePackageSettings(const Json& settings, PackageKind kind,
   if (kind == PackageKind::kProjectSecurity) parsed.acl_on_replacing = AclOnReplacing::kNone;
   if (settings.is_null()) return parsed;
   RequireObject(settings, field_path);
-  if (const Json* action = Find(settings, "defaultAction")) {
-    parsed.default_action = RequireRule(*action, Member(field_path, "defaultAction"));
+  if (const Json* action = FindMember(settings, "defaultAction")) {
+    parsed.default_action = RequireRule(*action, MemberPath(field_path, "defaultAction"));
   }
   parsed.update_schema = ParseUpdateSchema(settings, kind, field_path);
   parsed.acl_on_replacing = ParseAclOnReplacing(settings, kind, field_path);
@@ -294,9 +266,9 @@ PackageSettings ParsePackageSettings(const Json& settings, PackageKind kind,
   parsed.folder_actions = ParseIdActions(settings, "folderActions", field_path);
   parsed.object_actions = ParseIdActions(settings, "objectActions", field_path);
   parsed.object_type_actions = ParseTypeActions(settings, field_path);
-  if (const Json* translation = Find(settings, "translationAction")) {
+  if (const Json* translation = FindMember(settings, "translationAction")) {
     parsed.translation_action =
-        kTranslationNames.ParseValue(*translation, Member(field_path, "translationAction"));
+        kTranslationNames.ParseValue(*translation, MemberPath(field_path, "translationAction"));
   }
   return parsed;
 }
@@ -306,7 +278,7 @@ std::vector<ContentItem> ParseContent(const Json& content, std::string_view fiel
   if (content.is_null()) return items;
   RequireArray(content, field_path, "content items {id, action, ...}");
   for (size_t i = 0; i < content.size(); ++i) {
-    items.push_back(ParseContentItem(content[i], Element(field_path, i)));
+    items.push_back(ParseContentItem(content[i], ElementPath(field_path, i)));
   }
   RefuseDuplicateItems(items, field_path);
   return items;
@@ -315,21 +287,21 @@ std::vector<ContentItem> ParseContent(const Json& content, std::string_view fiel
 ContentItem ParseContentItem(const Json& value, std::string_view item_path) {
   const Json& item = RequireObject(value, item_path);
   ContentItem parsed;
-  const Json* id = Find(item, "id");
-  if (id == nullptr) FailMissing(Member(item_path, "id"));
-  parsed.id = RequireId(*id, Member(item_path, "id"));
-  if (const Json* name = Find(item, "name")) {
-    parsed.name = RequireString(*name, Member(item_path, "name"));
+  const Json* id = FindMember(item, "id");
+  if (id == nullptr) FailMissingAt(MemberPath(item_path, "id"));
+  parsed.id = RequireId(*id, MemberPath(item_path, "id"));
+  if (const Json* name = FindMember(item, "name")) {
+    parsed.name = RequireString(*name, MemberPath(item_path, "name"));
   }
-  if (const Json* type = Find(item, "type")) {
-    parsed.type = RequireInt(*type, Member(item_path, "type"));
+  if (const Json* type = FindMember(item, "type")) {
+    parsed.type = RequireInt(*type, MemberPath(item_path, "type"));
   }
-  const Json* action = Find(item, "action");
-  if (action == nullptr) FailMissing(Member(item_path, "action"));
-  parsed.action = RequireRule(*action, Member(item_path, "action"));
-  if (const Json* include = Find(item, "includeDependents")) {
+  const Json* action = FindMember(item, "action");
+  if (action == nullptr) FailMissingAt(MemberPath(item_path, "action"));
+  parsed.action = RequireRule(*action, MemberPath(item_path, "action"));
+  if (const Json* include = FindMember(item, "includeDependents")) {
     if (!include->is_boolean()) {
-      Fail(Member(item_path, "includeDependents"), "expected true or false");
+      FailAt(MemberPath(item_path, "includeDependents"), "expected true or false");
     }
     parsed.include_dependents = include->get<bool>();
   }
@@ -337,8 +309,8 @@ ContentItem ParseContentItem(const Json& value, std::string_view item_path) {
 }
 
 void RefuseDuplicateIds(const std::vector<std::string>& duplicates, std::string_view field_path) {
-  Fail(field_path,
-       "an object may be listed once; listed more than once: " + JoinStrings(duplicates, ", "));
+  FailAt(field_path,
+         "an object may be listed once; listed more than once: " + JoinStrings(duplicates, ", "));
 }
 
 Json ToJson(const PackageSettings& settings) {

@@ -12,14 +12,7 @@ namespace tessera::service {
 
 namespace {
 
-std::string CanonicalCubeId(const std::string& id) {
-  auto canonical = CanonicalObjectId(id);
-  if (!canonical) {
-    throw Error(ErrorCode::kInvalidInput,
-                "Cube id '" + id + "' is not an object id: 32 hexadecimal digits");
-  }
-  return *canonical;
-}
+std::string CanonicalCubeId(const std::string& id) { return RequireObjectId(id, "cubeId"); }
 
 bool IsCube(const model::ObjectRecord& record) {
   return record.type == model::kTypeReportDefinition &&

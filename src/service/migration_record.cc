@@ -16,37 +16,12 @@ namespace {
 
 // Field paths and failures ---------------------------------------------------------------------
 
-std::string Member(std::string_view path, std::string_view key) {
-  if (path.empty()) return std::string(key);
-  return std::string(path) + "." + std::string(key);
-}
-
-std::string Element(std::string_view path, size_t index) {
-  return std::string(path) + "[" + std::to_string(index) + "]";
-}
-
-[[noreturn]] void Fail(std::string_view path, std::string_view what) {
-  throw Error(ErrorCode::kInvalidInput, std::string(path) + ": " + std::string(what));
-}
-
-[[noreturn]] void FailMissing(std::string_view path) {
-  throw Error(ErrorCode::kMissingField, std::string(path) + ": required field is missing");
-}
-
-// `object[key]`, or nullptr when absent or null.
-const Json* Find(const Json& object, std::string_view key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return nullptr;
-  return &*it;
-}
-
 // `object[key]` as an object; an empty object when absent or null.
 const Json& ObjectAt(const Json& object, std::string_view key, std::string_view path) {
   static const Json kEmpty = Json::object();
-  const Json* value = Find(object, key);
+  const Json* value = FindMember(object, key);
   if (value == nullptr) return kEmpty;
-  if (!value->is_object()) Fail(Member(path, key), "expected an object");
+  if (!value->is_object()) FailAt(MemberPath(path, key), "expected an object");
   return *value;
 }
 
@@ -64,10 +39,10 @@ int64_t IntAt(const Json& object, std::string_view key, std::string_view path) {
 
 // §0: samples show 100 and 100.0; Tessera keeps integers.
 int ProgressAt(const Json& object, std::string_view key, std::string_view path) {
-  const Json* value = Find(object, key);
+  const Json* value = FindMember(object, key);
   if (value == nullptr) return 0;
   if (!value->is_number() || value->get<double>() < 0 || value->get<double>() > 100) {
-    Fail(Member(path, key), "expected a number from 0 to 100");
+    FailAt(MemberPath(path, key), "expected a number from 0 to 100");
   }
   return static_cast<int>(std::lround(value->get<double>()));
 }
@@ -78,20 +53,14 @@ std::optional<Timestamp> OptionalTimestampAt(const Json& object, std::string_vie
   if (!text) return std::nullopt;
   std::optional<Timestamp> at = ParseTimestamp(*text);
   if (!at) {
-    Fail(Member(path, key),
-         "'" + *text + "' is not a timestamp; expected yyyy-MM-ddTHH:mm:ss.SSS+0000");
+    FailAt(MemberPath(path, key),
+           "'" + *text + "' is not a timestamp; expected yyyy-MM-ddTHH:mm:ss.SSS+0000");
   }
   return at;
 }
 
 Timestamp TimestampAt(const Json& object, std::string_view key, std::string_view path) {
   return OptionalTimestampAt(object, key, path).value_or(Timestamp{});
-}
-
-std::string CanonicalId(const std::string& text, std::string_view path) {
-  std::optional<std::string> id = CanonicalObjectId(text);
-  if (!id) Fail(path, "'" + text + "' is not an object id; expected 32 hexadecimal characters");
-  return *id;
 }
 
 // Named enumerations ---------------------------------------------------------------------------
@@ -144,7 +113,7 @@ std::optional<Enum> OptionalEnumAt(const Json& object, std::string_view key, std
                                    const NameTable<Enum, N>& names) {
   std::optional<std::string> text = OptionalString(object, key, path);
   if (!text) return std::nullopt;
-  return names.Parse(*text, Member(path, key));
+  return names.Parse(*text, MemberPath(path, key));
 }
 
 template <typename Enum, size_t N>
@@ -160,23 +129,23 @@ enum class IdForm { kObjectId, kAnyText };
 // `{id, name}`; `{}` (or absent) is the empty ref. A ref with a name needs an id.
 NamedRef ReadNamedRef(const Json& object, std::string_view key, std::string_view parent,
                       IdForm form) {
-  std::string path = Member(parent, key);
+  std::string path = MemberPath(parent, key);
   const Json& ref = ObjectAt(object, key, parent);
   NamedRef parsed;
   parsed.name = StringAt(ref, "name", path);
   std::optional<std::string> id = OptionalString(ref, "id", path);
   if (!id) {
-    if (!parsed.name.empty()) FailMissing(Member(path, "id"));
+    if (!parsed.name.empty()) FailMissingAt(MemberPath(path, "id"));
     return {};
   }
-  if (id->empty()) Fail(Member(path, "id"), "must not be empty");
-  parsed.id = form == IdForm::kObjectId ? CanonicalId(*id, Member(path, "id")) : *id;
+  if (id->empty()) FailAt(MemberPath(path, "id"), "must not be empty");
+  parsed.id = form == IdForm::kObjectId ? RequireObjectId(*id, MemberPath(path, "id")) : *id;
   return parsed;
 }
 
 std::optional<StoredFile> ReadStoredFile(const Json& object, std::string_view key,
                                          std::string_view parent) {
-  std::string path = Member(parent, key);
+  std::string path = MemberPath(parent, key);
   const Json& file = ObjectAt(object, key, parent);
   if (file.empty()) return std::nullopt;
   return StoredFile{IntAt(file, "size", path), RequiredString(file, "path", path)};
@@ -184,14 +153,14 @@ std::optional<StoredFile> ReadStoredFile(const Json& object, std::string_view ke
 
 std::vector<PackageWarning> ReadWarnings(const Json& package, std::string_view parent) {
   std::vector<PackageWarning> warnings;
-  const Json* list = Find(package, "warnings");
+  const Json* list = FindMember(package, "warnings");
   if (list == nullptr) return warnings;
-  std::string path = Member(parent, "warnings");
-  if (!list->is_array()) Fail(path, "expected an array");
+  std::string path = MemberPath(parent, "warnings");
+  if (!list->is_array()) FailAt(path, "expected an array");
   for (size_t i = 0; i < list->size(); ++i) {
-    std::string item_path = Element(path, i);
+    std::string item_path = ElementPath(path, i);
     const Json& item = (*list)[i];
-    if (!item.is_object()) Fail(item_path, "expected an object");
+    if (!item.is_object()) FailAt(item_path, "expected an object");
     warnings.push_back({StringAt(item, "message", item_path),
                         IntAt(item, "iServerErrorCode", item_path),
                         IntAt(item, "bannedObjectCount", item_path)});
@@ -205,11 +174,11 @@ Certification ReadCertification(const Json& certification, std::string_view path
   Certification parsed;
   std::optional<CertificationStatus> status =
       OptionalEnumAt(certification, "status", path, kCertificationStatusNames);
-  if (!status) FailMissing(Member(path, "status"));
+  if (!status) FailMissingAt(MemberPath(path, "status"));
   parsed.status = *status;
   parsed.by = default_operator;
-  if (Find(certification, "operator") != nullptr) {
-    std::string operator_path = Member(path, "operator");
+  if (FindMember(certification, "operator") != nullptr) {
+    std::string operator_path = MemberPath(path, "operator");
     const Json& by = ObjectAt(certification, "operator", path);
     parsed.by = {StringAt(by, "id", operator_path), StringAt(by, "name", operator_path),
                  StringAt(by, "fullName", operator_path)};
@@ -225,7 +194,8 @@ PackageContentEntry ReadContentEntry(model::ContentItem parsed, const Json& item
   PackageContentEntry entry;
   entry.item = std::move(parsed);
   entry.version = StringAt(item, "version", item_path);
-  entry.owner_id = StringAt(ObjectAt(item, "owner", item_path), "id", Member(item_path, "owner"));
+  entry.owner_id =
+      StringAt(ObjectAt(item, "owner", item_path), "id", MemberPath(item_path, "owner"));
   entry.date_created = OptionalTimestampAt(item, "dateCreated", item_path);
   entry.date_modified = OptionalTimestampAt(item, "dateModified", item_path);
   entry.explicit_included = BoolAt(item, "explicitIncluded", item_path, true);
@@ -237,30 +207,30 @@ std::vector<PackageContentEntry> ReadContent(const Json& content, std::string_vi
   std::vector<model::ContentItem> items = model::ParseContent(content, path);
   std::vector<PackageContentEntry> entries;
   for (size_t i = 0; i < items.size(); ++i) {
-    entries.push_back(ReadContentEntry(std::move(items[i]), content[i], Element(path, i)));
+    entries.push_back(ReadContentEntry(std::move(items[i]), content[i], ElementPath(path, i)));
   }
   return entries;
 }
 
 // treeView is opaque UI state: an object or a JSON-encoded string, kept verbatim (§1.2).
 Json ReadTreeView(const Json& package, std::string_view parent) {
-  const Json* tree = Find(package, "treeView");
+  const Json* tree = FindMember(package, "treeView");
   if (tree == nullptr) return Json::object();
   if (!tree->is_object() && !tree->is_string()) {
-    Fail(Member(parent, "treeView"), "expected an object or a JSON-encoded string");
+    FailAt(MemberPath(parent, "treeView"), "expected an object or a JSON-encoded string");
   }
   return *tree;
 }
 
 TocView ReadTocView(const Json& package, model::PackageKind type, std::string_view parent) {
-  std::string path = Member(parent, "tocView");
+  std::string path = MemberPath(parent, "tocView");
   const Json& toc = ObjectAt(package, "tocView", parent);
   TocView parsed;
-  const Json* settings = Find(toc, "settings");
-  parsed.settings = model::ToJson(
-      model::ParsePackageSettings(settings ? *settings : Json(), type, Member(path, "settings")));
-  if (const Json* content = Find(toc, "content")) {
-    parsed.content = ReadContent(*content, Member(path, "content"));
+  const Json* settings = FindMember(toc, "settings");
+  parsed.settings = model::ToJson(model::ParsePackageSettings(settings ? *settings : Json(), type,
+                                                              MemberPath(path, "settings")));
+  if (const Json* content = FindMember(toc, "content")) {
+    parsed.content = ReadContent(*content, MemberPath(path, "content"));
   }
   return parsed;
 }
@@ -269,7 +239,7 @@ PackageInfo ReadPackageInfo(const Json& record) {
   constexpr std::string_view path = "packageInfo";
   const Json& package = ObjectAt(record, "packageInfo", "");
   PackageInfo info;
-  info.id = CanonicalId(RequiredString(package, "id", path), "packageInfo.id");
+  info.id = RequireObjectId(RequiredString(package, "id", path), "packageInfo.id");
   info.replicated = BoolAt(package, "replicated", path, false);
   info.type = model::ParsePackageKind(RequiredString(package, "type", path), "packageInfo.type");
   if (auto purpose = OptionalString(package, "purpose", path)) {
@@ -288,7 +258,7 @@ PackageInfo ReadPackageInfo(const Json& record) {
   info.deleted = BoolAt(package, "deleted", path, false);
   info.existing = BoolAt(package, "existing", path, false);
   info.warnings = ReadWarnings(package, path);
-  if (Find(package, "certification") != nullptr) {
+  if (FindMember(package, "certification") != nullptr) {
     info.certification = ReadCertification(ObjectAt(package, "certification", path),
                                            "packageInfo.certification", {}, Timestamp{});
   }
@@ -301,7 +271,7 @@ ImportInfo ReadImportInfo(const Json& record) {
   constexpr std::string_view path = "importInfo";
   const Json& imp = ObjectAt(record, "importInfo", "");
   ImportInfo info;
-  info.id = CanonicalId(RequiredString(imp, "id", path), "importInfo.id");
+  info.id = RequireObjectId(RequiredString(imp, "id", path), "importInfo.id");
   info.creator = ReadNamedRef(imp, "creator", path, IdForm::kObjectId);
   info.creation_date = TimestampAt(imp, "creationDate", path);
   info.last_updated_date = TimestampAt(imp, "lastUpdatedDate", path);
@@ -320,13 +290,13 @@ ImportInfo ReadImportInfo(const Json& record) {
 }
 
 std::optional<Validation> ReadValidation(const Json& record) {
-  if (Find(record, "validation") == nullptr) return std::nullopt;
+  if (FindMember(record, "validation") == nullptr) return std::nullopt;
   constexpr std::string_view path = "validation";
   const Json& validation = ObjectAt(record, "validation", "");
   Validation parsed;
   std::optional<ValidationStatus> status =
       OptionalEnumAt(validation, "status", path, kValidationStatusNames);
-  if (!status) FailMissing("validation.status");
+  if (!status) FailMissingAt("validation.status");
   parsed.status = *status;
   parsed.progress = ProgressAt(validation, "progress", path);
   parsed.message = StringAt(validation, "message", path);
@@ -452,7 +422,7 @@ Json ValidationToJson(const Validation& validation) {
 // Request bodies -------------------------------------------------------------------------------
 
 const Json& RequireBodyObject(const Json& body) {
-  if (!body.is_object()) Fail("body", "expected a JSON object");
+  if (!body.is_object()) FailAt("body", "expected a JSON object");
   return body;
 }
 
@@ -461,14 +431,14 @@ constexpr std::string_view kContentPath = "packageInfo.tocView.content";
 ContentList ReadCreateContent(const Json& toc, model::PackagePurpose purpose,
                               std::optional<ContentList> streamed) {
   constexpr std::string_view path = kContentPath;
-  const Json* content = Find(toc, "content");
+  const Json* content = FindMember(toc, "content");
   ContentList items = streamed  ? std::move(*streamed)
                       : content ? ContentList(model::ParseContent(*content, path))
                                 : ContentList();
   if (purpose == model::PackagePurpose::kProjectMerge) {
     // spec 04 §2.3 row 6: a project merge copies the whole project; an empty list is tolerated.
     if (!items.empty()) {
-      Fail(path, "a project merge copies the whole project and takes no content; remove it");
+      FailAt(path, "a project merge copies the whole project and takes no content; remove it");
     }
   } else if (items.empty()) {
     // spec 04 §2.3 row 6: an object migration names at least one object.
@@ -579,8 +549,8 @@ ShowContent ParseShowContent(std::string_view value) {
   if (EqualsIgnoreCase(value, "tocview")) return ShowContent::kTocView;
   if (EqualsIgnoreCase(value, "treeview")) return ShowContent::kTreeView;
   if (EqualsIgnoreCase(value, "all")) return ShowContent::kAll;
-  Fail("showContent", "'" + std::string(value) +
-                          "' is not accepted; expected one of default, tocview, treeview, all");
+  FailAt("showContent", "'" + std::string(value) +
+                            "' is not accepted; expected one of default, tocview, treeview, all");
 }
 
 Json ShownContentItem(const Json& stored_item) {
@@ -621,7 +591,7 @@ Json ShortForm(const MigrationRecord& record, bool with_validation) {
 
 CreateRequest ParseCreateBody(const Json& body, std::optional<ContentList> streamed) {
   RequireBodyObject(body);
-  if (Find(body, "packageInfo") == nullptr) FailMissing("packageInfo");
+  if (FindMember(body, "packageInfo") == nullptr) FailMissingAt("packageInfo");
   constexpr std::string_view path = "packageInfo";
   const Json& package = ObjectAt(body, "packageInfo", "");
   CreateRequest request;
@@ -631,14 +601,14 @@ CreateRequest ParseCreateBody(const Json& body, std::optional<ContentList> strea
   }
   if (request.purpose == model::PackagePurpose::kProjectMerge &&
       request.type != model::PackageKind::kProject) {
-    Fail("packageInfo.type", "a project merge needs a package of type project, not '" +
-                                 std::string(model::PackageKindName(request.type)) + "'");
+    FailAt("packageInfo.type", "a project merge needs a package of type project, not '" +
+                                   std::string(model::PackageKindName(request.type)) + "'");
   }
   request.name = RequiredString(package, "name", path);
   request.environment = ReadNamedRef(package, "environment", path, IdForm::kAnyText);
-  if (Find(package, "tocView") == nullptr) FailMissing("packageInfo.tocView");
+  if (FindMember(package, "tocView") == nullptr) FailMissingAt("packageInfo.tocView");
   const Json& toc = ObjectAt(package, "tocView", path);
-  const Json* settings = Find(toc, "settings");
+  const Json* settings = FindMember(toc, "settings");
   request.settings = model::ParsePackageSettings(settings ? *settings : Json(), request.type);
   request.content = ReadCreateContent(toc, request.purpose, std::move(streamed));
   request.tree_view = ReadTreeView(package, path);
@@ -654,7 +624,7 @@ PatchRequest ParsePatchBody(const Json& body) {
   PatchRequest request;
   const Json& package = ObjectAt(body, "packageInfo", "");
   if (auto name = OptionalString(package, "name", "packageInfo")) {
-    if (Trim(*name).empty()) Fail("packageInfo.name", "must not be empty");
+    if (Trim(*name).empty()) FailAt("packageInfo.name", "must not be empty");
     request.name = *name;
   }
   const Json& imp = ObjectAt(body, "importInfo", "");
@@ -662,19 +632,19 @@ PatchRequest ParsePatchBody(const Json& body) {
       OptionalEnumAt(imp, "importRequestStatus", "importInfo", kRequestStatusNames);
   request.undo_request_status =
       OptionalEnumAt(imp, "undoRequestStatus", "importInfo", kRequestStatusNames);
-  if (Find(imp, "environment") != nullptr) {
+  if (FindMember(imp, "environment") != nullptr) {
     request.target_environment = ReadNamedRef(imp, "environment", "importInfo", IdForm::kAnyText);
   }
-  if (Find(imp, "project") != nullptr) {
+  if (FindMember(imp, "project") != nullptr) {
     request.target_project = ReadNamedRef(imp, "project", "importInfo", IdForm::kObjectId);
   }
   const Json& validation = ObjectAt(body, "validation", "");
   request.validation_status =
       OptionalEnumAt(validation, "status", "validation", kValidationStatusNames);
   if (request.validation_status && *request.validation_status != ValidationStatus::kValidating) {
-    Fail("validation.status", "only 'validating' can be requested; the server sets '" +
-                                  std::string(ValidationStatusName(*request.validation_status)) +
-                                  "' when the validation ends");
+    FailAt("validation.status", "only 'validating' can be requested; the server sets '" +
+                                    std::string(ValidationStatusName(*request.validation_status)) +
+                                    "' when the validation ends");
   }
   return request;
 }
@@ -684,8 +654,8 @@ MigrationRecord ParseImportBody(const Json& body, const MigrationId& path_id) {
   const Json& package = ObjectAt(body, "packageInfo", "");
   // spec 04 §2.3 row 17: only a record read on the source and marked replicated is imported.
   if (OptionalBool(package, "replicated", "packageInfo") != true) {
-    Fail("packageInfo.replicated",
-         "must be true: send the source's record (showContent=all) with replicated set to true");
+    FailAt("packageInfo.replicated",
+           "must be true: send the source's record (showContent=all) with replicated set to true");
   }
   return ParseValidationBody(body, path_id);
 }
@@ -697,17 +667,17 @@ MigrationRecord ParseValidationBody(const Json& body, const MigrationId& path_id
   std::string body_id = RequiredString(body, "id", "");
   std::string expected = FormatMigrationId(path_id);
   if (!EqualsIgnoreCase(body_id, expected)) {
-    Fail("id", "'" + body_id + "' is not the migration of the request path, " + expected);
+    FailAt("id", "'" + body_id + "' is not the migration of the request path, " + expected);
   }
-  if (Find(package, "tocView") == nullptr) {
+  if (FindMember(package, "tocView") == nullptr) {
     throw Error(ErrorCode::kMissingField,
                 "packageInfo.tocView: read the migration with showContent=all");
   }
   MigrationRecord record = RecordFromJson(body);
   if (IdOf(record).package_id != path_id.package_id ||
       IdOf(record).import_id != path_id.import_id) {
-    Fail("packageInfo.id", "'" + record.package_info.id + "' with importInfo.id '" +
-                               record.import_info.id + "' is not the migration " + expected);
+    FailAt("packageInfo.id", "'" + record.package_info.id + "' with importInfo.id '" +
+                                 record.import_info.id + "' is not the migration " + expected);
   }
   return record;
 }
@@ -718,7 +688,7 @@ const std::vector<std::string>& StreamedContent::Path() {
 }
 
 void StreamedContent::Add(const Json& item) {
-  std::string item_path = Element(kContentPath, static_cast<size_t>(digest_.items));
+  std::string item_path = ElementPath(kContentPath, static_cast<size_t>(digest_.items));
   model::ContentItem parsed = model::ParseContentItem(item, item_path);
   ++digest_.items;
   digest_.keeps_both |= parsed.action == model::ConflictRule::kKeepBoth;
@@ -749,9 +719,9 @@ Certification CertificationFromBody(const Json& body, const CertificationOperato
                                     Timestamp now) {
   RequireBodyObject(body);
   // The docs wrap the certification in packageInfo; mstrio-py sends it bare (§1.10).
-  if (Find(body, "packageInfo") != nullptr) {
+  if (FindMember(body, "packageInfo") != nullptr) {
     const Json& package = ObjectAt(body, "packageInfo", "");
-    if (Find(package, "certification") == nullptr) FailMissing("packageInfo.certification");
+    if (FindMember(package, "certification") == nullptr) FailMissingAt("packageInfo.certification");
     return ReadCertification(ObjectAt(package, "certification", "packageInfo"),
                              "packageInfo.certification", caller, now);
   }

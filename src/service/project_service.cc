@@ -89,21 +89,17 @@ std::string ProjectService::ResolveHeader(const Principal& principal,
     throw Error(ErrorCode::kMissingParameter,
                 "The X-MSTR-ProjectID header is required for this request");
   }
-  auto id = CanonicalObjectId(Trim(header_value));
-  if (!id) {
-    throw Error(ErrorCode::kInvalidInput, "X-MSTR-ProjectID: '" + std::string(header_value) +
-                                              "' is not a project id (32 hexadecimal characters)");
-  }
+  const std::string id = RequireObjectId(Trim(header_value), "X-MSTR-ProjectID");
   std::optional<storage::ProjectRecord> project;
-  store_.Read([&](storage::MetadataTransaction& tx) { project = tx.FindProject(*id); });
+  store_.Read([&](storage::MetadataTransaction& tx) { project = tx.FindProject(id); });
   if (!project) {
-    throw Error(ErrorCode::kInvalidInput, "X-MSTR-ProjectID: no project has id '" + *id + "'");
+    throw Error(ErrorCode::kInvalidInput, "X-MSTR-ProjectID: no project has id '" + id + "'");
   }
   if (!CanSee(principal, *project)) {
     throw Error(ErrorCode::kInsufficientPrivileges,
                 "You do not have access to project '" + project->object.name + "'");
   }
-  return *id;
+  return id;
 }
 
 storage::ProjectRecord CreateProjectInTransaction(storage::MetadataTransaction& tx,

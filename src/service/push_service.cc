@@ -31,26 +31,16 @@ constexpr char kMadeBySingleRequest[] = "single";
   throw Error(ErrorCode::kInvalidInput, message);
 }
 
-std::string CanonicalId(const std::string& id, std::string_view what) {
-  auto canonical = CanonicalObjectId(id);
-  if (!canonical) Invalid(std::string(what) + " id '" + id + "' is not a 32-digit hexadecimal id");
-  return *canonical;
-}
-
 const Json& RequiredMember(const Json& object, std::string_view key, std::string_view path) {
-  if (!object.is_object()) Invalid(std::string(path) + ": expected a JSON object");
-  auto found = object.find(key);
-  if (found == object.end() || found->is_null()) {
-    throw Error(ErrorCode::kMissingField,
-                std::string(path) + "." + std::string(key) + ": required");
-  }
+  if (!object.is_object()) FailAt(path, "expected a JSON object");
+  const Json* found = FindMember(object, key);
+  if (!found) FailMissingAt(MemberPath(path, key));
   return *found;
 }
 
 const Json& RequiredArray(const Json& object, std::string_view key, std::string_view path) {
   const Json& value = RequiredMember(object, key, path);
-  if (!value.is_array())
-    Invalid(std::string(path) + "." + std::string(key) + ": expected an array");
+  if (!value.is_array()) FailAt(MemberPath(path, key), "expected an array");
   return value;
 }
 
@@ -62,7 +52,7 @@ struct PushedDataset {
 
 PushedDataset LoadPushed(ObjectService& objects, const Principal& principal,
                          const std::string& project_id, const std::string& raw_id, int rights) {
-  const std::string id = CanonicalId(raw_id, "Dataset");
+  const std::string id = RequireObjectId(raw_id, "datasetId");
   ObjectView view;
   try {
     view = objects.Get(principal, project_id, id, model::kTypeReportDefinition);
@@ -246,7 +236,7 @@ std::string FolderFor(ObjectService& objects, const Principal& principal,
   if (model.folder_id.empty()) {
     return objects.PredefinedFolderId(principal, project_id, model::kFolderTypeMyReports);
   }
-  return CanonicalId(model.folder_id, "Folder");
+  return RequireObjectId(model.folder_id, "folderId");
 }
 
 // The dataset object of `model`, new or replacing one of the same name (spec 02 §8.2).
@@ -356,7 +346,7 @@ std::shared_ptr<PushService::Session> PushService::FindSession(const Principal& 
                                                                const std::string& project_id,
                                                                const std::string& dataset_id,
                                                                const std::string& session_id) {
-  const std::string dataset = CanonicalId(dataset_id, "Dataset");
+  const std::string dataset = RequireObjectId(dataset_id, "datasetId");
   std::lock_guard lock(mutex_);
   ExpireSessions();
   auto found = sessions_.find(session_id);

@@ -4,6 +4,9 @@
 
 #include <regex>
 #include <set>
+#include <string>
+
+#include "core/error.h"
 
 namespace tessera {
 namespace {
@@ -22,6 +25,27 @@ TEST(Ids, CanonicalFormAcceptsEitherCaseOnly32Hex) {
             "D43364C684E34A5F9B2F9AD7108F7828");
   EXPECT_FALSE(CanonicalObjectId("D43364C684E34A5F9B2F9AD7108F782"));
   EXPECT_FALSE(CanonicalObjectId("G43364C684E34A5F9B2F9AD7108F7828"));
+}
+
+TEST(Ids, RequireObjectIdGivesTheCanonicalFormOrSaysWhereWhatIsWrongAndWhatIsAccepted) {
+  EXPECT_EQ(RequireObjectId("d43364c684e34a5f9b2f9ad7108f7828", "body.parent"),
+            "D43364C684E34A5F9B2F9AD7108F7828");
+  try {
+    RequireObjectId("Sales", "body.parent");
+    FAIL() << "a name was taken for an id";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidInput);
+    EXPECT_EQ(e.message(),
+              "body.parent: 'Sales' is not an object id; expected 32 hexadecimal characters");
+  }
+  // A long input is cut in the message rather than repeated whole.
+  try {
+    RequireObjectId(std::string(100000, 'x'), "targetObjectId");
+    FAIL() << "100,000 x taken for an id";
+  } catch (const Error& e) {
+    EXPECT_LT(e.message().size(), 300u);
+    EXPECT_TRUE(e.message().starts_with("targetObjectId: 'xxxx")) << e.message();
+  }
 }
 
 TEST(Ids, TokensAndTicketsHaveTheirSpecFormats) {
