@@ -13,22 +13,13 @@ namespace {
   throw Error(ErrorCode::kInvalidInput, message);
 }
 
+// Every comparison but In and NotIn, which take any number of operands.
 CompareOp ComparisonOf(const std::string& op) {
-  if (op == "Equals") return CompareOp::kEquals;
-  if (op == "NotEqual") return CompareOp::kNotEqual;
-  if (op == "Greater") return CompareOp::kGreater;
-  if (op == "Less") return CompareOp::kLess;
-  if (op == "GreaterEqual") return CompareOp::kGreaterEqual;
-  if (op == "LessEqual") return CompareOp::kLessEqual;
-  if (op == "Between") return CompareOp::kBetween;
-  if (op == "NotBetween") return CompareOp::kNotBetween;
-  if (op == "IsNull") return CompareOp::kIsNull;
-  if (op == "IsNotNull") return CompareOp::kIsNotNull;
-  if (op == "Rank.Top") return CompareOp::kRankTop;
-  if (op == "Rank.Bottom") return CompareOp::kRankBottom;
-  if (op == "Percent.Top") return CompareOp::kPercentTop;
-  if (op == "Percent.Bottom") return CompareOp::kPercentBottom;
-  throw Error(ErrorCode::kNotSupported, op + " is not supported in metric limits");
+  const std::optional<CompareOp> compare = ComparisonOperator(op);
+  if (!compare || *compare == CompareOp::kIn || *compare == CompareOp::kNotIn) {
+    throw Error(ErrorCode::kNotSupported, op + " is not supported in metric limits");
+  }
+  return *compare;
 }
 
 size_t OperandCount(CompareOp op) {

@@ -22,20 +22,18 @@ MetricLimit And(MetricLimit a, MetricLimit b) {
   return RowFilter::Combine(Kind::kAnd, {std::move(a), std::move(b)});
 }
 
+// A comparison with values; the ranked ones (Rank.*, Percent.*) compile apart.
 std::optional<CompareOp> ValueOperator(const std::string& op) {
-  if (op == "Equals") return CompareOp::kEquals;
-  if (op == "NotEqual") return CompareOp::kNotEqual;
-  if (op == "Greater") return CompareOp::kGreater;
-  if (op == "Less") return CompareOp::kLess;
-  if (op == "GreaterEqual") return CompareOp::kGreaterEqual;
-  if (op == "LessEqual") return CompareOp::kLessEqual;
-  if (op == "Between") return CompareOp::kBetween;
-  if (op == "NotBetween") return CompareOp::kNotBetween;
-  if (op == "In") return CompareOp::kIn;
-  if (op == "NotIn") return CompareOp::kNotIn;
-  if (op == "IsNull") return CompareOp::kIsNull;
-  if (op == "IsNotNull") return CompareOp::kIsNotNull;
-  return std::nullopt;
+  const std::optional<CompareOp> compare = ComparisonOperator(op);
+  switch (compare.value_or(CompareOp::kRankTop)) {
+    case CompareOp::kRankTop:
+    case CompareOp::kRankBottom:
+    case CompareOp::kPercentTop:
+    case CompareOp::kPercentBottom:
+      return std::nullopt;
+    default:
+      return compare;
+  }
 }
 
 // The Rank.* and Percent.* operators of one metric, composed from the Top and Bottom leaves of

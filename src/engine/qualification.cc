@@ -230,6 +230,31 @@ std::string OperatorOf(const Json& node) {
   return *op;
 }
 
+std::optional<CompareOp> ComparisonOperator(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, CompareOp>, 16> kComparisons = {{
+      {"Equals", CompareOp::kEquals},
+      {"NotEqual", CompareOp::kNotEqual},
+      {"Greater", CompareOp::kGreater},
+      {"Less", CompareOp::kLess},
+      {"GreaterEqual", CompareOp::kGreaterEqual},
+      {"LessEqual", CompareOp::kLessEqual},
+      {"Between", CompareOp::kBetween},
+      {"NotBetween", CompareOp::kNotBetween},
+      {"In", CompareOp::kIn},
+      {"NotIn", CompareOp::kNotIn},
+      {"IsNull", CompareOp::kIsNull},
+      {"IsNotNull", CompareOp::kIsNotNull},
+      {"Rank.Top", CompareOp::kRankTop},
+      {"Rank.Bottom", CompareOp::kRankBottom},
+      {"Percent.Top", CompareOp::kPercentTop},
+      {"Percent.Bottom", CompareOp::kPercentBottom},
+  }};
+  for (const auto& [known, op] : kComparisons) {
+    if (known == name) return op;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> CanonicalOperator(std::string_view name) {
   static const std::array<std::pair<std::string_view, std::string_view>, 12> kAliases = {{
       {"=", "Equals"},

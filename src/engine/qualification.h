@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "engine/cube_query.h"
 #include "model/semantic_model.h"
 
 namespace tessera::engine {
@@ -24,6 +25,11 @@ namespace tessera::engine {
 // The canonical operator name for a name or symbol alias ("=" -> "Equals", "&" -> "And"), or
 // nullopt for an unknown operator.
 std::optional<std::string> CanonicalOperator(std::string_view name);
+
+// The comparison a canonical operator name stands for on a metric's values ("Greater" ->
+// kGreater, "In" -> kIn, "Rank.Top" -> kRankTop), or nullopt for a name that is not a comparison
+// (And, Or, Not, Like...). Metric limits and metric qualifications both read it.
+std::optional<CompareOp> ComparisonOperator(std::string_view name);
 
 // A qualification tree holds at most this many operator nodes (conditions, And, Or, Not), so a
 // request cannot buy unbounded work to compile and to evaluate on every row.

@@ -144,6 +144,9 @@ TEST(MetricLimits, MalformedLimitsAreRefusedWithTheSpecsMessages) {
                     kRevenue);
   ExpectRefused({{kRevenue, Leaf("Rank.ExcludeTop", kRevenue, {Real("1")})}},
                 ErrorCode::kNotSupported, "Rank.ExcludeTop is not supported in metric limits");
+  // In and NotIn are metric qualifications of filters, not limits.
+  ExpectRefused({{kRevenue, Leaf("In", kRevenue, {Real("1")})}}, ErrorCode::kNotSupported,
+                "In is not supported in metric limits");
   ExpectRefused({{kRevenue, Leaf("Rank.Top", kRevenue, {Real("2.5")})}}, ErrorCode::kInvalidInput,
                 "Invalid constant value - a rank needs a whole number");
   ExpectRefused({{kRevenue, Leaf(">", kRevenue, {Real("x")})}}, ErrorCode::kInvalidInput,
