@@ -2,116 +2,15 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/civil_time.h"
 #include "core/error.h"
 #include "core/strings.h"
 
 namespace tessera::engine {
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// Dates and times
-
-struct ClockTime {
-  int hour = 0, minute = 0, second = 0, millis = 0;
-};
-
-struct DateTimeParts {
-  int year = 0, month = 0, day = 0;
-  bool has_time = false;
-  ClockTime time;
-};
-
-bool ReadDigits(std::string_view text, size_t& at, size_t count, int& value) {
-  if (at + count > text.size()) return false;
-  value = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const char c = text[at + i];
-    if (c < '0' || c > '9') return false;
-    value = value * 10 + (c - '0');
-  }
-  at += count;
-  return true;
-}
-
-bool ReadChar(std::string_view text, size_t& at, char expected) {
-  if (at >= text.size() || text[at] != expected) return false;
-  ++at;
-  return true;
-}
-
-bool IsLeapYear(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-int DaysInMonth(int year, int month) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return month == 2 && IsLeapYear(year) ? 29 : kDays[month - 1];
-}
-
-// "HH:mm:ss" and an optional fraction of 1 to 9 digits, from `at`.
-bool ReadClockTime(std::string_view text, size_t& at, ClockTime& time) {
-  if (!ReadDigits(text, at, 2, time.hour) || !ReadChar(text, at, ':') ||
-      !ReadDigits(text, at, 2, time.minute) || !ReadChar(text, at, ':') ||
-      !ReadDigits(text, at, 2, time.second)) {
-    return false;
-  }
-  if (time.hour > 23 || time.minute > 59 || time.second > 59) return false;
-  time.millis = 0;
-  if (ReadChar(text, at, '.')) {
-    size_t digits = 0;
-    int millis = 0;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
-      if (digits < 3) millis = millis * 10 + (text[at] - '0');
-      ++digits;
-      ++at;
-    }
-    if (digits == 0 || digits > 9) return false;
-    for (size_t i = digits; i < 3; ++i) millis *= 10;
-    time.millis = millis;
-  }
-  return true;
-}
-
-std::optional<DateTimeParts> ParseDateTimeParts(std::string_view text) {
-  DateTimeParts parts;
-  size_t at = 0;
-  if (!ReadDigits(text, at, 4, parts.year) || !ReadChar(text, at, '-') ||
-      !ReadDigits(text, at, 2, parts.month) || !ReadChar(text, at, '-') ||
-      !ReadDigits(text, at, 2, parts.day)) {
-    return std::nullopt;
-  }
-  if (parts.year < 1 || parts.month < 1 || parts.month > 12 || parts.day < 1 ||
-      parts.day > DaysInMonth(parts.year, parts.month)) {
-    return std::nullopt;
-  }
-  if (at == text.size()) return parts;
-  if (text[at] != 'T' && text[at] != ' ') return std::nullopt;
-  ++at;
-  if (!ReadClockTime(text, at, parts.time)) return std::nullopt;
-  parts.has_time = true;
-  ReadChar(text, at, 'Z');
-  if (at != text.size()) return std::nullopt;
-  return parts;
-}
-
-std::string ClockText(const ClockTime& time) {
-  char buffer[32];
-  if (time.millis != 0) {
-    std::snprintf(buffer, sizeof buffer, "%02d:%02d:%02d.%03d", time.hour, time.minute, time.second,
-                  time.millis);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%02d:%02d:%02d", time.hour, time.minute, time.second);
-  }
-  return buffer;
-}
-
-std::string DateText(const DateTimeParts& parts) {
-  char buffer[16];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02d", parts.year, parts.month, parts.day);
-  return buffer;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Values
@@ -253,15 +152,14 @@ std::optional<Cell> TextCell(RawValue& value) {
 std::optional<Cell> DateCell(const RawValue& value, ValueKind kind) {
   if (value.type != RawValue::Type::kString) return std::nullopt;
   if (kind == ValueKind::kTime) {
-    ClockTime time;
-    size_t at = 0;
-    if (!ReadClockTime(*value.text, at, time) || at != value.text->size()) return std::nullopt;
-    return Cell(ClockText(time));
+    const std::optional<ClockTime> time = ParseClockTime(*value.text);
+    if (!time) return std::nullopt;
+    return Cell(FormatClockTime(*time));
   }
-  auto parts = ParseDateTimeParts(*value.text);
+  const std::optional<CivilDateTime> parts = ParseCivilDateTime(*value.text);
   if (!parts) return std::nullopt;
-  if (kind == ValueKind::kDate) return Cell(DateText(*parts));
-  return Cell(DateText(*parts) + " " + ClockText(parts->time));
+  if (kind == ValueKind::kDate) return Cell(FormatCivilDate(*parts));
+  return Cell(FormatCivilDate(*parts) + " " + FormatClockTime(parts->time));
 }
 
 std::optional<Cell> ConvertValue(RawValue& value, ValueKind kind) {
