@@ -208,78 +208,128 @@ void Node::MaintenanceLoop() {
   }
 }
 
+namespace {
+
+service::SessionOptions SessionOptionsOf(const Config& config) {
+  service::SessionOptions options;
+  options.idle_timeout_seconds = config.session_idle_timeout_seconds;
+  options.throttle.max_failures_per_user = config.max_failed_logins;
+  options.throttle.max_failures_per_address = config.max_failed_logins_per_address;
+  options.throttle.lockout_seconds = config.lockout_seconds;
+  return options;
+}
+
+service::CubeServiceOptions CubeOptionsOf(const Config& config) {
+  service::CubeServiceOptions options;
+  options.data_dir = std::filesystem::absolute(config.data_dir);
+  // Each waits with its work done and its outcome not yet recorded (the import's transaction
+  // open with every change applied).
+  options.before_publish_commit =
+      CommitDelayFromEnvironment("TESSERA_FAULT_CUBE_PUBLISH_DELAY_MS", "the cube publish");
+  return options;
+}
+
+service::InstanceStoreOptions InstanceOptionsOf(const Config& config) {
+  service::InstanceStoreOptions options;
+  options.result_budget_bytes = static_cast<size_t>(config.instance_result_budget_mb) << 20;
+  return options;
+}
+
+service::MigrationSetup MigrationSetupOf(const Config& config) {
+  service::MigrationSetup setup;
+  setup.jobs.node_id = NodeId(config.data_dir);
+  setup.jobs.workers = config.migration_workers;
+  setup.jobs.lease = std::chrono::seconds(config.job_lease_seconds);
+  setup.packages_dir = config.ResolvedPackagesDir();
+  if (!setup.packages_dir.empty()) CreatePrivateDirectories(setup.packages_dir);
+  setup.migrations.environment = {config.ResolvedPublicUrl(), config.ResolvedPublicUrl()};
+  setup.migrations.platform_version = config.reported_version;
+  setup.migrations.max_package_bytes = config.max_package_bytes;
+  setup.migrations.scratch_dir = EmptyWorkDirectory(config.data_dir, "scratch");
+  setup.shared_files.max_file_bytes = config.max_package_bytes;
+  setup.migrations.before_import_commit =
+      CommitDelayFromEnvironment("TESSERA_FAULT_IMPORT_COMMIT_DELAY_MS", "the import");
+  setup.migrations.before_creation_commit =
+      CommitDelayFromEnvironment("TESSERA_FAULT_CREATION_COMMIT_DELAY_MS", "the package creation");
+  setup.migrations.target_silence = std::chrono::seconds(config.migration_target_silence_seconds);
+  return setup;
+}
+
+api::ApiOptions ApiOptionsOf(const Config& config) {
+  api::ApiOptions options;
+  options.context_path = config.context_path;
+  options.version = config.reported_version;
+  options.async_instance_after = std::chrono::milliseconds(config.instance_async_after_ms);
+  options.node_name = NodeName(config);
+  options.tessera_version = std::string(TesseraVersion());
+  options.metrics_token = config.metrics_token;
+  options.max_request_body_bytes = config.max_request_body_bytes;
+  options.max_upload_body_bytes = config.max_body_bytes;
+  // Uploads of packages, and migration bodies whose content list grows with the package.
+  options.max_spooled_body_bytes =
+      std::max(config.max_body_bytes,
+               static_cast<uint64_t>(config.max_package_bytes) + kMultipartOverheadBytes);
+  return options;
+}
+
+http::ServerOptions ServerOptionsOf(const Config& config) {
+  http::ServerOptions options;
+  options.host = config.host();
+  options.port = config.port();
+  options.io_threads = config.io_threads;
+  options.max_body_bytes = config.max_body_bytes;
+  options.read_timeout = std::chrono::seconds(config.read_timeout_seconds);
+  options.idle_timeout = std::chrono::seconds(config.idle_timeout_seconds);
+  options.access_log = config.access_log;
+  options.spool_dir = EmptyWorkDirectory(config.data_dir, "uploads").string();
+  options.max_connections = static_cast<size_t>(config.max_connections);
+  options.max_connections_per_address = static_cast<size_t>(config.max_connections_per_address);
+  return options;
+}
+
+}  // namespace
+
 void Node::Start() {
   CheckServable(config_);
+  OpenStorage();
+  StartServices();
+  StartApi();
+  StartPools();
+  StartServer();
+  maintenance_ = std::thread([this] { MaintenanceLoop(); });
+  spdlog::info("Tessera listening on {}:{} (storage: {})", config_.host(), port(),
+               parts_->store->backend_name());
+}
+
+void Node::OpenStorage() {
   if (CreateDataDirectory(config_)) {
     spdlog::info("created the data directory {}", DataDirectoryPath(config_));
   }
-
   storage::StoreOptions store_options;
   store_options.url = config_.ResolvedStorageUrl();
   parts_->store = storage::MetadataStore::Open(store_options);
-
   std::map<std::string, std::string> warehouse_urls = config_.warehouses;
   warehouse_urls.emplace("demo", config_.WarehouseUrl("demo"));
   parts_->warehouses = std::make_unique<service::WarehouseRegistry>(warehouse_urls);
-  service::SessionOptions session_options;
-  session_options.idle_timeout_seconds = config_.session_idle_timeout_seconds;
-  session_options.throttle.max_failures_per_user = config_.max_failed_logins;
-  session_options.throttle.max_failures_per_address = config_.max_failed_logins_per_address;
-  session_options.throttle.lockout_seconds = config_.lockout_seconds;
-  service::CubeServiceOptions cube_options;
-  cube_options.data_dir = std::filesystem::absolute(config_.data_dir);
-  // Each waits with its work done and its outcome not yet recorded (the import's transaction
-  // open with every change applied).
-  cube_options.before_publish_commit =
-      CommitDelayFromEnvironment("TESSERA_FAULT_CUBE_PUBLISH_DELAY_MS", "the cube publish");
-  service::InstanceStoreOptions instance_options;
-  instance_options.result_budget_bytes = static_cast<size_t>(config_.instance_result_budget_mb)
-                                         << 20;
-  service::MigrationSetup migration_setup;
-  migration_setup.jobs.node_id = NodeId(config_.data_dir);
-  migration_setup.jobs.workers = config_.migration_workers;
-  migration_setup.jobs.lease = std::chrono::seconds(config_.job_lease_seconds);
-  migration_setup.packages_dir = config_.ResolvedPackagesDir();
-  if (!migration_setup.packages_dir.empty()) {
-    CreatePrivateDirectories(migration_setup.packages_dir);
-  }
-  migration_setup.migrations.environment = {config_.ResolvedPublicUrl(),
-                                            config_.ResolvedPublicUrl()};
-  migration_setup.migrations.platform_version = config_.reported_version;
-  migration_setup.migrations.max_package_bytes = config_.max_package_bytes;
-  migration_setup.migrations.scratch_dir = EmptyWorkDirectory(config_.data_dir, "scratch");
-  migration_setup.shared_files.max_file_bytes = config_.max_package_bytes;
-  migration_setup.migrations.before_import_commit =
-      CommitDelayFromEnvironment("TESSERA_FAULT_IMPORT_COMMIT_DELAY_MS", "the import");
-  migration_setup.migrations.before_creation_commit =
-      CommitDelayFromEnvironment("TESSERA_FAULT_CREATION_COMMIT_DELAY_MS", "the package creation");
-  migration_setup.migrations.target_silence =
-      std::chrono::seconds(config_.migration_target_silence_seconds);
-  parts_->services =
-      std::make_unique<service::Services>(*parts_->store, session_options, *parts_->warehouses,
-                                          cube_options, instance_options, migration_setup);
+}
+
+// The services, with what a previous run left behind recovered, and the demo on a first start.
+void Node::StartServices() {
+  parts_->services = std::make_unique<service::Services>(
+      *parts_->store, SessionOptionsOf(config_), *parts_->warehouses, CubeOptionsOf(config_),
+      InstanceOptionsOf(config_), MigrationSetupOf(config_));
   RecoverJobs();
   RemoveLeftovers();
   EnsureBootstrapped();
   if (config_.demo_on_first_start && bootstrapped_) LoadDemoOnFirstStart();
+}
 
-  api::ApiOptions api_options;
-  api_options.context_path = config_.context_path;
-  api_options.version = config_.reported_version;
-  api_options.async_instance_after = std::chrono::milliseconds(config_.instance_async_after_ms);
-  api_options.node_name = NodeName(config_);
-  api_options.tessera_version = std::string(TesseraVersion());
-  api_options.metrics_token = config_.metrics_token;
+void Node::StartApi() {
+  api::ApiOptions api_options = ApiOptionsOf(config_);
   api_options.node_metrics = [parts = parts_.get()](PrometheusText& out) {
     WriteNodeMetrics(
         out, {&parts->exchanges, parts->server.get(), parts->compute.get(), parts->metadata.get()});
   };
-  api_options.max_request_body_bytes = config_.max_request_body_bytes;
-  api_options.max_upload_body_bytes = config_.max_body_bytes;
-  // Uploads of packages, and migration bodies whose content list grows with the package.
-  api_options.max_spooled_body_bytes =
-      std::max(config_.max_body_bytes,
-               static_cast<uint64_t>(config_.max_package_bytes) + kMultipartOverheadBytes);
   parts_->api = std::make_unique<api::Api>(*parts_->services, api_options);
   std::string web_dir = config_.ResolvedWebDir();
   if (web_dir.empty()) {
@@ -288,35 +338,30 @@ void Node::Start() {
     spdlog::info("web app served from {}", web_dir);
   }
   parts_->web = std::make_unique<WebApp>(web_dir, config_.context_path);
+}
 
+void Node::StartPools() {
   int compute_threads = config_.compute_threads > 0
                             ? config_.compute_threads
                             : static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
   parts_->compute = std::make_unique<ThreadPool>(compute_threads);
   parts_->metadata = std::make_unique<ThreadPool>(kMetadataThreads);
-  parts_->services->dataset_instances.set_pool(parts_->compute.get());
-  parts_->services->dashboards.set_pool(parts_->compute.get());
+  service::Services& services = *parts_->services;
+  services.dataset_instances.set_pool(parts_->compute.get());
+  services.dashboards.set_pool(parts_->compute.get());
   const auto query_budget = std::chrono::seconds(config_.query_budget_seconds);
-  parts_->services->dataset_instances.set_query_budget(query_budget);
-  parts_->services->dashboards.set_query_budget(query_budget);
-  parts_->services->dashboards.set_hooks(config_.dashboard_render_hooks);
+  services.dataset_instances.set_query_budget(query_budget);
+  services.dashboards.set_query_budget(query_budget);
+  services.dashboards.set_hooks(config_.dashboard_render_hooks);
+}
 
-  http::ServerOptions server_options;
-  server_options.host = config_.host();
-  server_options.port = config_.port();
-  server_options.io_threads = config_.io_threads;
-  server_options.max_body_bytes = config_.max_body_bytes;
-  server_options.read_timeout = std::chrono::seconds(config_.read_timeout_seconds);
-  server_options.idle_timeout = std::chrono::seconds(config_.idle_timeout_seconds);
-  server_options.access_log = config_.access_log;
-  server_options.spool_dir = EmptyWorkDirectory(config_.data_dir, "uploads").string();
-  server_options.max_connections = static_cast<size_t>(config_.max_connections);
-  server_options.max_connections_per_address =
-      static_cast<size_t>(config_.max_connections_per_address);
+// Admission (the token checked before a body is read) and cheap calls run on the metadata pool,
+// computations on data on the compute pool, so a cheap call never waits behind them.
+void Node::StartServer() {
+  http::ServerOptions server_options = ServerOptionsOf(config_);
   server_options.on_exchange = [exchanges = &parts_->exchanges](const http::Exchange& exchange) {
     exchanges->Record(exchange);
   };
-
   api::Api* api = parts_->api.get();
   WebApp* web = parts_->web.get();
   ThreadPool* compute = parts_->compute.get();
@@ -328,8 +373,6 @@ void Node::Start() {
       decide(api->Admit(head));
     });
   };
-  // Computations on data run on the compute pool; every other call on the metadata pool, so a
-  // cheap call never waits behind them.
   parts_->server = std::make_unique<http::Server>(
       server_options,
       [this, api, web, compute, metadata](http::Request request, http::Respond respond) {
@@ -344,9 +387,6 @@ void Node::Start() {
         });
       });
   parts_->server->Start();
-  maintenance_ = std::thread([this] { MaintenanceLoop(); });
-  spdlog::info("Tessera listening on {}:{} (storage: {})", config_.host(), port(),
-               parts_->store->backend_name());
 }
 
 uint16_t Node::port() const { return parts_->server ? parts_->server->port() : 0; }

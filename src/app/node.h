@@ -36,6 +36,13 @@ class Node {
 
  private:
   struct Parts;
+  // The steps of Start(), in order.
+  void OpenStorage();
+  void StartServices();
+  void StartApi();
+  void StartPools();
+  void StartServer();
+
   void EnsureBootstrapped();
   void LoadDemoOnFirstStart();
   void MaintenanceLoop();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "core/error.h"
 #include "core/ids.h"
@@ -73,6 +74,107 @@ int VisibleAttribute(const engine::Dataset& rows, const std::string& attribute_i
   if (index < 0 || rows.attribute(index).hidden) return -1;
   return index;
 }
+
+// What suggested elements are asked of: the attribute, the element list selector they are for
+// (none when asked by attribute alone), and the chapter whose other selectors narrow them.
+struct ElementsTarget {
+  const model::Selector* selector = nullptr;
+  std::string attribute_id;
+  std::string chapter_key;
+};
+
+ElementsTarget TargetOf(const model::Dashboard& dashboard, const DashboardState& state,
+                        const ElementsQuery& query) {
+  ElementsTarget target;
+  target.attribute_id = query.target_id;
+  target.chapter_key = state.current_chapter;
+  if (query.filter_key.empty()) return target;
+  target.selector = dashboard.FindSelector(query.filter_key);
+  if (!target.selector || target.selector->type != model::SelectorType::kAttributeElementList ||
+      !target.selector->source_id) {
+    throw Error(ErrorCode::kInvalidInput,
+                "filterKey: '" + query.filter_key + "' is not an element list selector");
+  }
+  target.attribute_id = *target.selector->source_id;
+  if (!query.target_id.empty() && query.target_id != target.attribute_id) {
+    throw Error(ErrorCode::kInvalidInput, "targetObjectId: '" + query.target_id +
+                                              "' is not the source of '" + query.filter_key + "'");
+  }
+  target.chapter_key = target.selector->chapter_key;
+  return target;
+}
+
+// The selections of the chapter's other selectors, as one condition on `rows`: a selector does
+// not narrow its own list, nor do other selectors on the same attribute.
+engine::RowFilter OtherSelections(const engine::Dataset& rows, const model::Dashboard& dashboard,
+                                  const DashboardState& state, const ElementsTarget& target) {
+  std::vector<engine::RowFilter> conditions;
+  for (const model::Selector* other : dashboard.SelectorsOfChapter(target.chapter_key)) {
+    if (target.selector && other->key == target.selector->key) continue;
+    if (other->source_id && other->source_id == target.attribute_id) continue;
+    const Json condition = RowConditionOf(*other, state.SelectionOf(*other));
+    if (condition.is_null()) continue;
+    try {
+      conditions.push_back(engine::CompileViewFilter(rows, condition));
+    } catch (const Error&) {
+      // A condition on objects this dataset lacks does not reach its rows (spec 03 §5.4).
+    }
+  }
+  return engine::RowFilter::Combine(engine::RowFilter::Kind::kAnd, std::move(conditions));
+}
+
+// The search of the query on `dictionary`, or nullopt when none of the forms it searches is one
+// of this dataset's.
+std::optional<engine::ElementSearch> SearchOf(const engine::Dictionary& dictionary,
+                                              const ElementsQuery& query) {
+  engine::ElementSearch search;
+  search.pattern = query.pattern;
+  search.prefix = query.prefix;
+  for (const auto& form_id : query.form_ids) {
+    for (size_t f = 0; f < dictionary.forms().size(); ++f) {
+      if (engine::FormId(dictionary.forms()[f].name) == form_id) {
+        search.forms.push_back(static_cast<int>(f));
+      }
+    }
+  }
+  if (!query.form_ids.empty() && search.forms.empty()) return std::nullopt;
+  return search;
+}
+
+// Elements of several datasets, each once, ordered by ID value (the engine's own order of cells).
+class MergedElements {
+ public:
+  void Add(const engine::Dictionary& dictionary, const std::vector<uint32_t>& codes,
+           const std::string& attribute_id) {
+    for (uint32_t code : codes) {
+      NamedElement element = ElementOf(dictionary, code);
+      elements_.emplace(
+          element.id_value,
+          SuggestedElement{engine::FormatElementId({attribute_id, element.key}), element.name});
+    }
+  }
+
+  ElementsAnswer Page(int64_t offset, int64_t limit) && {
+    ElementsAnswer answer;
+    answer.total = static_cast<int64_t>(elements_.size());
+    int64_t position = 0;
+    for (auto& [value, element] : elements_) {
+      if (position >= offset && (limit < 0 || position < offset + limit)) {
+        answer.elements.push_back(std::move(element));
+      }
+      ++position;
+    }
+    return answer;
+  }
+
+ private:
+  struct Before {
+    bool operator()(const engine::Cell& a, const engine::Cell& b) const {
+      return engine::CompareCells(a, b) < 0;
+    }
+  };
+  std::map<engine::Cell, SuggestedElement, Before> elements_;
+};
 
 }  // namespace
 
@@ -515,87 +617,27 @@ ElementsAnswer DashboardService::Elements(const InstanceCaller& caller, const st
   const DashboardModel& model = opened.definition->model();
   const std::shared_ptr<const DashboardState> state = opened.definition->Current().state;
   const model::Dashboard& dashboard = model.dashboard;
+  const ElementsTarget target = TargetOf(dashboard, *state, query);
 
-  const model::Selector* selector = nullptr;
-  std::string attribute_id;
-  if (!query.filter_key.empty()) {
-    selector = dashboard.FindSelector(query.filter_key);
-    if (!selector || selector->type != model::SelectorType::kAttributeElementList ||
-        !selector->source_id) {
-      throw Error(ErrorCode::kInvalidInput,
-                  "filterKey: '" + query.filter_key + "' is not an element list selector");
-    }
-    attribute_id = *selector->source_id;
-    if (!query.target_id.empty() && query.target_id != attribute_id) {
-      throw Error(ErrorCode::kInvalidInput, "targetObjectId: '" + query.target_id +
-                                                "' is not the source of '" + query.filter_key +
-                                                "'");
-    }
-  } else {
-    attribute_id = query.target_id;
-  }
-  const std::string chapter_key = selector ? selector->chapter_key : state->current_chapter;
-
-  // Ordered by ID value: the engine's own order of cells.
-  auto before = [](const engine::Cell& a, const engine::Cell& b) {
-    return engine::CompareCells(a, b) < 0;
-  };
-  std::map<engine::Cell, SuggestedElement, decltype(before)> merged(before);
+  MergedElements merged;
   bool found = false;
   for (const auto& dataset_id : dashboard.dataset_ids) {
     std::shared_ptr<const engine::Dataset> rows = RowsOf(opened.instance.get(), model, dataset_id);
-    const int index = VisibleAttribute(*rows, attribute_id);
+    const int index = VisibleAttribute(*rows, target.attribute_id);
     if (index < 0) continue;
     found = true;
-    std::vector<engine::RowFilter> conditions;
-    for (const model::Selector* other : dashboard.SelectorsOfChapter(chapter_key)) {
-      if (selector && other->key == selector->key) continue;
-      if (other->source_id && other->source_id == attribute_id) continue;
-      const Json condition = RowConditionOf(*other, state->SelectionOf(*other));
-      if (condition.is_null()) continue;
-      try {
-        conditions.push_back(engine::CompileViewFilter(*rows, condition));
-      } catch (const Error&) {
-        // A condition on objects this dataset lacks does not reach its rows (spec 03 §5.4).
-      }
-    }
     const engine::Dictionary& dictionary = rows->attribute(index).dictionary;
-    engine::ElementSearch search;
-    search.pattern = query.pattern;
-    search.prefix = query.prefix;
-    for (const auto& form_id : query.form_ids) {
-      for (size_t f = 0; f < dictionary.forms().size(); ++f) {
-        if (engine::FormId(dictionary.forms()[f].name) == form_id) {
-          search.forms.push_back(static_cast<int>(f));
-        }
-      }
-    }
-    if (!query.form_ids.empty() && search.forms.empty()) continue;
+    const std::optional<engine::ElementSearch> search = SearchOf(dictionary, query);
+    if (!search) continue;
     const engine::ElementList list = engine::ListElements(
-        *rows, index,
-        engine::RowFilter::Combine(engine::RowFilter::Kind::kAnd, std::move(conditions)), search,
-        pool_);
-    for (uint32_t code : list.codes) {
-      NamedElement element = ElementOf(dictionary, code);
-      merged.emplace(
-          element.id_value,
-          SuggestedElement{engine::FormatElementId({attribute_id, element.key}), element.name});
-    }
+        *rows, index, OtherSelections(*rows, dashboard, *state, target), *search, pool_);
+    merged.Add(dictionary, list.codes, target.attribute_id);
   }
   if (!found) {
     throw Error(ErrorCode::kInvalidInput,
-                "No dataset of the dashboard holds attribute '" + attribute_id + "'");
+                "No dataset of the dashboard holds attribute '" + target.attribute_id + "'");
   }
-  ElementsAnswer answer;
-  answer.total = static_cast<int64_t>(merged.size());
-  int64_t position = 0;
-  for (auto& [value, element] : merged) {
-    if (position >= query.offset && (query.limit < 0 || position < query.offset + query.limit)) {
-      answer.elements.push_back(std::move(element));
-    }
-    ++position;
-  }
-  return answer;
+  return std::move(merged).Page(query.offset, query.limit);
 }
 
 }  // namespace tessera::service
