@@ -25,15 +25,8 @@ MetricLimit And(MetricLimit a, MetricLimit b) {
 // A comparison with values; the ranked ones (Rank.*, Percent.*) compile apart.
 std::optional<CompareOp> ValueOperator(const std::string& op) {
   const std::optional<CompareOp> compare = ComparisonOperator(op);
-  switch (compare.value_or(CompareOp::kRankTop)) {
-    case CompareOp::kRankTop:
-    case CompareOp::kRankBottom:
-    case CompareOp::kPercentTop:
-    case CompareOp::kPercentBottom:
-      return std::nullopt;
-    default:
-      return compare;
-  }
+  if (!compare || IsRankOrPercent(*compare)) return std::nullopt;
+  return compare;
 }
 
 // The Rank.* and Percent.* operators of one metric, composed from the Top and Bottom leaves of

@@ -255,6 +255,11 @@ std::optional<CompareOp> ComparisonOperator(std::string_view name) {
   return std::nullopt;
 }
 
+bool IsRankOrPercent(CompareOp op) {
+  return op == CompareOp::kRankTop || op == CompareOp::kRankBottom ||
+         op == CompareOp::kPercentTop || op == CompareOp::kPercentBottom;
+}
+
 std::optional<std::string> CanonicalOperator(std::string_view name) {
   static const std::array<std::pair<std::string_view, std::string_view>, 12> kAliases = {{
       {"=", "Equals"},

@@ -28,8 +28,13 @@ std::optional<std::string> CanonicalOperator(std::string_view name);
 
 // The comparison a canonical operator name stands for on a metric's values ("Greater" ->
 // kGreater, "In" -> kIn, "Rank.Top" -> kRankTop), or nullopt for a name that is not a comparison
-// (And, Or, Not, Like...). Metric limits and metric qualifications both read it.
+// (And, Or, Not, Like...). Metric limits, metric qualifications and view filters
+// all read it.
 std::optional<CompareOp> ComparisonOperator(std::string_view name);
+
+// Rank.Top, Rank.Bottom, Percent.Top, Percent.Bottom: metric limits' comparisons of a group's
+// position rather than its value.
+bool IsRankOrPercent(CompareOp op);
 
 // A qualification tree holds at most this many operator nodes (conditions, And, Or, Not), so a
 // request cannot buy unbounded work to compile and to evaluate on every row.

@@ -37,25 +37,11 @@ bool IsRange(const std::string& op) { return op == "Between" || op == "NotBetwee
 bool IsList(const std::string& op) { return op == "In" || op == "NotIn"; }
 bool IsNullTest(const std::string& op) { return op == "IsNull" || op == "IsNotNull"; }
 
+// The comparison of a value qualification (an attribute form's or a metric's value).
 CompareOp CompareOpOf(const std::string& op) {
-  static const std::array<std::pair<std::string_view, CompareOp>, 12> kOps = {{
-      {"Equals", CompareOp::kEquals},
-      {"NotEqual", CompareOp::kNotEqual},
-      {"Greater", CompareOp::kGreater},
-      {"Less", CompareOp::kLess},
-      {"GreaterEqual", CompareOp::kGreaterEqual},
-      {"LessEqual", CompareOp::kLessEqual},
-      {"Between", CompareOp::kBetween},
-      {"NotBetween", CompareOp::kNotBetween},
-      {"In", CompareOp::kIn},
-      {"NotIn", CompareOp::kNotIn},
-      {"IsNull", CompareOp::kIsNull},
-      {"IsNotNull", CompareOp::kIsNotNull},
-  }};
-  for (const auto& [name, compare] : kOps) {
-    if (name == op) return compare;
-  }
-  Invalid("Invalid operator - " + op);
+  const std::optional<CompareOp> compare = ComparisonOperator(op);
+  if (!compare || IsRankOrPercent(*compare)) Invalid("Invalid operator - " + op);
+  return *compare;
 }
 
 // --- Operands --------------------------------------------------------------------------------
