@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <mutex>
 
 namespace tessera {
 
@@ -34,8 +35,12 @@ void CreatePrivateDirectories(const std::filesystem::path& path) {
 void RestrictNewFilesToOwner() { ::umask(077); }
 
 bool CreatePrivateFile(const std::filesystem::path& path) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, kPrivateFileMode);
-  if (fd < 0) return false;
+  static std::mutex creating;
+  std::lock_guard lock(creating);
+  struct stat existing {};
+  if (::stat(path.c_str(), &existing) == 0) return true;
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kPrivateFileMode);
+  if (fd < 0) return errno == EEXIST;  // created by another process meanwhile
   ::close(fd);
   return true;
 }

@@ -12,7 +12,10 @@
 //   - RestrictNewFilesToOwner() sets the process's umask to 077, so files that libraries create
 //     (SQLite's databases and journals, streams) get the same modes; `tessera` calls it first.
 //   - CreatePrivateFile() creates an empty file 0600 unless it exists, and closes it: for a file a
-//     library opens next (a SQLite database), whatever the umask.
+//     library opens next (a SQLite database), whatever the umask. A file that exists is not
+//     opened at all: closing a descriptor of a file drops every POSIX lock the process holds on
+//     it, such as the locks of SQLite connections already open on the database. Calls are
+//     serialised, so a connection opened after one call returned is never opened in between.
 #pragma once
 
 #include <sys/types.h>

@@ -1,8 +1,11 @@
 // Directories and files made private to the server's user whatever the process umask.
 #include "core/private_files.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "support/temp_dir.h"
 
@@ -55,6 +58,45 @@ TEST(PrivateFiles, AFileCreatedIsTheOwnersAlone) {
   WithUmask022([&] { ASSERT_TRUE(CreatePrivateFile(dir.path() / "metadata.db")); });
   EXPECT_EQ(ModeOf(dir.path() / "metadata.db"), 0600u);
   EXPECT_EQ(std::filesystem::file_size(dir.path() / "metadata.db"), 0u);
+}
+
+// SQLite keeps POSIX locks on an open database; closing any descriptor of the file would drop
+// them, so a file that exists is not opened again.
+TEST(PrivateFiles, AFileThatExistsKeepsItsContentModeAndTheLocksHeldOnIt) {
+  TempDir dir;
+  const std::filesystem::path file = dir.path() / "warehouse.db";
+  ASSERT_TRUE(CreatePrivateFile(file));
+  int fd = ::open(file.c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, "data", 4), 4);
+  ::fchmod(fd, 0640);
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  lock.l_start = 0;
+  lock.l_len = 1;
+  ASSERT_EQ(::fcntl(fd, F_SETLK, &lock), 0);
+
+  ASSERT_TRUE(CreatePrivateFile(file));
+
+  EXPECT_EQ(std::filesystem::file_size(file), 4u);
+  EXPECT_EQ(ModeOf(file), 0640u);
+  // Another process still finds the byte locked.
+  pid_t child = ::fork();
+  if (child == 0) {
+    int other = ::open(file.c_str(), O_RDWR);
+    struct flock probe {};
+    probe.l_type = F_WRLCK;
+    probe.l_whence = SEEK_SET;
+    probe.l_start = 0;
+    probe.l_len = 1;
+    ::fcntl(other, F_GETLK, &probe);
+    ::_exit(probe.l_type == F_UNLCK ? 1 : 0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the lock was dropped";
+  ::close(fd);
 }
 
 }  // namespace
