@@ -301,12 +301,9 @@ http::Response SearchObjectsById(RequestContext& context) {
     std::vector<std::string> ids;
     for (size_t j = 0; j < object_ids->size(); ++j) {
       const Json& id = (*object_ids)[j];
-      auto canonical = id.is_string() ? CanonicalObjectId(id.get<std::string>()) : std::nullopt;
-      if (!canonical) {
-        throw Error(ErrorCode::kInvalidInput, path + ".objectIds[" + std::to_string(j) +
-                                                  "]: expected a 32-digit hexadecimal id");
-      }
-      ids.push_back(*canonical);
+      const std::string where = ElementPath(path + ".objectIds", j);
+      if (!id.is_string()) FailAt(where, "expected an object id");
+      ids.push_back(RequireObjectId(id.get_ref<const std::string&>(), where));
     }
     for (const auto& view :
          context.services().objects.FindVisible(context.principal(), project_id, ids)) {

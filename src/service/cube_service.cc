@@ -23,18 +23,9 @@ constexpr std::string_view kPublishing = "publishing";
 constexpr std::string_view kReady = "ready";
 constexpr std::string_view kFailed = "failed";
 
-std::string CanonicalId(const std::string& id, std::string_view what) {
-  auto canonical = CanonicalObjectId(id);
-  if (!canonical) {
-    throw Error(ErrorCode::kInvalidInput,
-                std::string(what) + " id '" + id + "' is not a 32-digit hexadecimal object id");
-  }
-  return *canonical;
-}
-
 // Canonical ids only, so they are safe in file names.
 CubeService::CubeKey KeyOf(const std::string& project_id, const std::string& cube_id) {
-  return {CanonicalId(project_id, "project"), CanonicalId(cube_id, "cube")};
+  return {RequireObjectId(project_id, "projectId"), RequireObjectId(cube_id, "cubeId")};
 }
 
 // Files of a publish are named by its job, so no two publishes ever write the same file:

@@ -25,15 +25,6 @@ namespace {
 // What the reference server answers for data requests on a cube never published (spec 02 §2.5).
 constexpr int64_t kCubeNotPublishedIServerCode = -2147072488;
 
-std::string CanonicalId(const std::string& id, std::string_view what) {
-  auto canonical = CanonicalObjectId(id);
-  if (!canonical) {
-    throw Error(ErrorCode::kInvalidInput,
-                std::string(what) + " id '" + id + "' is not an object id: 32 hexadecimal digits");
-  }
-  return *canonical;
-}
-
 bool IsCube(const model::ObjectRecord& record) {
   return record.subtype == model::kSubtypeOlapCube || record.subtype == model::kSubtypeSuperCube;
 }
@@ -66,7 +57,7 @@ std::string_view KindName(DatasetFilter filter) {
 model::ObjectRecord LoadRecord(ObjectService& objects, const Principal& principal,
                                const std::string& project_id, const std::string& raw_id,
                                DatasetFilter filter) {
-  const std::string id = CanonicalId(raw_id, KindName(filter));
+  const std::string id = RequireObjectId(raw_id, std::string(KindName(filter)) + " id");
   std::optional<ObjectView> view;
   try {
     view = objects.Get(principal, project_id, id, model::kTypeReportDefinition);
@@ -267,7 +258,7 @@ ElementPage DatasetDefinitionService::Elements(const Principal& principal,
                                                const std::string& project_id, const std::string& id,
                                                DatasetFilter filter,
                                                const std::string& attribute_id, const Page& page) {
-  const std::string attribute = CanonicalId(attribute_id, "Attribute");
+  const std::string attribute = RequireObjectId(attribute_id, "attributeId");
   if (page.offset < 0 || page.limit < -1) {
     throw Error(ErrorCode::kInvalidInput, "offset must be 0 or more and limit -1 or more");
   }
