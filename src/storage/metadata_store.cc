@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "storage/connection_pool.h"
+#include "storage/postgres_listener.h"
 #include "storage/sql_metadata_transaction.h"
 #include "storage/store_url.h"
 
@@ -24,12 +25,15 @@ class InvalidMetadataStore : public MetadataStore {
   bool IsAvailable() override { return false; }
   std::string backend_name() const override { return "invalid"; }
   PoolUsage pool_usage() override { return {}; }
+  std::unique_ptr<NoticeSubscription> Subscribe(std::vector<std::string>, NoticeHandler) override {
+    return nullptr;
+  }
 };
 
 class SqlMetadataStore : public MetadataStore {
  public:
   SqlMetadataStore(const StoreUrl& url, const StoreOptions& options)
-      : backend_(url.backend),
+      : url_(url),
         pool_([url, busy_timeout = options.busy_timeout] { return Connect(url, busy_timeout); },
               options.max_connections, options.retry_interval) {}
 
@@ -45,8 +49,14 @@ class SqlMetadataStore : public MetadataStore {
     }
   }
 
-  std::string backend_name() const override { return std::string(BackendName(backend_)); }
+  std::string backend_name() const override { return std::string(BackendName(url_.backend)); }
   PoolUsage pool_usage() override { return pool_.Usage(); }
+
+  std::unique_ptr<NoticeSubscription> Subscribe(std::vector<std::string> channels,
+                                                NoticeHandler handler) override {
+    if (url_.backend != Backend::kPostgres) return nullptr;
+    return ListenOnPostgres(url_.target, std::move(channels), std::move(handler));
+  }
 
  private:
   void Run(TransactionMode mode, const Work& work) {
@@ -107,7 +117,7 @@ class SqlMetadataStore : public MetadataStore {
     }
   }
 
-  Backend backend_;
+  const StoreUrl url_;
   ConnectionPool pool_;
 };
 

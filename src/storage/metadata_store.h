@@ -28,6 +28,7 @@
 
 #include "core/pool_usage.h"
 #include "model/object.h"
+#include "storage/change_notices.h"
 #include "storage/records.h"
 
 namespace tessera::storage {
@@ -162,6 +163,9 @@ class MetadataTransaction {
   virtual std::optional<SharedFileRecord> FindSharedFile(const std::string& id) = 0;
   virtual std::vector<SharedFileRecord> ListSharedFiles() = 0;
   virtual bool DeleteSharedFile(const std::string& id) = 0;
+
+  // A notice to every node, sent when this transaction commits (storage/change_notices.h).
+  virtual void Notify(const std::string& channel, const std::string& payload) = 0;
 };
 
 struct StoreOptions {
@@ -183,6 +187,11 @@ class MetadataStore {
   virtual bool IsAvailable() = 0;
   virtual std::string backend_name() const = 0;  // "sqlite", "postgresql" or "invalid"
   virtual PoolUsage pool_usage() = 0;
+
+  // Hears the notices sent on `channels` (storage/change_notices.h); null when the backend has
+  // none.
+  virtual std::unique_ptr<NoticeSubscription> Subscribe(std::vector<std::string> channels,
+                                                        NoticeHandler handler) = 0;
 };
 
 }  // namespace tessera::storage

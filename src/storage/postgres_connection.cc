@@ -168,7 +168,7 @@ class PostgresConnection : public SqlConnection {
 
 }  // namespace
 
-std::unique_ptr<SqlConnection> OpenPostgresConnection(const std::string& url) {
+PGconn* ConnectToPostgres(const std::string& url) {
   // Keywords before "dbname" are defaults that the expanded URL overrides. The keepalive and
   // TCP timeouts make a call on a server that vanished without closing the socket fail too.
   const char* keywords[] = {"connect_timeout",
@@ -187,7 +187,11 @@ std::unique_ptr<SqlConnection> OpenPostgresConnection(const std::string& url) {
     PQfinish(conn);
     throw SqlError(SqlError::Kind::kConnectionLost, message);
   }
-  return std::make_unique<PostgresConnection>(conn);
+  return conn;
+}
+
+std::unique_ptr<SqlConnection> OpenPostgresConnection(const std::string& url) {
+  return std::make_unique<PostgresConnection>(ConnectToPostgres(url));
 }
 
 }  // namespace tessera::storage

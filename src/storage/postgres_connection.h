@@ -15,9 +15,15 @@
 
 #include "storage/sql_connection.h"
 
+struct pg_conn;  // libpq's PGconn
+
 namespace tessera::storage {
 
 // Throws SqlError(kConnectionLost) when the server cannot be reached or refuses the login.
 std::unique_ptr<SqlConnection> OpenPostgresConnection(const std::string& url);
+
+// The libpq connection under it, with the same timeouts, for a caller that drives libpq itself
+// (storage/postgres_listener.h); the caller PQfinish()es it. Throws like OpenPostgresConnection.
+::pg_conn* ConnectToPostgres(const std::string& url);
 
 }  // namespace tessera::storage

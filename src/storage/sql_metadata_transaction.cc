@@ -559,4 +559,10 @@ bool SqlMetadataTransaction::DeleteCubeSnapshot(const std::string& project_id,
                      {CubeSnapshotKey(project_id, cube_id)}) > 0;
 }
 
+void SqlMetadataTransaction::Notify(const std::string& channel, const std::string& payload) {
+  // PostgreSQL delivers it at commit; SQLite serves one node, which needs no notice.
+  if (db_.backend_name() != "postgresql") return;
+  db_.Query("SELECT pg_notify(?, ?)", {channel, payload});
+}
+
 }  // namespace tessera::storage

@@ -96,6 +96,8 @@ class SqlMetadataTransaction : public MetadataTransaction {
   std::vector<SharedFileRecord> ListSharedFiles() override;
   bool DeleteSharedFile(const std::string& id) override;
 
+  void Notify(const std::string& channel, const std::string& payload) override;
+
  private:
   std::vector<model::ObjectRecord> SelectObjects(const std::string& where, const SqlParams& params);
   std::vector<ProjectRecord> SelectProjects(const std::string& where, const SqlParams& params);
