@@ -8,6 +8,7 @@
 #include "app/demo_bundle_dir.h"
 #include "app/web_dir.h"
 #include "core/strings.h"
+#include "http/client_address.h"
 
 namespace tessera::app {
 
@@ -114,6 +115,11 @@ const std::vector<Binding>& Bindings() {
        [](Config& c, const std::string& v) {
          c.max_connections_per_address = ParseBounded(v, 1, 1000000);
        }},
+      {{"server.trusted_proxies", "TESSERA_TRUSTED_PROXIES", "--trusted-proxies",
+        "IP addresses of the load balancers or proxies in front of this node, separated by "
+        "commas: a request through one is from the client its X-Forwarded-For names (failed-login "
+        "limits, access log), and their connections are not capped per address (default none)"},
+       [](Config& c, const std::string& v) { c.trusted_proxies = http::ParseTrustedProxies(v); }},
       {{"server.read_timeout_seconds", "TESSERA_READ_TIMEOUT_SECONDS", "--read-timeout",
         "seconds allowed to receive one request (default 60)"},
        [](Config& c, const std::string& v) {
@@ -142,6 +148,10 @@ const std::vector<Binding>& Bindings() {
         "migration package location, shared by the environments that migrate between each "
         "other; 'none' = not configured (default: packages/ in the data directory)"},
        [](Config& c, const std::string& v) { c.packages_dir = v; }},
+      {{"cubes.dir", "TESSERA_CUBES_DIR", "--cubes-dir",
+        "published cubes' snapshots; nodes on one PostgreSQL storage service share it "
+        "(default: cubes/ in the data directory)"},
+       [](Config& c, const std::string& v) { c.cubes_dir = v; }},
       {{"migrations.max_package_bytes", "TESSERA_MAX_PACKAGE_BYTES", "--max-package-bytes",
         "largest package file in bytes; larger ones end create_failed (default 2147483648)"},
        [](Config& c, const std::string& v) {
@@ -331,6 +341,11 @@ std::string Config::ResolvedPackagesDir() const {
   if (packages_dir == "none") return "";
   if (!packages_dir.empty()) return std::filesystem::absolute(packages_dir).string();
   return std::filesystem::absolute(std::filesystem::path(data_dir) / "packages").string();
+}
+
+std::string Config::ResolvedCubesDir() const {
+  if (!cubes_dir.empty()) return std::filesystem::absolute(cubes_dir).string();
+  return std::filesystem::absolute(std::filesystem::path(data_dir) / "cubes").string();
 }
 
 std::string Config::ResolvedDemoBundleDir() const {

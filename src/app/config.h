@@ -34,6 +34,7 @@ struct Config {
   uint64_t max_request_body_bytes = 4ull << 20;  // every other body that is not spooled
   int64_t max_connections = 0;                   // 0 = from the open-file limit
   int64_t max_connections_per_address = 256;
+  std::vector<std::string> trusted_proxies;  // canonical IP addresses
   int read_timeout_seconds = 60;
   int idle_timeout_seconds = 120;
   int session_idle_timeout_seconds = 1800;
@@ -44,6 +45,7 @@ struct Config {
   // This server's environment id in migrations (spec 04 §3.2); default http://<listen><context>/.
   std::string public_url;
   std::string packages_dir;  // default: <data_dir>/packages; "none" = not configured
+  std::string cubes_dir;     // default: <data_dir>/cubes
   int64_t max_package_bytes = int64_t{1} << 31;
   int migration_workers = 2;
   int migration_target_silence_seconds = 120;
@@ -77,6 +79,7 @@ struct Config {
   std::string ResolvedWebDir() const;  // "" when the web app is not installed
   std::string ResolvedPublicUrl() const;
   std::string ResolvedPackagesDir() const;  // "" when not configured
+  std::string ResolvedCubesDir() const;
 };
 
 struct SettingSpec {

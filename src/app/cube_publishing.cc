@@ -29,6 +29,7 @@ service::WarehouseRegistry WarehousesOf(const Config& config, storage::MetadataS
 service::CubeServiceOptions CubeOptions(const Config& config) {
   service::CubeServiceOptions options;
   options.data_dir = std::filesystem::absolute(config.data_dir);
+  options.cubes_dir = config.ResolvedCubesDir();
   return options;
 }
 

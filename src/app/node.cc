@@ -222,6 +222,7 @@ service::SessionOptions SessionOptionsOf(const Config& config) {
 service::CubeServiceOptions CubeOptionsOf(const Config& config) {
   service::CubeServiceOptions options;
   options.data_dir = std::filesystem::absolute(config.data_dir);
+  options.cubes_dir = config.ResolvedCubesDir();
   // Each waits with its work done and its outcome not yet recorded (the import's transaction
   // open with every change applied).
   options.before_publish_commit =
@@ -284,6 +285,7 @@ http::ServerOptions ServerOptionsOf(const Config& config) {
   options.spool_dir = EmptyWorkDirectory(config.data_dir, "uploads").string();
   options.max_connections = static_cast<size_t>(config.max_connections);
   options.max_connections_per_address = static_cast<size_t>(config.max_connections_per_address);
+  options.trusted_proxies = config.trusted_proxies;
   return options;
 }
 
@@ -318,6 +320,9 @@ void Node::StartServices() {
   parts_->services = std::make_unique<service::Services>(
       *parts_->store, SessionOptionsOf(config_), *parts_->warehouses, CubeOptionsOf(config_),
       InstanceOptionsOf(config_), MigrationSetupOf(config_));
+  if (parts_->services->HearOtherNodes()) {
+    spdlog::info("hearing other nodes' changes through the storage service");
+  }
   RecoverJobs();
   RemoveLeftovers();
   EnsureBootstrapped();

@@ -26,6 +26,7 @@
 #include "core/ids.h"
 #include "core/json.h"
 #include "core/strings.h"
+#include "http/client_address.h"
 
 namespace tessera::http {
 namespace {
@@ -266,6 +267,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnHeader(const beast::error_code& ec, size_t bytes);
   bool AnnouncesBody() const;
   RequestHead Head() const;
+  std::string ClientAddressOfHeader() const;
   void OnAdmission(Admission admission);
   bool StartSpool();
   void SendContinue();
@@ -297,7 +299,8 @@ class Session : public std::enable_shared_from_this<Session> {
   const uint64_t id_;
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
-  std::string remote_address_;
+  std::string peer_address_;    // the connection's other end
+  std::string client_address_;  // the current request's client (http/client_address.h)
   Phase phase_ = Phase::kReading;
 
   // The header is read with header_parser_, which then becomes body_parser_ (see OnHeader).
@@ -367,7 +370,8 @@ Session::Session(ServerCore& core, uint64_t id, tcp::socket socket)
     : core_(core), id_(id), stream_(std::move(socket)) {
   beast::error_code ec;
   tcp::endpoint remote = stream_.socket().remote_endpoint(ec);
-  remote_address_ = ec ? "-" : remote.address().to_string();
+  peer_address_ = ec ? "-" : remote.address().to_string();
+  client_address_ = peer_address_;
 }
 
 void Session::Start() {
@@ -444,6 +448,7 @@ void Session::OnHeader(const beast::error_code& ec, size_t) {
   version_ = header.version();
   keep_alive_ = header.keep_alive();
   expects_continue_ = EqualsIgnoreCase(ToString(header[bhttp::field::expect]), "100-continue");
+  client_address_ = ClientAddressOfHeader();
   if (core_.is_stopping()) return Close();
   const Admit& admit = core_.options().admit;
   if (!admit || !AnnouncesBody()) return OnAdmission({});
@@ -468,6 +473,18 @@ bool Session::AnnouncesBody() const {
   return length && *length > 0;
 }
 
+std::string Session::ClientAddressOfHeader() const {
+  const auto& trusted = core_.options().trusted_proxies;
+  if (!IsTrustedProxy(peer_address_, trusted)) return peer_address_;
+  Headers headers;
+  for (const auto& field : header_parser_->get()) {
+    if (EqualsIgnoreCase(ToString(field.name_string()), "X-Forwarded-For")) {
+      headers.Add("X-Forwarded-For", ToString(field.value()));
+    }
+  }
+  return ClientAddressOf(peer_address_, headers, trusted);
+}
+
 RequestHead Session::Head() const {
   RequestHead head;
   head.request_id = request_id_;
@@ -476,7 +493,7 @@ RequestHead Session::Head() const {
   for (const auto& field : header_parser_->get()) {
     head.headers.Add(ToString(field.name_string()), ToString(field.value()));
   }
-  head.remote_address = remote_address_;
+  head.remote_address = client_address_;
   return head;
 }
 
@@ -628,7 +645,7 @@ Request Session::TakeRequest() {
       *body_parser_);
   body_parser_.reset();
   request.body_file = std::move(spooled_body_);
-  request.remote_address = remote_address_;
+  request.remote_address = client_address_;
   request.request_id = request_id_;
   return request;
 }
@@ -761,7 +778,7 @@ void Session::LogAccess() {
   if (!core_.options().access_log) return;
   auto duration = std::chrono::duration<double, std::milli>(Clock::now() - started_);
   // What the client sent is cut short: a log line must not grow with an attacker's input.
-  spdlog::info("{} {} {} {} {} {}B {:.1f}ms", request_id_, remote_address_, Abbreviate(method_, 16),
+  spdlog::info("{} {} {} {} {} {}B {:.1f}ms", request_id_, client_address_, Abbreviate(method_, 16),
                Abbreviate(target_, 512), response_status_, response_body_bytes_, duration.count());
 }
 
@@ -797,7 +814,7 @@ void Session::Close() {
   beast::error_code ec;
   stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
   stream_.close();
-  core_.Unregister(id_, remote_address_);
+  core_.Unregister(id_, peer_address_);
 }
 
 // ---- ServerCore ----
@@ -924,6 +941,7 @@ std::string ServerCore::RefusalOf(const std::string& address) const {
     return "The server has reached its limit of " + std::to_string(max_connections_) +
            " open connections; try again shortly";
   }
+  if (IsTrustedProxy(address, options_.trusted_proxies)) return "";  // it speaks for many clients
   auto it = connections_by_address_.find(address);
   if (it != connections_by_address_.end() && it->second >= options_.max_connections_per_address) {
     return "This client address has reached its limit of " +

@@ -16,6 +16,8 @@
 //     is released;
 //   - connection caps: beyond max_connections open connections, or max_connections_per_address
 //     from one client address, a new connection is answered 503 (ERR001) and closed;
+//   - behind trusted proxies (load balancers), the client address of a request is the one they
+//     report in X-Forwarded-For (http/client_address.h);
 //   - file responses (Response::body_file) are streamed from disk in chunks;
 //   - a read timeout per request (headers and body) and an idle timeout between requests;
 //   - a request id per request (Request::request_id), one access-log line per response and one
@@ -31,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "http/message.h"
 
@@ -77,7 +80,11 @@ struct ServerOptions {
   std::string spool_dir;  // empty: the system's temporary directory
   // 0: the process's open-file limit less a reserve for the files the node itself opens.
   size_t max_connections = 0;
-  size_t max_connections_per_address = 256;
+  size_t max_connections_per_address = 256;  // not applied to trusted proxies
+  // Canonical addresses of the proxies whose X-Forwarded-For names the client
+  // (http/client_address.h): a request's remote_address and its access-log line show the client,
+  // not the proxy, and the proxies' own connections are not capped per address.
+  std::vector<std::string> trusted_proxies;
   std::chrono::seconds read_timeout{60};
   std::chrono::seconds idle_timeout{120};
   std::chrono::seconds shutdown_grace{10};

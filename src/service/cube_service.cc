@@ -96,7 +96,9 @@ std::string_view CubeStateName(CubeState state) {
 
 CubeService::CubeService(storage::MetadataStore& store, WarehouseRegistry& warehouses,
                          JobRunner& jobs, CubeServiceOptions options)
-    : store_(store), warehouses_(warehouses), jobs_(jobs), options_(std::move(options)) {}
+    : store_(store), warehouses_(warehouses), jobs_(jobs), options_(std::move(options)) {
+  if (options_.cubes_dir.empty()) options_.cubes_dir = options_.data_dir / "cubes";
+}
 
 CubeService::~CubeService() { Stop(); }
 
@@ -128,13 +130,25 @@ std::filesystem::path CubeService::SnapshotPath(const std::string& project_id,
   const CubeKey key = KeyOf(project_id, cube_id);
   auto record = FindRecord(key.project_id, key.cube_id);
   if (!record || record->snapshot_file.empty()) return {};
-  return options_.data_dir / record->snapshot_file;
+  return FileOf(record->snapshot_file);
+}
+
+std::filesystem::path CubeService::FileOf(const std::string& recorded) const {
+  constexpr std::string_view kRecordedDirectory = "cubes/";
+  if (recorded.starts_with(kRecordedDirectory)) {
+    return options_.cubes_dir / recorded.substr(kRecordedDirectory.size());
+  }
+  return options_.data_dir / recorded;
+}
+
+std::filesystem::path CubeService::ProjectDirectory(const std::string& project_id) const {
+  return options_.cubes_dir / project_id;
 }
 
 std::filesystem::path CubeService::RowsPathOf(
     const CubeKey& key, const std::optional<storage::CubeSnapshotRecord>& record) const {
-  if (record && !record->rows_file.empty()) return options_.data_dir / record->rows_file;
-  return options_.data_dir / LegacyRowsFile(key);
+  if (record && !record->rows_file.empty()) return FileOf(record->rows_file);
+  return FileOf(LegacyRowsFile(key));
 }
 
 void CubeService::DropPushedRows(const std::string& project_id, const std::string& cube_id) {
@@ -150,7 +164,7 @@ void CubeService::DropPushedRows(const std::string& project_id, const std::strin
   });
   std::error_code ignored;
   std::filesystem::remove(RowsPathOf(key, before), ignored);
-  std::filesystem::remove(options_.data_dir / LegacyRowsFile(key), ignored);
+  std::filesystem::remove(FileOf(LegacyRowsFile(key)), ignored);
 }
 
 CubeService::Entry& CubeService::EntryFor(const std::string& key) {
@@ -370,8 +384,8 @@ void CubeService::PublishJob(JobContext& context, const CubeKey& key, CustomPubl
   PublishFiles previous;
   storage::CubeSnapshotRecord recorded;
   try {
-    WriteSnapshot(options_.data_dir / files.snapshot, *dataset);
-    if (job.commit) job.commit(options_.data_dir / files.rows);
+    WriteSnapshot(FileOf(files.snapshot), *dataset);
+    if (job.commit) job.commit(FileOf(files.rows));
     if (options_.before_publish_commit) options_.before_publish_commit();
     context.ThrowIfCancelled();
     previous = CommitPublish(context, key, files, *dataset, recorded);
@@ -382,7 +396,7 @@ void CubeService::PublishJob(JobContext& context, const CubeKey& key, CustomPubl
   {
     std::lock_guard lock(mutex_);
     Entry& entry = EntryFor(key.text());
-    Install(entry, std::move(dataset));
+    Install(entry, std::move(dataset), files.snapshot);
     entry.last_status = StatusOf(recorded);
   }
   // Only now may the files of the previous publish go.
@@ -416,6 +430,7 @@ CubeService::PublishFiles CubeService::CommitPublish(JobContext& context, const 
     record->last_publish_duration_ms = MillisSince(context.job().created);
     record->updated = record->published;
     tx.PutCubeSnapshot(*record);
+    tx.Notify(kCubeNoticeChannel, key.text());
     recorded = *record;
   });
   return previous;
@@ -446,14 +461,14 @@ bool CubeService::IsRecorded(const CubeKey& key, const PublishFiles& files) {
 
 void CubeService::RemoveFiles(const PublishFiles& files) const {
   std::error_code ignored;
-  if (!files.snapshot.empty()) std::filesystem::remove(options_.data_dir / files.snapshot, ignored);
-  if (!files.rows.empty()) std::filesystem::remove(options_.data_dir / files.rows, ignored);
+  if (!files.snapshot.empty()) std::filesystem::remove(FileOf(files.snapshot), ignored);
+  if (!files.rows.empty()) std::filesystem::remove(FileOf(files.rows), ignored);
 }
 
 void CubeService::RemoveFilesOfJob(const CubeKey& key, const std::string& job_id) const {
   const std::string prefix = key.cube_id + "." + job_id + ".";
   std::error_code error;
-  const std::filesystem::path directory = options_.data_dir / "cubes" / key.project_id;
+  const std::filesystem::path directory = ProjectDirectory(key.project_id);
   for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
     if (entry.path().filename().string().starts_with(prefix)) {
       std::error_code ignored;
@@ -462,12 +477,32 @@ void CubeService::RemoveFilesOfJob(const CubeKey& key, const std::string& job_id
   }
 }
 
-void CubeService::Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset) {
+void CubeService::Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset,
+                          const std::string& snapshot_file) {
   const size_t bytes = dataset->MemoryBytes();
   loaded_bytes_ = loaded_bytes_ - entry.dataset_bytes + bytes;
   entry.dataset = std::move(dataset);
   entry.dataset_bytes = bytes;
+  entry.snapshot_file = snapshot_file;
+  entry.checked_at = std::chrono::steady_clock::now();
+  entry.may_be_stale = false;
   ++entry.generation;
+}
+
+bool CubeService::IsCurrent(const Entry& entry) const {
+  if (!entry.dataset || entry.may_be_stale) return false;
+  return hears_notices_ ||
+         std::chrono::steady_clock::now() - entry.checked_at < options_.version_check_interval;
+}
+
+void CubeService::HearNotice(const storage::Notice& notice) {
+  std::lock_guard lock(mutex_);
+  if (notice.channel.empty()) {
+    for (auto& [key, entry] : entries_) entry->may_be_stale = true;
+    return;
+  }
+  auto it = entries_.find(notice.payload);
+  if (it != entries_.end()) it->second->may_be_stale = true;
 }
 
 CubeStatus CubeService::Status(const std::string& project_id, const std::string& cube_id) {
@@ -507,14 +542,26 @@ std::shared_ptr<const engine::Dataset> CubeService::Get(const std::string& proje
   {
     std::lock_guard lock(mutex_);
     entry = &EntryFor(key.text());
-    if (entry->dataset) return entry->dataset;
+    if (IsCurrent(*entry)) return entry->dataset;
   }
   std::lock_guard load(entry->load_mutex);
+  std::shared_ptr<const engine::Dataset> served;
   {
     std::lock_guard lock(mutex_);
-    if (entry->dataset) return entry->dataset;  // another caller loaded it meanwhile
+    if (IsCurrent(*entry)) return entry->dataset;  // another caller checked or loaded it
+    served = entry->dataset;
   }
-  return LoadSnapshot(key, *entry);
+  try {
+    return LoadSnapshot(key, *entry);
+  } catch (const Error& e) {
+    // The dataset served stays served when its newer version cannot be read yet.
+    if (!served) throw;
+    spdlog::warn("cube {}: keeps serving its loaded dataset: {}", key.cube_id, e.message());
+    std::lock_guard lock(mutex_);
+    entry->checked_at = std::chrono::steady_clock::now();
+    entry->may_be_stale = false;
+    return served;
+  }
 }
 
 std::shared_ptr<const engine::Dataset> CubeService::LoadSnapshot(const CubeKey& key, Entry& entry) {
@@ -527,6 +574,17 @@ std::shared_ptr<const engine::Dataset> CubeService::LoadSnapshot(const CubeKey& 
       generation = entry.generation;
     }
     auto record = FindRecord(key.project_id, key.cube_id);
+    {
+      std::lock_guard lock(mutex_);
+      if (entry.generation != generation) return entry.dataset;  // a publish here installed it
+      bool still_recorded = entry.dataset && (!record || record->snapshot_file.empty() ||
+                                              record->snapshot_file == entry.snapshot_file);
+      if (still_recorded) {
+        entry.checked_at = std::chrono::steady_clock::now();
+        entry.may_be_stale = false;
+        return entry.dataset;
+      }
+    }
     if (!record || record->snapshot_file.empty()) {
       if (!WaitForFirstPublish(entry)) return nullptr;
       std::lock_guard lock(mutex_);
@@ -534,7 +592,7 @@ std::shared_ptr<const engine::Dataset> CubeService::LoadSnapshot(const CubeKey& 
     }
     std::shared_ptr<const engine::Dataset> dataset;
     try {
-      dataset = engine::ReadDatasetSnapshot(options_.data_dir / record->snapshot_file);
+      dataset = engine::ReadDatasetSnapshot(FileOf(record->snapshot_file));
     } catch (const Error& e) {
       auto now = FindRecord(key.project_id, key.cube_id);
       bool replaced = now && now->snapshot_file != record->snapshot_file;
@@ -546,7 +604,7 @@ std::shared_ptr<const engine::Dataset> CubeService::LoadSnapshot(const CubeKey& 
     }
     std::lock_guard lock(mutex_);
     // A publish that ended while the snapshot loaded installed a newer dataset: serve that one.
-    if (entry.generation == generation) Install(entry, std::move(dataset));
+    if (entry.generation == generation) Install(entry, std::move(dataset), record->snapshot_file);
     return entry.dataset;
   }
 }
@@ -582,8 +640,7 @@ void CubeService::RemoveLeftovers() {
   store_.Read([&](storage::MetadataTransaction& tx) { projects = tx.ListProjects(); });
   for (const auto& project : projects) FailStalePublishes(project.object.id);
   std::error_code error;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(options_.data_dir / "cubes", error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(options_.cubes_dir, error)) {
     const std::string name = entry.path().filename().string();
     if (entry.is_directory() && CanonicalObjectId(name) == name) RemoveLeftoversOfProject(name);
   }
@@ -607,6 +664,14 @@ void CubeService::FailStalePublishes(const std::string& project_id) {
 }
 
 void CubeService::RemoveLeftoversOfProject(const std::string& project_id) {
+  // The directory is listed before the records are read: a file another node's publish wrote
+  // after its job was stored is then seen with its job running, or recorded.
+  const std::filesystem::path directory = ProjectDirectory(project_id);
+  std::vector<std::filesystem::path> found;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    found.push_back(entry.path());
+  }
   std::set<std::string> kept;  // file names
   std::set<std::string> running_jobs;
   store_.Read([&](storage::MetadataTransaction& tx) {
@@ -624,16 +689,14 @@ void CubeService::RemoveLeftoversOfProject(const std::string& project_id) {
       if (job.kind == kCubePublishJob) running_jobs.insert(job.id);
     }
   });
-  std::error_code error;
-  const std::filesystem::path directory = options_.data_dir / "cubes" / project_id;
-  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
-    const std::string name = entry.path().filename().string();
+  for (const auto& path : found) {
+    const std::string name = path.filename().string();
     if (kept.count(name)) continue;
     // <cube id>.<job id>.<extension>[.tmp-...]: kept while its publish runs (elsewhere).
     if (name.size() > 66 && name[32] == '.' && running_jobs.count(name.substr(33, 32))) continue;
     std::error_code ignored;
-    std::filesystem::remove_all(entry.path(), ignored);
-    spdlog::info("removed {}, left by an interrupted publish", entry.path().string());
+    std::filesystem::remove_all(path, ignored);
+    spdlog::info("removed {}, left by an interrupted publish", path.string());
   }
 }
 

@@ -39,8 +39,12 @@
 //   - Get() of a cube that has no dataset yet while its first publish runs (or waits its turn) on
 //     this node waits for that publish to end, so a request never fails only because it came
 //     early.
-//   - A node serves the dataset it published or loaded; it does not notice a newer publish by
-//     another node until it publishes itself or restarts.
+//   - Files live in `cubes_dir` (default <data_dir>/cubes), which nodes on one storage service
+//     share, so any node loads a cube another node published. A node serves the dataset it
+//     published or loaded until it learns of a newer publish: at once from the notice the
+//     publish sends (HearNotice(), on backends with notices), otherwise by reading the record
+//     again when its dataset was last checked more than `version_check_interval` ago. An
+//     instance keeps the dataset it was created on (it holds it), whatever is published later.
 //   - A pushed dataset (spec 02 §8, model::IsPushedDataset) is a cube whose rows come from its
 //     upload sessions, kept in a rows file (engine/pushed_rows_file.h) beside its snapshot and
 //     recorded with it: Publish() rebuilds the dataset from those rows. PublishWith() runs a
@@ -104,7 +108,9 @@ struct CustomPublish {
 };
 
 struct CubeServiceOptions {
-  std::filesystem::path data_dir;  // snapshots go under data_dir/cubes/
+  std::filesystem::path data_dir;   // where records written before `cubes_dir` existed point
+  std::filesystem::path cubes_dir;  // snapshots and rows files; empty: data_dir/cubes
+  std::chrono::milliseconds version_check_interval{1000};  // without notices
   std::chrono::milliseconds query_timeout{std::chrono::minutes(30)};
   // Fault injection for tests only: runs once a publish has written its files, just before the
   // transaction that records them.
@@ -113,6 +119,8 @@ struct CubeServiceOptions {
 
 // The job kind of cube publishes.
 inline constexpr char kCubePublishJob[] = "cube_publish";
+// The notice channel of published cubes; the payload is "<project id>:<cube id>".
+inline constexpr char kCubeNoticeChannel[] = "tessera_cubes";
 
 class CubeService {
  public:
@@ -167,9 +175,18 @@ class CubeService {
   // Forgets the rows recorded for a pushed dataset and removes their file.
   void DropPushedRows(const std::string& project_id, const std::string& cube_id);
 
+  // A notice on kCubeNoticeChannel (or a "may have missed notices" one): the cubes it names are
+  // checked against their records on their next Get().
+  void HearNotice(const storage::Notice& notice);
+  // Whether notices reach this service; without them Get() checks records on a timer.
+  void set_hears_notices(bool hears) { hears_notices_ = hears; }
+
  private:
   struct Entry {
-    std::shared_ptr<const engine::Dataset> dataset;  // served; null until published or loaded
+    std::shared_ptr<const engine::Dataset> dataset;    // served; null until published or loaded
+    std::string snapshot_file;                         // the recorded file `dataset` came from
+    std::chrono::steady_clock::time_point checked_at;  // when that was still the record's
+    bool may_be_stale = false;                         // a notice named the cube since
     size_t dataset_bytes = 0;
     uint64_t generation = 0;  // datasets installed so far, so a stale snapshot load is dropped
     bool is_publishing = false;
@@ -205,8 +222,14 @@ class CubeService {
                                                          const std::filesystem::path& rows,
                                                          const std::atomic<bool>* cancel);
   void WriteSnapshot(const std::filesystem::path& path, const engine::Dataset& dataset);
-  void Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset);  // mutex_ held
+  // With mutex_ held.
+  void Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset,
+               const std::string& snapshot_file);
+  bool IsCurrent(const Entry& entry) const;  // mutex_ held
   std::shared_ptr<const engine::Dataset> LoadSnapshot(const CubeKey& key, Entry& entry);
+  // A path the storage service records ("cubes/<project>/<file>") on this node.
+  std::filesystem::path FileOf(const std::string& recorded) const;
+  std::filesystem::path ProjectDirectory(const std::string& project_id) const;
   std::optional<storage::CubeSnapshotRecord> FindRecord(const std::string& project_id,
                                                         const std::string& cube_id);
   // The rows file a record names (the name of releases before publish jobs when it names none).
@@ -223,6 +246,7 @@ class CubeService {
   JobRunner& jobs_;
   CubeServiceOptions options_;
   std::atomic<bool> is_stopping_{false};
+  std::atomic<bool> hears_notices_{false};
 
   mutable std::mutex mutex_;
   std::condition_variable publish_ended_;

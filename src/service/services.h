@@ -64,8 +64,24 @@ struct Services {
   }
   // Cube publishes run on the cube service's threads as jobs of `jobs`: they end first.
   ~Services() {
+    notices.reset();
     cubes.Stop();
     jobs.Stop();
+  }
+
+  // Starts hearing what other nodes on the storage service change (ended sessions, published
+  // cubes), where the storage service sends notices; returns whether it does. Without notices
+  // the services check for changes themselves (their contracts say how).
+  bool HearOtherNodes() {
+    notices = store.Subscribe({kSessionNoticeChannel, kCubeNoticeChannel},
+                              [this](const storage::Notice& notice) {
+                                if (notice.channel != kCubeNoticeChannel)
+                                  sessions.HearNotice(notice);
+                                if (notice.channel != kSessionNoticeChannel)
+                                  cubes.HearNotice(notice);
+                              });
+    cubes.set_hears_notices(notices != nullptr);
+    return notices != nullptr;
   }
   Services(const Services&) = delete;
   Services& operator=(const Services&) = delete;
@@ -89,6 +105,7 @@ struct Services {
   SharedFileService shared_files;
   // Last, so that it is destroyed first: its jobs stop before the services they run on go.
   JobRunner jobs;
+  std::unique_ptr<storage::NoticeSubscription> notices;  // reset first by the destructor
 };
 
 }  // namespace tessera::service

@@ -78,6 +78,7 @@ std::string SessionService::Login(const LoginRequest& request) {
 
 std::shared_ptr<const Session> SessionService::LoadSession(const std::string& token_hash,
                                                            Timestamp now) {
+  const uint64_t notices_before = notices_heard_;
   std::optional<storage::SessionRecord> record;
   store_.Read([&](storage::MetadataTransaction& tx) { record = tx.FindSession(token_hash); });
   if (!record) ThrowSessionInvalid();
@@ -86,6 +87,7 @@ std::shared_ptr<const Session> SessionService::LoadSession(const std::string& to
     store_.Write([&](storage::MetadataTransaction& tx) {
       tx.DeleteSession(token_hash);
       tx.DeleteSearchesOfSession(record->session_id);
+      tx.Notify(kSessionNoticeChannel, "token:" + token_hash);
     });
     ThrowSessionInvalid();
   }
@@ -100,7 +102,9 @@ std::shared_ptr<const Session> SessionService::LoadSession(const std::string& to
   auto& entry = cache_[token_hash];
   Timestamp known_activity = std::max(entry.last_active, record->last_active);
   entry.session = session;
-  entry.validated_at = std::chrono::steady_clock::now();
+  // A notice heard while the record was read may be about this session: validate it again.
+  entry.validated_at = notices_heard_ == notices_before ? std::chrono::steady_clock::now()
+                                                        : std::chrono::steady_clock::time_point();
   entry.last_active = known_activity;
   entry.last_persisted = std::max(entry.last_persisted, record->last_active);
   return session;
@@ -161,18 +165,41 @@ std::string SessionService::Logout(std::string_view token) {
   store_.Write([&](storage::MetadataTransaction& tx) {
     tx.DeleteSession(session->token_hash);
     tx.DeleteSearchesOfSession(session->session_id);
+    tx.Notify(kSessionNoticeChannel, "token:" + session->token_hash);
   });
   return session->session_id;
 }
 
 int SessionService::EndSessionsOf(const std::string& user_id) {
   int ended = 0;
-  store_.Write([&](storage::MetadataTransaction& tx) { ended = tx.DeleteSessionsOfUser(user_id); });
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    ended = tx.DeleteSessionsOfUser(user_id);
+    tx.Notify(kSessionNoticeChannel, "user:" + user_id);
+  });
+  ForgetUser(user_id);
+  return ended;
+}
+
+void SessionService::ForgetUser(const std::string& user_id) {
   std::lock_guard lock(mutex_);
   std::erase_if(cache_, [&](const auto& entry) {
     return entry.second.session->principal.user_id == user_id;
   });
-  return ended;
+}
+
+void SessionService::HearNotice(const storage::Notice& notice) {
+  constexpr std::string_view kToken = "token:", kUser = "user:";
+  std::string_view payload = notice.payload;
+  ++notices_heard_;
+  if (notice.channel.empty()) {
+    std::lock_guard lock(mutex_);
+    cache_.clear();
+  } else if (payload.starts_with(kToken)) {
+    std::lock_guard lock(mutex_);
+    cache_.erase(std::string(payload.substr(kToken.size())));
+  } else if (payload.starts_with(kUser)) {
+    ForgetUser(std::string(payload.substr(kUser.size())));
+  }
 }
 
 int SessionService::PurgeExpired() {

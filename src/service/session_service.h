@@ -8,10 +8,15 @@
 // out of the hot path, a node caches validated sessions for `cache_ttl` and writes the
 // last-activity time at most once per `touch_interval`; a node reading the stored time adds
 // that interval as slack, so no node expires a session before its reported timeout.
-// Logout takes effect at once on the node that handled it and within `cache_ttl` elsewhere.
+// Logout, and ending a user's sessions, take effect at once on the node that handled them; other
+// nodes drop the session from their caches when they hear the notice the change sends
+// (HearNotice(), storage/change_notices.h) -- at once where the storage service has notices,
+// within `cache_ttl` where it has none.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -24,6 +29,9 @@
 #include "storage/metadata_store.h"
 
 namespace tessera::service {
+
+// The notice channel of ended sessions; the payload is "token:<token hash>" or "user:<user id>".
+inline constexpr char kSessionNoticeChannel[] = "tessera_sessions";
 
 struct SessionOptions {
   int idle_timeout_seconds = 1800;
@@ -84,6 +92,10 @@ class SessionService {
   // Deletes expired sessions from the storage service; returns how many.
   int PurgeExpired();
 
+  // A notice on kSessionNoticeChannel drops what it names from the cache; a "may have missed
+  // notices" one drops the whole cache.
+  void HearNotice(const storage::Notice& notice);
+
   const SessionOptions& options() const { return options_; }
 
  private:
@@ -96,6 +108,7 @@ class SessionService {
 
   std::shared_ptr<const Session> LoadSession(const std::string& token_hash, Timestamp now);
   bool RecordActivity(CacheEntry& entry, Timestamp now);  // true when it is time to persist
+  void ForgetUser(const std::string& user_id);
   void PersistActivity(const std::string& token_hash, Timestamp now);
   std::chrono::milliseconds TouchInterval() const;
   [[noreturn]] static void ThrowSessionInvalid();
@@ -106,6 +119,7 @@ class SessionService {
   LoginThrottle throttle_;
   std::mutex mutex_;
   std::unordered_map<std::string, CacheEntry> cache_;
+  std::atomic<uint64_t> notices_heard_{0};
 };
 
 }  // namespace tessera::service

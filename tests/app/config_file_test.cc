@@ -72,7 +72,8 @@ TEST_F(StrictConfigFile, AnUnknownTableIsRefusedWithTheTablesAccepted) {
   EXPECT_EQ(Refusal("\n[srever]\nlisten = \"127.0.0.1:1\"\n"),
             Write("") +
                 ":2: unknown table [srever]; accepted at the top level: data_dir, [server], "
-                "[storage], [auth], [packages], [migrations], [jobs], [instances], [demo], [web], "
+                "[storage], [auth], [packages], [cubes], [migrations], [jobs], [instances], "
+                "[demo], [web], "
                 "[log], [metrics], [warehouses.NAME]");
 }
 

@@ -42,6 +42,7 @@ Router EchoRouter() {
     body["method"] = request.method;
     body["query"] = query;
     body["body"] = request.body;
+    body["remote"] = request.remote_address;
     return Response::Json(200, DumpJson(body));
   };
   router.Add("GET", "/api/echo/{value}", echo);
@@ -486,6 +487,38 @@ TEST(Server, ConnectionsBeyondTheCapOfOneAddressAreAnswered503) {
   }
   ASSERT_TRUE(answered.has_value());
   EXPECT_EQ(answered->status, 200);
+}
+
+TEST(Server, ARequestThroughATrustedProxyIsFromTheClientItForwards) {
+  Headers forwarded;
+  forwarded.Add("X-Forwarded-For", "198.51.100.20, 203.0.113.9");
+  {
+    RoutedServer untrusting(EchoRouter());
+    auto client = untrusting.NewClient();
+    EXPECT_EQ(BodyJson(client->Send("GET", "/api/echo/a", forwarded))["remote"], "127.0.0.1");
+  }
+  ServerOptions options = TestOptions();
+  options.trusted_proxies = {"127.0.0.1"};
+  RoutedServer server(EchoRouter(), options);
+  auto client = server.NewClient();
+  EXPECT_EQ(BodyJson(client->Send("GET", "/api/echo/a", forwarded))["remote"], "203.0.113.9");
+  // The next request on the same connection is judged by its own header.
+  EXPECT_EQ(BodyJson(client->Send("GET", "/api/echo/b"))["remote"], "127.0.0.1");
+}
+
+TEST(Server, ATrustedProxysConnectionsAreNotCappedPerAddress) {
+  ServerOptions options = TestOptions();
+  options.max_connections_per_address = 1;
+  options.trusted_proxies = {"127.0.0.1"};
+  RoutedServer server(EchoRouter(), options);
+  std::vector<std::unique_ptr<RawConnection>> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(std::make_unique<RawConnection>(server.port()));
+    held.back()->Write(RequestText("GET", "/api/echo/a", ""));
+    auto answered = held.back()->ReadResponse();
+    ASSERT_TRUE(answered.has_value());
+    EXPECT_EQ(answered->status, 200);
+  }
 }
 
 TEST(Server, TheGlobalConnectionCapRefusesEveryAddress) {

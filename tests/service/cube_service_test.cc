@@ -104,6 +104,25 @@ class CubeServiceTest : public StoreBackendTest {
     return cubes;
   }
   std::unique_ptr<service::CubeService> Node() { return Node(warehouse_database_->url()); }
+  // Another node's cube service, sharing the cubes directory but not the data directory, that
+  // checks the records every `interval` unless it hears notices.
+  std::unique_ptr<service::CubeService> NodeThatChecks(std::chrono::milliseconds interval,
+                                                       bool hears_notices) {
+    registries_.push_back(std::make_unique<service::WarehouseRegistry>(
+        std::map<std::string, std::string>{{"demo", warehouse_database_->url()}}));
+    service::JobRunnerOptions jobs;
+    jobs.node_id = kOtherNodeId;
+    runners_.push_back(std::make_unique<service::JobRunner>(*store_, jobs));
+    service::CubeServiceOptions options;
+    options.data_dir = other_data_dir_.path();
+    options.cubes_dir = data_dir_.path() / "cubes";  // shared with Node()'s
+    options.version_check_interval = interval;
+    auto cubes = std::make_unique<service::CubeService>(*store_, *registries_.back(),
+                                                        *runners_.back(), options);
+    cubes->RegisterJobs();
+    cubes->set_hears_notices(hears_notices);
+    return cubes;
+  }
   service::JobRunner& LastRunner() { return *runners_.back(); }
 
   std::filesystem::path CubesDirectory() const { return data_dir_.path() / "cubes" / project_id_; }
@@ -175,6 +194,7 @@ class CubeServiceTest : public StoreBackendTest {
     cubes.WaitForPublish(project_id_, cube_id);
   }
 
+  TempDir other_data_dir_;
   TempDir data_dir_;
   std::unique_ptr<storage::MetadataStore> store_;
   std::unique_ptr<TestDatabase> warehouse_database_;
@@ -581,6 +601,64 @@ TEST_P(CubeServiceTest, SnapshotsAndTheirDirectoriesAreTheServerUsersAlone) {
   EXPECT_EQ(info.st_mode & 0777, 0700u);
   ASSERT_EQ(::stat((data_dir_.path() / "cubes").c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0700u);
+}
+
+TEST_P(CubeServiceTest, ANodeServesAnotherNodesNewPublishOnceItsCheckIsDue) {
+  auto publisher = Node();
+  auto other = NodeThatChecks(std::chrono::milliseconds(0), /*hears_notices=*/false);
+  PublishAndWait(*publisher, sales_cube_id_);
+  const double published = TotalRevenue();
+  auto first = other->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(first, nullptr) << "the other node cannot load the shared snapshot";
+  EXPECT_NEAR(SumOf(*first, "Revenue"), published, 1e-6 * published);
+
+  ChangeWarehouse(1);
+  PublishAndWait(*publisher, sales_cube_id_);
+  const double republished = TotalRevenue();
+  ASSERT_GT(republished, published);
+  auto second = other->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(second, nullptr);
+  EXPECT_NEAR(SumOf(*second, "Revenue"), republished, 1e-6 * republished);
+  EXPECT_NEAR(SumOf(*first, "Revenue"), published, 1e-6 * published)
+      << "a holder of the first version keeps its rows";
+  EXPECT_EQ(other->Get(project_id_, sales_cube_id_), second) << "loaded once";
+}
+
+TEST_P(CubeServiceTest, ANodeThatHearsNoticesServesTheNewPublishOnlyOnceItHearsOfIt) {
+  auto publisher = Node();
+  auto other = NodeThatChecks(std::chrono::hours(1), /*hears_notices=*/true);
+  PublishAndWait(*publisher, sales_cube_id_);
+  auto first = other->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(first, nullptr);
+  ChangeWarehouse(1);
+  PublishAndWait(*publisher, sales_cube_id_);
+  EXPECT_EQ(other->Get(project_id_, sales_cube_id_), first) << "nothing told it yet";
+
+  other->HearNotice({service::kCubeNoticeChannel, project_id_ + ":" + item_cube_id_});
+  EXPECT_EQ(other->Get(project_id_, sales_cube_id_), first) << "a notice of another cube";
+  other->HearNotice({service::kCubeNoticeChannel, project_id_ + ":" + sales_cube_id_});
+  auto second = other->Get(project_id_, sales_cube_id_);
+  EXPECT_NE(second, first);
+  EXPECT_EQ(SumOf(*second, "Revenue"),
+            SumOf(*publisher->Get(project_id_, sales_cube_id_), "Revenue"));
+
+  ChangeWarehouse(1);
+  PublishAndWait(*publisher, sales_cube_id_);
+  other->HearNotice({});  // notices may have been missed: everything is checked
+  EXPECT_EQ(SumOf(*other->Get(project_id_, sales_cube_id_), "Revenue"),
+            SumOf(*publisher->Get(project_id_, sales_cube_id_), "Revenue"));
+}
+
+TEST_P(CubeServiceTest, ANodeKeepsServingItsDatasetWhenTheNewSnapshotCannotBeRead) {
+  auto publisher = Node();
+  auto other = NodeThatChecks(std::chrono::milliseconds(0), /*hears_notices=*/false);
+  PublishAndWait(*publisher, sales_cube_id_);
+  auto first = other->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(first, nullptr);
+  ChangeWarehouse(1);
+  PublishAndWait(*publisher, sales_cube_id_);
+  std::ofstream(publisher->SnapshotPath(project_id_, sales_cube_id_), std::ios::trunc) << "garbage";
+  EXPECT_EQ(other->Get(project_id_, sales_cube_id_), first);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CubeServiceTest, ::testing::ValuesIn(kAllStoreBackends),

@@ -314,6 +314,49 @@ TEST_P(SessionServiceTest, ADisabledUsersSessionIsRefused) {
   EXPECT_EQ(CodeOf([&] { sessions->Authenticate(token); }), ErrorCode::kSessionInvalid);
 }
 
+TEST_P(SessionServiceTest, ANoticeOfAnEndedSessionDropsItFromAnotherNodesCache) {
+  auto first = Node();
+  SessionOptions cached;
+  cached.cache_ttl = std::chrono::minutes(10);  // only a notice can make it forget
+  auto second = Node(cached);
+  const std::string token = first->Login(Credentials("ann", kPassword));
+  second->Authenticate(token);
+  first->Logout(token);
+  EXPECT_NO_THROW(second->Authenticate(token)) << "a cache that is not told keeps the session";
+
+  second->HearNotice({service::kSessionNoticeChannel, "token:" + Sha256Hex(token)});
+  EXPECT_EQ(CodeOf([&] { second->Authenticate(token); }), ErrorCode::kSessionInvalid);
+}
+
+TEST_P(SessionServiceTest, ANoticeThatAUsersSessionsEndedDropsThemAllAndOnlyThem) {
+  auto first = Node();
+  SessionOptions cached;
+  cached.cache_ttl = std::chrono::minutes(10);
+  auto second = Node(cached);
+  const std::string ann = first->Login(Credentials("ann", kPassword));
+  const std::string admin = first->Login(Credentials("administrator", ""));
+  second->Authenticate(ann);
+  second->Authenticate(admin);
+  first->EndSessionsOf(ann_id_);
+
+  second->HearNotice({service::kSessionNoticeChannel, "user:" + ann_id_});
+  EXPECT_EQ(CodeOf([&] { second->Authenticate(ann); }), ErrorCode::kSessionInvalid);
+  EXPECT_NO_THROW(second->Authenticate(admin));
+}
+
+TEST_P(SessionServiceTest, ANoticeThatNoticesWereMissedValidatesEveryCachedSessionAgain) {
+  auto first = Node();
+  SessionOptions cached;
+  cached.cache_ttl = std::chrono::minutes(10);
+  auto second = Node(cached);
+  const std::string token = first->Login(Credentials("ann", kPassword));
+  second->Authenticate(token);
+  first->Logout(token);
+
+  second->HearNotice({});
+  EXPECT_EQ(CodeOf([&] { second->Authenticate(token); }), ErrorCode::kSessionInvalid);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, SessionServiceTest, ::testing::ValuesIn(kAllStoreBackends),
                          BackendParamName);
 
