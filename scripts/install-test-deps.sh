@@ -7,6 +7,7 @@
 #     (puppeteer-core, which drives the installed chromium and never downloads a browser);
 #   - the client compatibility suite (`make client-test`): pytest and PyYAML;
 #   - the check of the API's answers against its OpenAPI document: python3-jsonschema;
+#   - the scale-out suite (tests/scaleout): nginx, a real load balancer in front of two nodes;
 #   - the benchmarks (bench/): google benchmark, wrk, curl, the sqlite3 shell, GNU time;
 #   - `make format`: clang-format.
 # Idempotent: apt runs only when a package is missing (`apt-get update` once), npm only when
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  libgtest-dev libgmock-dev postgresql python3
+  libgtest-dev libgmock-dev postgresql python3 nginx
   chromium fonts-dejavu-core
   python3-pytest python3-yaml python3-prometheus-client python3-jsonschema
   libbenchmark-dev wrk curl sqlite3 time
