@@ -5,6 +5,9 @@
 #include <charconv>
 #include <filesystem>
 #include <future>
+#include <set>
+
+#include <spdlog/spdlog.h>
 
 #include "core/base64.h"
 #include "core/error.h"
@@ -254,39 +257,80 @@ SavedObject SaveDataset(ObjectService& objects, const Principal& principal,
 
 }  // namespace
 
-enum class SessionState { kOpen, kPublishing, kPublished, kFailed };
+// What a session keeps of one table: its update policy, column headers and orientation.
+struct PushUploadTable {
+  engine::UpdatePolicy policy = engine::UpdatePolicy::kReplace;
+  std::vector<std::string> headers;
+  bool column_orientation = false;
+};
 
 namespace {
 
+// The states of an upload session's record.
+constexpr char kSessionOpen[] = "open";
+constexpr char kSessionPublishing[] = "publishing";
+constexpr char kSessionPublished[] = "published";
+constexpr char kSessionFailed[] = "failed";
+
+// How long a publish may take to begin (to record its cube publishing) before a session that
+// says it is publishing is taken to have lost the node that ran it.
+constexpr auto kPublishStartGrace = std::chrono::seconds(60);
+
+Json UploadTableToJson(const std::string& name, const PushUploadTable& table) {
+  return {{"name", name},
+          {"updatePolicy", std::string(engine::UpdatePolicyName(table.policy))},
+          {"columnHeaders", table.headers},
+          {"columnOrientation", table.column_orientation}};
+}
+
+std::map<std::string, PushUploadTable> UploadTablesOf(const storage::UploadSessionRecord& session) {
+  std::map<std::string, PushUploadTable> tables;
+  for (const auto& json : session.tables) {
+    PushUploadTable table;
+    table.policy = engine::ParseUpdatePolicy(json.at("updatePolicy").get<std::string>());
+    table.headers = json.at("columnHeaders").get<std::vector<std::string>>();
+    table.column_orientation = json.at("columnOrientation").get<bool>();
+    tables.emplace(json.at("name").get<std::string>(), std::move(table));
+  }
+  return tables;
+}
+
+[[noreturn]] void SessionNotFound(const std::string& session_id, const std::string& dataset_id) {
+  throw Error(ErrorCode::kNotFound, "Upload session '" + session_id + "' of dataset '" +
+                                        dataset_id +
+                                        "' was not found; it may have expired or been closed");
+}
+
 // A publish hands the session's rows over when it starts, so a session whose publish failed
 // holds none: publishing it again would merge nothing (and a replace would empty the table).
-void RefuseIfFailed(SessionState state, const std::string& session_id) {
-  if (state != SessionState::kFailed) return;
-  Invalid("Upload session '" + session_id +
+void RefuseIfFailed(const storage::UploadSessionRecord& session) {
+  if (session.state != kSessionFailed) return;
+  Invalid("Upload session '" + session.id +
           "' failed to publish and no longer holds its rows; open a new upload session and "
           "send them again");
 }
 
+// `refusal` continues "Upload session '<id>' ".
+void RefuseIfPublished(const storage::UploadSessionRecord& session, std::string_view refusal) {
+  if (session.state == kSessionPublishing || session.state == kSessionPublished) {
+    Invalid("Upload session '" + session.id + "' " + std::string(refusal));
+  }
+}
+
+// Every chunk of every table numbered 1..n without a gap.
+void RequireNoGaps(const std::vector<storage::UploadChunk>& keys) {
+  std::map<std::string, int64_t> expected;
+  for (const auto& key : keys) {
+    int64_t& next = expected.try_emplace(key.table, 1).first->second;
+    if (key.index != next) {
+      Invalid("Table '" + key.table + "' has no chunk " + std::to_string(next) + " but has chunk " +
+              std::to_string(key.index) + ": chunks are numbered from 1 without gaps");
+    }
+    ++next;
+  }
+}
+
 }  // namespace
-
-struct PushService::Session {
-  struct Table {
-    engine::UpdatePolicy policy = engine::UpdatePolicy::kReplace;
-    std::vector<std::string> headers;
-    bool column_orientation = false;
-    std::map<int64_t, engine::PushedRows> chunks;
-  };
-
-  std::string id;
-  std::string project_id;
-  std::string dataset_id;
-  std::string user_id;
-  std::map<std::string, Table> tables;
-  SessionState state = SessionState::kOpen;
-  std::string error;  // kFailed
-  std::atomic<bool> is_cancelled{false};
-  std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
-};
 
 PushService::PushService(storage::MetadataStore& store, ObjectService& objects, CubeService& cubes,
                          PushServiceOptions options)
@@ -311,144 +355,170 @@ std::string PushService::OpenSession(const Principal& principal, const std::stri
                                      const std::string& dataset_id, const Json& body) {
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
-  auto session = std::make_shared<Session>();
-  session->id = NewTicketId();
-  session->project_id = project_id;
-  session->dataset_id = dataset.record.id;
-  session->user_id = principal.user_id;
+  storage::UploadSessionRecord session;
+  session.id = NewTicketId();
+  session.project_id = project_id;
+  session.dataset_id = dataset.record.id;
+  session.user_id = principal.user_id;
+  session.state = kSessionOpen;
+  session.tables = Json::array();
   const Json& tables = RequiredArray(body, "tables", "body");
   if (tables.empty()) Invalid("body.tables: name at least one table to upload");
+  std::set<std::string> names;
   for (size_t t = 0; t < tables.size(); ++t) {
     const std::string path = "body.tables[" + std::to_string(t) + "]";
     const std::string name = RequiredString(tables[t], "name", path);
     const engine::PushTable& table = TableOf(dataset.model, name);
-    Session::Table upload;
+    PushUploadTable upload;
     upload.policy = engine::ParseUpdatePolicy(RequiredString(tables[t], "updatePolicy", path));
     upload.headers = ColumnHeaders(tables[t], path);
     upload.column_orientation = ColumnOrientation(tables[t], path);
     engine::ParseChunk(table, upload.headers, upload.column_orientation, "[]");  // checks headers
-    if (!session->tables.emplace(name, std::move(upload)).second) {
-      Invalid(path + ".name: table '" + name + "' is listed twice");
+    if (!names.insert(name).second) Invalid(path + ".name: table '" + name + "' is listed twice");
+    session.tables.push_back(UploadTableToJson(name, upload));
+  }
+  const Timestamp now = Now();
+  session.last_used = now;
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    tx.DeleteUploadSessionsUnusedSince(now - options_.session_ttl);
+    for (const auto& other : tx.ListUploadSessions(project_id, session.dataset_id)) {
+      if (other.state == kSessionOpen || other.state == kSessionFailed) {
+        tx.DeleteUploadSession(other.id);  // superseded
+      }
     }
-  }
-  std::lock_guard lock(mutex_);
-  ExpireSessions();
-  std::erase_if(sessions_, [&](const auto& entry) {
-    const Session& other = *entry.second;
-    return other.project_id == project_id && other.dataset_id == session->dataset_id &&
-           (other.state == SessionState::kOpen || other.state == SessionState::kFailed);
+    tx.PutUploadSession(session);
   });
-  sessions_[session->id] = session;
-  return session->id;
+  return session.id;
 }
 
-std::shared_ptr<PushService::Session> PushService::FindSession(const Principal& principal,
-                                                               const std::string& project_id,
-                                                               const std::string& dataset_id,
-                                                               const std::string& session_id) {
+storage::UploadSessionRecord PushService::FindSession(const Principal& principal,
+                                                      const std::string& project_id,
+                                                      const std::string& dataset_id,
+                                                      const std::string& session_id) {
   const std::string dataset = RequireObjectId(dataset_id, "datasetId");
-  std::lock_guard lock(mutex_);
-  ExpireSessions();
-  auto found = sessions_.find(session_id);
-  if (found == sessions_.end() || found->second->project_id != project_id ||
-      found->second->dataset_id != dataset || found->second->user_id != principal.user_id) {
-    throw Error(ErrorCode::kNotFound, "Upload session '" + session_id + "' of dataset '" + dataset +
-                                          "' was not found; it may have expired or been closed");
+  std::optional<storage::UploadSessionRecord> found;
+  store_.Read([&](storage::MetadataTransaction& tx) { found = tx.FindUploadSession(session_id); });
+  if (!found || found->project_id != project_id || found->dataset_id != dataset ||
+      found->user_id != principal.user_id || IsExpired(*found)) {
+    SessionNotFound(session_id, dataset);
   }
-  found->second->last_used = std::chrono::steady_clock::now();
-  return found->second;
+  return std::move(*found);
 }
 
-void PushService::ExpireSessions() {
-  const auto now = std::chrono::steady_clock::now();
-  std::erase_if(sessions_, [&](const auto& entry) {
-    const Session& session = *entry.second;
-    return session.state != SessionState::kPublishing &&
-           now - session.last_used > options_.session_ttl;
-  });
+bool PushService::IsExpired(const storage::UploadSessionRecord& session) const {
+  return session.state != kSessionPublishing && Now() - session.last_used > options_.session_ttl;
 }
 
 void PushService::PutChunk(const Principal& principal, const std::string& project_id,
                            const std::string& dataset_id, const std::string& session_id,
                            const Json& body) {
-  auto session = FindSession(principal, project_id, dataset_id, session_id);
+  storage::UploadSessionRecord session = FindSession(principal, project_id, dataset_id, session_id);
   const std::string table_name = RequiredString(body, "tableName", "body");
   const int64_t index = ChunkIndex(body);
-  const std::string data = DecodedData(body);
+  std::string data = DecodedData(body);
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
   const engine::PushTable& table = TableOf(dataset.model, table_name);
-  std::vector<std::string> headers;
-  bool column_orientation = false;
-  {
-    std::lock_guard lock(mutex_);
-    auto upload = session->tables.find(table_name);
-    if (upload == session->tables.end()) {
-      Invalid("body.tableName: table '" + table_name + "' is not part of this upload session");
-    }
-    headers = upload->second.headers;
-    column_orientation = upload->second.column_orientation;
+  const auto tables = UploadTablesOf(session);
+  auto upload = tables.find(table_name);
+  if (upload == tables.end()) {
+    Invalid("body.tableName: table '" + table_name + "' is not part of this upload session");
   }
-  engine::PushedRows rows = engine::ParseChunk(table, headers, column_orientation, data);
-  std::lock_guard lock(mutex_);
-  if (session->state == SessionState::kPublishing || session->state == SessionState::kPublished) {
-    Invalid("Upload session '" + session_id +
-            "' is published or publishing; open a new session to upload more");
-  }
-  RefuseIfFailed(session->state, session->id);
-  session->tables.at(table_name).chunks[index] = std::move(rows);
+  engine::ParseChunk(table, upload->second.headers, upload->second.column_orientation, data);
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    auto current = tx.FindUploadSession(session.id, /*for_update=*/true);
+    if (!current) SessionNotFound(session.id, session.dataset_id);
+    RefuseIfPublished(*current, "is published or publishing; open a new session to upload more");
+    RefuseIfFailed(*current);
+    tx.PutUploadChunk(session.id, {table_name, index, std::move(data)});
+    current->last_used = Now();
+    tx.PutUploadSession(*current);
+  });
 }
 
 void PushService::Publish(const Principal& principal, const std::string& project_id,
                           const std::string& dataset_id, const std::string& session_id) {
-  auto session = FindSession(principal, project_id, dataset_id, session_id);
+  storage::UploadSessionRecord session = FindSession(principal, project_id, dataset_id, session_id);
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
-  Loads loads;
-  {
-    std::lock_guard lock(mutex_);
-    if (session->state == SessionState::kPublishing || session->state == SessionState::kPublished) {
-      Invalid("Upload session '" + session_id + "' is already published or publishing");
-    }
-    RefuseIfFailed(session->state, session->id);
-    for (const auto& [name, table] : session->tables) {
-      TableOf(dataset.model, name);  // the model may have been replaced since
-      int64_t expected = 1;
-      for (const auto& [index, chunk] : table.chunks) {
-        if (index != expected) {
-          Invalid("Table '" + name + "' has no chunk " + std::to_string(expected) +
-                  " but has chunk " + std::to_string(index) +
-                  ": chunks are numbered from 1 without gaps");
-        }
-        ++expected;
-      }
-    }
-    for (auto& [name, table] : session->tables) {
-      loads[name] = {table.policy, Concatenated(table.chunks)};
-      table.chunks.clear();
-    }
-    session->state = SessionState::kPublishing;
-    session->error.clear();
-    session->is_cancelled = false;
-  }
+  const auto tables = UploadTablesOf(session);
+  for (const auto& [name, table] : tables) TableOf(dataset.model, name);  // it may be replaced
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    auto current = tx.FindUploadSession(session.id, /*for_update=*/true);
+    if (!current) SessionNotFound(session.id, session.dataset_id);
+    RefuseIfPublished(*current, "is already published or publishing");
+    RefuseIfFailed(*current);
+    RequireNoGaps(tx.ListUploadChunkKeys(session.id));
+    current->state = kSessionPublishing;
+    current->error.clear();
+    current->publish_started = Now();
+    current->last_used = current->publish_started;
+    tx.PutUploadSession(*current);
+  });
   try {
-    StartPublish(project_id, dataset.record.id, dataset.model, std::move(loads), session);
-  } catch (...) {
-    std::lock_guard lock(mutex_);
-    session->state = SessionState::kFailed;  // its chunks are gone: a new session is needed
-    session->error = "the publish could not start; open a new upload session";
+    StartPublish(project_id, dataset.record.id, dataset.model,
+                 LoadsOf(session.id, dataset.model, tables), session.id);
+  } catch (const std::exception& e) {
+    // Its chunks are handed over or unreadable: a new session is needed.
+    EndSession(session.id, std::string("the publish could not start: ") + e.what() +
+                               "; open a new upload session");
     throw;
   }
 }
 
+PushService::Loads PushService::LoadsOf(const std::string& session_id,
+                                        const engine::PushModel& model,
+                                        const std::map<std::string, PushUploadTable>& tables) {
+  std::vector<storage::UploadChunk> chunks;
+  store_.Read([&](storage::MetadataTransaction& tx) { chunks = tx.ListUploadChunks(session_id); });
+  std::map<std::string, std::map<int64_t, engine::PushedRows>> parsed;
+  for (auto& chunk : chunks) {
+    const PushUploadTable& upload = tables.at(chunk.table);
+    parsed[chunk.table][chunk.index] = engine::ParseChunk(
+        TableOf(model, chunk.table), upload.headers, upload.column_orientation, chunk.data);
+    std::string().swap(chunk.data);
+  }
+  Loads loads;
+  for (const auto& [name, table] : tables) {
+    loads[name] = {table.policy, Concatenated(parsed[name])};
+  }
+  return loads;
+}
+
+void PushService::EndSession(const std::string& session_id, const std::string& error) {
+  try {
+    store_.Write([&](storage::MetadataTransaction& tx) {
+      auto current = tx.FindUploadSession(session_id, /*for_update=*/true);
+      tx.DeleteUploadChunks(session_id);
+      if (!current) return;  // closed meanwhile
+      current->state = error.empty() ? kSessionPublished : kSessionFailed;
+      current->error = error;
+      current->last_used = Now();
+      tx.PutUploadSession(*current);
+    });
+  } catch (const Error& e) {
+    spdlog::warn("upload session {}: could not record the end of its publish: {}", session_id,
+                 e.message());
+  }
+}
+
+bool PushService::IsClosed(const std::string& session_id) {
+  bool closed = false;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    closed = !tx.FindUploadSession(session_id).has_value();
+  });
+  return closed;
+}
+
 void PushService::StartPublish(const std::string& project_id, const std::string& dataset_id,
                                const engine::PushModel& model, Loads loads,
-                               std::shared_ptr<Session> session,
+                               const std::string& session_id,
                                std::function<void(const std::string&)> notify) {
   auto merged = std::make_shared<engine::PushedTables>();
   auto pending = std::make_shared<Loads>(std::move(loads));
   CustomPublish job;
-  job.build = [model, dataset_id, merged, pending, session](const std::filesystem::path& rows) {
+  job.build = [this, model, dataset_id, merged, pending,
+               session_id](const std::filesystem::path& rows) {
     *merged = engine::ReadPushedRows(model, rows);
     for (auto& [name, load] : *pending) {
       (*merged)[name] =
@@ -457,10 +527,9 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
     }
     pending->clear();
     auto dataset = engine::BuildPushedDataset(dataset_id, model, *merged);
-    if (session && session->is_cancelled) {
+    if (!session_id.empty() && IsClosed(session_id)) {
       throw Error(ErrorCode::kInvalidInput,
-                  "the upload session was closed before its publish "
-                  "ended");
+                  "the upload session was closed before its publish ended");
     }
     return dataset;
   };
@@ -468,14 +537,10 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
     engine::WritePushedRows(model, *merged, rows);
     merged->clear();
   };
-  job.finished = [this, session, notify](const std::string& error) {
+  job.finished = [this, session_id, notify](const std::string& error) {
     if (notify) notify(error);
+    if (!session_id.empty()) EndSession(session_id, error);
     std::lock_guard lock(mutex_);
-    if (session) {
-      session->state = error.empty() ? SessionState::kPublished : SessionState::kFailed;
-      session->error = error;
-      session->last_used = std::chrono::steady_clock::now();
-    }
     --running_publishes_;
     publish_ended_.notify_all();  // the last use of this object
   };
@@ -499,36 +564,55 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
 PublishProgress PushService::Progress(const Principal& principal, const std::string& project_id,
                                       const std::string& dataset_id,
                                       const std::string& session_id) {
-  auto session = FindSession(principal, project_id, dataset_id, session_id);
-  std::lock_guard lock(mutex_);
-  switch (session->state) {
-    case SessionState::kOpen:
-      return {session->id, kStatusNotPublished, "not published"};
-    case SessionState::kPublishing:
-      return {session->id, kStatusPublishing, "publishing"};
-    case SessionState::kPublished:
-      return {session->id, kStatusReady, "result ready"};
-    case SessionState::kFailed:
-      break;
+  storage::UploadSessionRecord session = FindSession(principal, project_id, dataset_id, session_id);
+  if (session.state == kSessionOpen) return {session.id, kStatusNotPublished, "not published"};
+  if (session.state == kSessionPublished) return {session.id, kStatusReady, "result ready"};
+  if (session.state == kSessionPublishing) {
+    std::optional<PublishProgress> progress = ProgressOfPublish(session);
+    if (progress) return *progress;
   }
   throw Error(ErrorCode::kInternal,
-              "The publish of upload session '" + session->id +
-                  "' failed; the previous data is still served: " + session->error);
+              "The publish of upload session '" + session.id +
+                  "' failed; the previous data is still served: " + session.error);
+}
+
+// A session marked publishing, from its cube's record (shared by every node): the node that runs
+// the publish records the session's end only after the cube's, and may have died before either.
+// Null when the publish failed (`session.error` then says why).
+std::optional<PublishProgress> PushService::ProgressOfPublish(
+    storage::UploadSessionRecord& session) {
+  std::optional<storage::CubeSnapshotRecord> cube;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    cube = tx.FindCubeSnapshot(session.project_id, session.dataset_id);
+  });
+  const bool began = cube && cube->updated >= session.publish_started;
+  if (cube && cube->state == "publishing")
+    return PublishProgress{session.id, kStatusPublishing, "publishing"};
+  if (began && cube->state == "ready")
+    return PublishProgress{session.id, kStatusReady, "result ready"};
+  if (began && cube->state == "failed") {
+    session.error = cube->error_message;
+    return std::nullopt;
+  }
+  if (Now() - session.publish_started < kPublishStartGrace) {
+    return PublishProgress{session.id, kStatusPublishing, "publishing"};
+  }
+  session.error = "the node that ran the publish stopped before it began";
+  return std::nullopt;
 }
 
 void PushService::CloseSession(const Principal& principal, const std::string& project_id,
                                const std::string& dataset_id, const std::string& session_id) {
-  auto session = FindSession(principal, project_id, dataset_id, session_id);
-  session->is_cancelled = true;
-  std::lock_guard lock(mutex_);
-  sessions_.erase(session->id);
+  storage::UploadSessionRecord session = FindSession(principal, project_id, dataset_id, session_id);
+  // A publish still running on any node sees the session gone and is not served.
+  store_.Write([&](storage::MetadataTransaction& tx) { tx.DeleteUploadSession(session.id); });
 }
 
 void PushService::PublishAndWait(const std::string& project_id, const std::string& dataset_id,
                                  const engine::PushModel& model, Loads loads) {
   auto outcome = std::make_shared<std::promise<std::string>>();
   std::future<std::string> error = outcome->get_future();
-  StartPublish(project_id, dataset_id, model, std::move(loads), nullptr,
+  StartPublish(project_id, dataset_id, model, std::move(loads), /*session_id=*/"",
                [outcome](const std::string& message) { outcome->set_value(message); });
   const std::string message = error.get();
   if (!message.empty()) {

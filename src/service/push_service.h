@@ -33,8 +33,12 @@
 // dataset or session, or a session of another user, is Error(kNotFound); a cube that is not a
 // pushed dataset is Error(kNotSupported). Uploading needs write on the dataset.
 //
-// Sessions live in this node's memory (a client keeps talking to the node it opened the session
-// on) and are forgotten after `session_ttl` without use, unless publishing. Thread-safe.
+// Sessions and their chunks live in the storage service, so any node takes the next call of a
+// session another node opened (a chunk is checked when it arrives and parsed again when the
+// session is published). A session is forgotten after `session_ttl` without use, unless
+// publishing. The node asked to publish runs the publish; its progress is read from the cube's
+// shared record, so any node answers it, and a session whose node died before recording the end
+// reads as the cube's outcome (or as failed when the publish never began). Thread-safe.
 #pragma once
 
 #include <chrono>
@@ -43,6 +47,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +61,8 @@
 #include "storage/metadata_store.h"
 
 namespace tessera::service {
+
+struct PushUploadTable;  // what an upload session keeps of one table
 
 struct PushServiceOptions {
   std::chrono::milliseconds session_ttl{std::chrono::hours(1)};
@@ -101,19 +108,28 @@ class PushService {
                   const std::string& update_policy, const Json& body);
 
  private:
-  struct Session;
   struct TableLoad {
     engine::UpdatePolicy policy = engine::UpdatePolicy::kReplace;
     engine::PushedRows rows;
   };
   using Loads = std::map<std::string, TableLoad>;
 
-  std::shared_ptr<Session> FindSession(const Principal& principal, const std::string& project_id,
-                                       const std::string& dataset_id,
-                                       const std::string& session_id);
-  void ExpireSessions();  // with mutex_ held
+  // The caller's live session, or Error(kNotFound).
+  storage::UploadSessionRecord FindSession(const Principal& principal,
+                                           const std::string& project_id,
+                                           const std::string& dataset_id,
+                                           const std::string& session_id);
+  bool IsExpired(const storage::UploadSessionRecord& session) const;
+  // The session's chunks, parsed and concatenated in index order per table.
+  Loads LoadsOf(const std::string& session_id, const engine::PushModel& model,
+                const std::map<std::string, PushUploadTable>& tables);
+  // Records the end of the session's publish ("" or the error) and drops its chunks.
+  void EndSession(const std::string& session_id, const std::string& error);
+  bool IsClosed(const std::string& session_id);
+  std::optional<PublishProgress> ProgressOfPublish(storage::UploadSessionRecord& session);
+  // `session_id` "" for a publish without a session.
   void StartPublish(const std::string& project_id, const std::string& dataset_id,
-                    const engine::PushModel& model, Loads loads, std::shared_ptr<Session> session,
+                    const engine::PushModel& model, Loads loads, const std::string& session_id,
                     std::function<void(const std::string&)> notify = {});
   void PublishAndWait(const std::string& project_id, const std::string& dataset_id,
                       const engine::PushModel& model, Loads loads);
@@ -126,7 +142,6 @@ class PushService {
   std::mutex mutex_;
   std::condition_variable publish_ended_;
   int running_publishes_ = 0;
-  std::map<std::string, std::shared_ptr<Session>> sessions_;  // by session id
 };
 
 }  // namespace tessera::service

@@ -33,7 +33,7 @@
 
 namespace tessera::storage {
 
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 struct ObjectFilter {
   std::vector<int> types;     // empty = any; matches ObjectRecord::type
@@ -163,6 +163,23 @@ class MetadataTransaction {
   virtual std::optional<SharedFileRecord> FindSharedFile(const std::string& id) = 0;
   virtual std::vector<SharedFileRecord> ListSharedFiles() = 0;
   virtual bool DeleteSharedFile(const std::string& id) = 0;
+
+  // Dataset upload sessions and their chunks. DeleteUploadSession and
+  // DeleteUploadSessionsUnusedSince (every session not publishing whose last use came before
+  // `before`) drop the sessions' chunks too. PutUploadChunk replaces the chunk of the same
+  // (table, index). Chunks list by table name, then index; ListUploadChunkKeys leaves `data`
+  // empty.
+  virtual void PutUploadSession(const UploadSessionRecord& session) = 0;
+  virtual std::optional<UploadSessionRecord> FindUploadSession(const std::string& id,
+                                                               bool for_update = false) = 0;
+  virtual std::vector<UploadSessionRecord> ListUploadSessions(const std::string& project_id,
+                                                              const std::string& dataset_id) = 0;
+  virtual bool DeleteUploadSession(const std::string& id) = 0;
+  virtual int DeleteUploadSessionsUnusedSince(Timestamp before) = 0;
+  virtual void PutUploadChunk(const std::string& session_id, const UploadChunk& chunk) = 0;
+  virtual std::vector<UploadChunk> ListUploadChunkKeys(const std::string& session_id) = 0;
+  virtual std::vector<UploadChunk> ListUploadChunks(const std::string& session_id) = 0;
+  virtual void DeleteUploadChunks(const std::string& session_id) = 0;
 
   // A notice to every node, sent when this transaction commits (storage/change_notices.h).
   virtual void Notify(const std::string& channel, const std::string& payload) = 0;

@@ -42,6 +42,27 @@ struct SearchRecord {
   std::vector<std::string> object_ids;  // hits in result order
 };
 
+// A dataset upload session (service/push_service.h), kept in the storage service so that any
+// node takes its next call. `tables` holds what the session keeps of each table.
+struct UploadSessionRecord {
+  std::string id;
+  std::string project_id;
+  std::string dataset_id;
+  std::string user_id;
+  Json tables = Json::array();
+  std::string state;  // "open", "publishing", "published", "failed"
+  std::string error;  // "failed": why
+  Timestamp publish_started{};
+  Timestamp last_used{};
+};
+
+// One uploaded chunk of a table of an upload session, as the client sent it (decoded).
+struct UploadChunk {
+  std::string table;
+  int64_t index = 0;
+  std::string data;  // empty when only the keys were listed
+};
+
 // What the storage service knows of a published cube (ARCHITECTURE §1, §4), so every node and
 // every restart finds the snapshot a publish wrote. One per (project, cube).
 struct CubeSnapshotRecord {

@@ -100,6 +100,19 @@ constexpr std::string_view kVersion4Statements[] = {
     " items_json TEXT NOT NULL, PRIMARY KEY (role, migration_id, chunk))",
 };
 
+// Version 5: dataset upload sessions shared by the nodes.
+constexpr std::string_view kVersion5Statements[] = {
+    "CREATE TABLE IF NOT EXISTS upload_sessions ("
+    " id TEXT PRIMARY KEY, project_id TEXT NOT NULL, dataset_id TEXT NOT NULL,"
+    " user_id TEXT NOT NULL, tables_json TEXT NOT NULL, state TEXT NOT NULL,"
+    " error TEXT NOT NULL, publish_started_ms BIGINT NOT NULL, last_used_ms BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS upload_sessions_by_dataset"
+    " ON upload_sessions (project_id, dataset_id)",
+    "CREATE TABLE IF NOT EXISTS upload_chunks ("
+    " session_id TEXT NOT NULL, table_name TEXT NOT NULL, chunk_index BIGINT NOT NULL,"
+    " data TEXT NOT NULL, PRIMARY KEY (session_id, table_name, chunk_index))",
+};
+
 // The oldest version this binary upgrades; older ones are refused.
 constexpr int64_t kOldestUpgradableVersion = 1;
 
@@ -117,6 +130,9 @@ void ApplyUpgrades(SqlConnection& connection, int64_t from_version) {
   }
   if (from_version < 4) {
     for (std::string_view statement : kVersion4Statements) connection.Execute(statement);
+  }
+  if (from_version < 5) {
+    for (std::string_view statement : kVersion5Statements) connection.Execute(statement);
   }
 }
 

@@ -96,6 +96,18 @@ class SqlMetadataTransaction : public MetadataTransaction {
   std::vector<SharedFileRecord> ListSharedFiles() override;
   bool DeleteSharedFile(const std::string& id) override;
 
+  void PutUploadSession(const UploadSessionRecord& session) override;
+  std::optional<UploadSessionRecord> FindUploadSession(const std::string& id,
+                                                       bool for_update) override;
+  std::vector<UploadSessionRecord> ListUploadSessions(const std::string& project_id,
+                                                      const std::string& dataset_id) override;
+  bool DeleteUploadSession(const std::string& id) override;
+  int DeleteUploadSessionsUnusedSince(Timestamp before) override;
+  void PutUploadChunk(const std::string& session_id, const UploadChunk& chunk) override;
+  std::vector<UploadChunk> ListUploadChunkKeys(const std::string& session_id) override;
+  std::vector<UploadChunk> ListUploadChunks(const std::string& session_id) override;
+  void DeleteUploadChunks(const std::string& session_id) override;
+
   void Notify(const std::string& channel, const std::string& payload) override;
 
  private:
@@ -103,6 +115,8 @@ class SqlMetadataTransaction : public MetadataTransaction {
   std::vector<ProjectRecord> SelectProjects(const std::string& where, const SqlParams& params);
   std::vector<MigrationRow> SelectMigrations(const std::string& where, const SqlParams& params);
   std::vector<JobRecord> SelectJobs(const std::string& where, const SqlParams& params);
+  std::vector<UploadSessionRecord> SelectUploadSessions(const std::string& where,
+                                                        const SqlParams& params);
   std::vector<SharedFileRecord> SelectSharedFiles(const std::string& where,
                                                   const SqlParams& params);
   std::string LockClause() const;  // " FOR UPDATE" where the backend has row locks

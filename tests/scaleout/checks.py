@@ -8,6 +8,8 @@ instance is created and read on one node addressed directly, never through round
 same for a check that compares two nodes or stops one.
 """
 
+import base64
+import json
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -297,6 +299,86 @@ def republish_and_wait_for_node_b(deployment, token):
     require(served, f"node B still serves the previous version of Sales Cube 10 s after node A "
                     f"republished it (expected Revenue {expected})")
     return (time.monotonic() - completed) * 1000
+
+
+# ---- pushed data through the balancer ----
+
+PUSH_MODEL = {
+    "name": "Scale-out pushed sales",
+    "description": "pushed through the balancer",
+    "folderId": "",
+    "tables": [{"name": "sales",
+                "columnHeaders": [{"name": "store", "dataType": "INTEGER"},
+                                  {"name": "amount", "dataType": "DOUBLE"}]}],
+    "attributes": [{"name": "store",
+                    "attributeForms": [{"category": "ID", "expressions": [
+                        {"tableName": "sales", "columnName": "store"}]}]}],
+    "metrics": [{"name": "amount", "expressions": [{"tableName": "sales", "columnName": "amount"}]}],
+}
+PUSH_CHUNKS = 6  # round robin spreads them over both nodes
+PUSH_ROWS_PER_CHUNK = 50
+
+
+def pushed_rows(chunk):
+    """The rows of chunk `chunk` (from 1): stores 1..10, amounts in quarters (exact sums)."""
+    first = (chunk - 1) * PUSH_ROWS_PER_CHUNK
+    return [[(row % 10) + 1, row * 0.25] for row in range(first, first + PUSH_ROWS_PER_CHUNK)]
+
+
+def expected_store_sums():
+    sums = {}
+    for chunk in range(1, PUSH_CHUNKS + 1):
+        for store, amount in pushed_rows(chunk):
+            sums[store] = sums.get(store, 0.0) + amount
+    return sums
+
+
+def check_upload_session_through_balancer(deployment):
+    balancer, demo = deployment.balancer, deployment.demo
+    token = login(balancer, "login through the balancer")
+    call = lambda method, path, body=None: balancer.send(  # noqa: E731
+        method, path, token=token, project=demo.project, json_body=body)
+    created = call("POST", "/api/datasets/models", PUSH_MODEL)
+    require_status(created, 200, "POST /api/datasets/models")
+    dataset = created.json()["id"]
+    opened = call("POST", f"/api/datasets/{dataset}/uploadSessions",
+                  {"tables": [{"name": "sales", "updatePolicy": "replace",
+                               "columnHeaders": ["store", "amount"]}]})
+    require_status(opened, 200, "opening an upload session")
+    session_path = f"/api/datasets/{dataset}/uploadSessions/{opened.json()['uploadSessionId']}"
+    answers = []
+    for chunk in range(1, PUSH_CHUNKS + 1):
+        data = base64.b64encode(json.dumps(pushed_rows(chunk)).encode()).decode()
+        answer = call("PUT", session_path, {"tableName": "sales", "index": chunk, "data": data})
+        require_status(answer, 200, f"chunk {chunk}")
+        answers.append(answer)
+    require_both_nodes(deployment, answers, "the chunks of one upload session")
+    require_status(call("POST", session_path + "/publish"), 200, "publishing the session")
+
+    def published():
+        answer = call("GET", session_path + "/publishStatus")
+        require_status(answer, 200, "publishStatus")
+        return answer if answer.json()["status"] == 1 else None
+
+    require(wait_for(published), f"the publish did not end in {WAIT_SECONDS} s")
+    expected = expected_store_sums()
+    for node in (deployment.node_a, deployment.node_b):
+        served = pushed_sums(node, token, demo, dataset)
+        require(served.keys() == expected.keys() and
+                all(close(served[store], expected[store]) for store in expected),
+                f"node {node.name} serves {served}, expected {expected}")
+    return (f"{PUSH_CHUNKS} chunks over {len(nodes_seen(answers))} nodes; both nodes serve the "
+            f"{len(expected)} stores' sums")
+
+
+def pushed_sums(node, token, demo, dataset):
+    """{store: amount} of the pushed dataset, from an instance on `node` addressed directly."""
+    client = node.client()
+    created = client.send("POST", f"/api/v2/cubes/{dataset}/instances", token=token,
+                          project=demo.project, json_body={})
+    require_status(created, 200, f"an instance of the pushed dataset on node {node.name}")
+    _, rows = grid_rows(created.json())
+    return {int(row[0]): row[1] for row in rows}
 
 
 # ---- client addresses behind the balancer ----

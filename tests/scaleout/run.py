@@ -44,6 +44,7 @@ CHECKS = [
      checks.check_stored_search_is_fetched_on_either_node),
     ("cube_published_on_a_is_served_by_b", checks.check_cube_published_on_a_is_served_by_b),
     ("logout_on_a_is_refused_on_b_at_once", checks.check_logout_on_a_is_refused_on_b_at_once),
+    ("upload_session_through_balancer", checks.check_upload_session_through_balancer),
     ("failed_logins_lock_out_their_client_only",
      checks.check_failed_logins_lock_out_their_client_only),
     ("migration_package_through_balancer", checks.check_migration_package_through_balancer),

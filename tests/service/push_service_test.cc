@@ -525,6 +525,89 @@ TEST_P(PushServiceTest, AFailedPublishKeepsThePreviousDataServed) {
   ExpectSameSums(Published(id, "store", "amount"), {{"1", 10.0}, {"2", 20.0}, {"3", 30.0}});
 }
 
+TEST_P(PushServiceTest, AnotherNodeTakesTheNextCallOfASession) {
+  // A second node: its own cube service and push service over the same storage service and
+  // cubes directory.
+  service::JobRunner other_jobs(*store_, service::JobRunnerOptions{});
+  service::CubeServiceOptions cube_options;
+  cube_options.data_dir = data_dir_.path();
+  service::CubeService other_cubes(*store_, *registry_, other_jobs, cube_options);
+  other_cubes.RegisterJobs();
+  service::PushService other(*store_, *objects_, other_cubes);
+
+  const std::string id = CreateModel(KeyedModel("Shared"));
+  const std::string session = OpenSession(id, {Table("t", "replace", {"store", "amount"})});
+  other.PutChunk(administrator_, project_id_, id, session,
+                 {{"tableName", "t"}, {"index", 1}, {"data", EncodeBase64(R"([[1,10.5]])")}});
+  PutChunk(id, session, "t", 2, {{2, 20.25}, {1, 1.0}});
+  EXPECT_EQ(other.Progress(administrator_, project_id_, id, session).status, 0);
+  other.Publish(administrator_, project_id_, id, session);
+  other_cubes.WaitForPublish(project_id_, id);
+  EXPECT_EQ(push_->Progress(administrator_, project_id_, id, session).status, 1);
+  ExpectSameSums(Published(id, "store", "amount"), {{"1", 11.5}, {"2", 20.25}});
+  ExpectRefused(ErrorCode::kInvalidInput, "a chunk after the publish, on the first node", [&] {
+    PutChunk(id, session, "t", 3, {{3, 3.0}});
+  });
+}
+
+TEST_P(PushServiceTest, ASessionWhoseNodeDiedReadsAsItsCubesOutcome) {
+  const std::string id = CreateModel(KeyedModel("Orphaned"));
+  const std::string session = OpenSession(id, {Table("t", "replace", {"store", "amount"})});
+  auto mark_publishing_since = [&](std::chrono::seconds ago) {
+    store_->Write([&](storage::MetadataTransaction& tx) {
+      auto record = tx.FindUploadSession(session);
+      ASSERT_TRUE(record);
+      record->state = "publishing";
+      record->publish_started = Now() - ago;
+      tx.PutUploadSession(*record);
+    });
+  };
+  // Its node recorded the session publishing, then died before the publish began.
+  mark_publishing_since(std::chrono::seconds(1));
+  EXPECT_EQ(push_->Progress(administrator_, project_id_, id, session).status, 6)
+      << "the publish may still begin";
+  mark_publishing_since(std::chrono::minutes(5));
+  auto stopped = ErrorFrom([&] { push_->Progress(administrator_, project_id_, id, session); });
+  ASSERT_TRUE(stopped);
+  EXPECT_EQ(stopped->code(), ErrorCode::kInternal);
+  EXPECT_NE(std::string(stopped->message()).find("stopped before it began"), std::string::npos)
+      << stopped->message();
+
+  // Its node died after the cube's publish ended but before it recorded the session's end.
+  mark_publishing_since(std::chrono::seconds(1));
+  store_->Write([&](storage::MetadataTransaction& tx) {
+    storage::CubeSnapshotRecord cube;
+    cube.project_id = project_id_;
+    cube.cube_id = id;
+    cube.state = "failed";
+    cube.error_message = "interrupted: node X stopped before the work was complete";
+    cube.updated = Now();
+    tx.PutCubeSnapshot(cube);
+  });
+  auto failed = ErrorFrom([&] { push_->Progress(administrator_, project_id_, id, session); });
+  ASSERT_TRUE(failed);
+  EXPECT_NE(std::string(failed->message()).find("node X stopped"), std::string::npos)
+      << failed->message();
+}
+
+TEST_P(PushServiceTest, AnUnusedSessionExpiresAndItsChunksGoWithIt) {
+  const std::string id = CreateModel(KeyedModel("Expiring"));
+  const std::string session = OpenSession(id, {Table("t", "replace", {"store", "amount"})});
+  PutChunk(id, session, "t", 1, {{1, 1.0}});
+  store_->Write([&](storage::MetadataTransaction& tx) {
+    auto record = tx.FindUploadSession(session);
+    record->last_used = Now() - std::chrono::hours(2);  // beyond the default hour
+    tx.PutUploadSession(*record);
+  });
+  ExpectRefused(ErrorCode::kNotFound, "an expired session",
+                [&] { push_->Progress(administrator_, project_id_, id, session); });
+  OpenSession(id, {Table("t", "replace", {"store", "amount"})});  // sweeps expired sessions
+  store_->Read([&](storage::MetadataTransaction& tx) {
+    EXPECT_FALSE(tx.FindUploadSession(session));
+    EXPECT_TRUE(tx.ListUploadChunkKeys(session).empty());
+  });
+}
+
 TEST_P(PushServiceTest, TheSingleRequestApiCreatesAndPatchesOneTable) {
   auto records = [](const std::vector<std::pair<std::string, double>>& rows) {
     Json json = Json::array();

@@ -44,7 +44,8 @@ TEST_P(StoreSchema, EveryTableOfTheSchemaExists) {
 
   for (const char* table :
        {"objects", "dependencies", "projects", "sessions", "searches", "instances", "jobs",
-        "cube_snapshots", "migration_records", "migration_contents", "settings", "shared_files"}) {
+        "cube_snapshots", "migration_records", "migration_contents", "settings", "shared_files",
+        "upload_sessions", "upload_chunks"}) {
     EXPECT_EQ(database().QueryDirect(std::string("SELECT COUNT(*) FROM ") + table), "0") << table;
   }
 }
@@ -104,8 +105,8 @@ TEST_P(StoreSchema, ASchemaOlderThanTheFirstVersionMakesEveryCallUnavailable) {
 TEST_P(StoreSchema, AVersionOneDatabaseIsUpgradedKeepingItsData) {
   OpenStore()->Write(
       [](MetadataTransaction& tx) { tx.PutObject(SampleObject(kProject, Id(1), 4, "Revenue")); });
-  for (const char* table :
-       {"migration_records", "migration_contents", "settings", "shared_files"}) {
+  for (const char* table : {"migration_records", "migration_contents", "settings", "shared_files",
+                            "upload_sessions", "upload_chunks"}) {
     database().ExecuteDirect(std::string("DROP TABLE ") + table);
   }
   database().ExecuteDirect(
@@ -127,6 +128,7 @@ TEST_P(StoreSchema, AVersionOneDatabaseIsUpgradedKeepingItsData) {
             std::to_string(storage::kSchemaVersion));
   EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM settings"), "1");
   EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM migration_contents"), "0");
+  EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM upload_chunks"), "0");
   EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM schema_version"), "1");
 }
 
