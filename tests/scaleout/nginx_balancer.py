@@ -7,8 +7,8 @@ Contract:
     the upstream has no live node (every request is a 502): the balancer's URL must exist before
     the nodes start, since each node gets it as its server.public_url.
   - `route_to(addresses)` points the upstream at the nodes ("127.0.0.1:PORT", round robin, no
-    affinity), reloads nginx (SIGHUP) and returns once each node has answered GET /api/status
-    through it.
+    affinity), reloads nginx (SIGHUP) and returns once the workers of the old configuration have
+    exited and each node has answered GET /api/status through the new ones.
   - Every path nginx writes (pid, error and access logs, temporary bodies) is inside the prefix.
     Run as root (CI is), the workers would switch to the user `nobody`, who cannot enter the
     private temporary prefix: the configuration then says `user root;`. As another user the
@@ -120,9 +120,35 @@ class NginxBalancer:
                            + self.error_log_tail())
 
     def route_to(self, addresses):
+        old_workers = self._workers()
         self._write_config(addresses)
         self.process.send_signal(signal.SIGHUP)
+        # Until they exit, the old workers still accept connections with the old upstream.
+        self._wait_until_gone(old_workers)
         self._wait_until_each_node_answers(set(addresses))
+
+    def _workers(self):
+        """The pids of the master's worker processes now."""
+        workers = set()
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == self.process.pid:
+                workers.add(int(entry))
+        return workers
+
+    def _wait_until_gone(self, pids):
+        deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+        while pids & self._workers():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nginx's old workers {sorted(pids)} did not exit after the "
+                                   "reload:\n" + self.error_log_tail())
+            time.sleep(0.02)
 
     def stop(self):
         if self.process is None or self.process.poll() is not None:
