@@ -426,10 +426,16 @@ class Aggregation {
   }
 
   Groups Run(ThreadPool* pool) {
-    partials_.resize(ParallelWorkers(pool));
+    // Stripe s takes chunks s, s + stripes, ... in order, and stripes merge in order: the sums
+    // do not depend on which thread ran what, so a result computed again (on this node or on
+    // another one with as many compute threads) has the very same values.
     const size_t chunks = (dataset_.row_count() + kChunkRows - 1) / kChunkRows;
+    const size_t stripes = std::max<size_t>(1, std::min(ParallelWorkers(pool), chunks));
+    partials_.resize(stripes);
     if (!selector_.SelectsNone()) {
-      ParallelFor(pool, chunks, [&](size_t worker, size_t chunk) { RunChunk(worker, chunk); });
+      ParallelFor(pool, stripes, [&](size_t, size_t stripe) {
+        for (size_t chunk = stripe; chunk < chunks; chunk += stripes) RunChunk(stripe, chunk);
+      });
     }
     Partial merged = Merge();
     return Finish(merged);

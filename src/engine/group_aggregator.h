@@ -6,7 +6,9 @@
 // A group key is the mixed-radix number of the group's codes (the first attribute most
 // significant), so key order is code order. Key spaces up to kDenseSlots use dense arrays indexed
 // by key; larger ones an open-addressing hash table. Rows are split in ranges over the pool and
-// the calling thread; each worker aggregates into its own partial state; partials are merged.
+// the calling thread: as many stripes as workers, each taking every stripes-th range in order
+// into its own partial state; partials merge in stripe order, so a result does not depend on
+// which thread ran which stripe and is the same each time it is computed.
 // Rows are read a zone at a time (engine/code_column.h): a zone the selector covers whole is read
 // as a range, and a zone whose grouping attributes hold one element each folds into its group
 // without per-row slots.
