@@ -33,7 +33,7 @@
 
 namespace tessera::storage {
 
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 struct ObjectFilter {
   std::vector<int> types;     // empty = any; matches ObjectRecord::type
@@ -100,7 +100,8 @@ class MetadataTransaction {
   virtual std::optional<SessionRecord> FindSession(const std::string& token_hash) = 0;
   virtual void TouchSession(const std::string& token_hash, Timestamp last_active) = 0;
   virtual void DeleteSession(const std::string& token_hash) = 0;
-  // Deletes every session of the user and the searches they kept; returns how many sessions.
+  // Deletes every session of the user with the searches and instances they kept; returns how
+  // many sessions.
   virtual int DeleteSessionsOfUser(const std::string& user_id) = 0;
   // Removes sessions whose last_active + idle timeout is before `now`; returns how many.
   virtual int DeleteExpiredSessions(Timestamp now) = 0;
@@ -110,6 +111,19 @@ class MetadataTransaction {
   virtual void PutSearch(const SearchRecord& search) = 0;
   virtual std::optional<SearchRecord> FindSearch(const std::string& id) = 0;
   virtual void DeleteSearchesOfSession(const std::string& session_id) = 0;
+
+  // Report, cube and dashboard instances. PutInstance inserts or replaces; ReviseInstance
+  // replaces only while the stored revision is still `expected_revision` (compare and set) and
+  // says whether it did; InstanceRevision reads the revision alone; TouchInstance moves its last
+  // use; DeleteInstancesUnusedSince removes those last used before `before`.
+  virtual void PutInstance(const InstanceRecord& instance) = 0;
+  virtual bool ReviseInstance(const InstanceRecord& instance, int64_t expected_revision) = 0;
+  virtual std::optional<InstanceRecord> FindInstance(const std::string& id) = 0;
+  virtual std::optional<int64_t> InstanceRevision(const std::string& id) = 0;
+  virtual void TouchInstance(const std::string& id, Timestamp last_used) = 0;
+  virtual bool DeleteInstance(const std::string& id) = 0;
+  virtual void DeleteInstancesOfSession(const std::string& session_id) = 0;
+  virtual int DeleteInstancesUnusedSince(Timestamp before) = 0;
 
   // Published cubes, keyed by (project id, cube id). PutCubeSnapshot inserts or replaces;
   // ListCubeSnapshots orders by cube id; `for_update` locks the row as for migration records.

@@ -56,6 +56,19 @@ struct UploadSessionRecord {
   Timestamp last_used{};
 };
 
+// A report, cube or dashboard instance (service/shared_instances.h): what rebuilds it on any node.
+// `kind` names the service that reads `data`.
+struct InstanceRecord {
+  std::string id;  // 32 upper-case hex
+  std::string session_id;
+  std::string project_id;
+  std::string kind;      // "dataset" or "dashboard"
+  int64_t revision = 1;  // 1 at creation, one more at each change of its definition
+  Json data;
+  Timestamp created{};
+  Timestamp last_used{};
+};
+
 // One uploaded chunk of a table of an upload session, as the client sent it (decoded).
 struct UploadChunk {
   std::string table;
@@ -83,6 +96,9 @@ struct CubeSnapshotRecord {
   // A pushed dataset's rows behind the snapshot served, relative like snapshot_file; empty when
   // none is recorded.
   std::string rows_file;
+  // The snapshot the one served replaced, kept until the next publish for the instances made on
+  // it (empty when none is kept).
+  std::string previous_snapshot_file;
   Timestamp created{};
   Timestamp updated{};
 };

@@ -113,6 +113,22 @@ constexpr std::string_view kVersion5Statements[] = {
     " data TEXT NOT NULL, PRIMARY KEY (session_id, table_name, chunk_index))",
 };
 
+// Version 6: instances carry a revision, so a node sees that another one changed an instance.
+constexpr std::string_view kVersion6AddRevision =
+    "ALTER TABLE instances ADD COLUMN revision BIGINT NOT NULL DEFAULT 0";
+
+// Whether `table` has `column` (an ALTER TABLE ... ADD COLUMN cannot say "if not exists" on
+// every backend).
+bool HasColumn(SqlConnection& connection, std::string_view table, std::string_view column) {
+  const bool sqlite = connection.backend_name() == "sqlite";
+  return !connection
+              .Query(sqlite ? "SELECT 1 FROM pragma_table_info(?) WHERE name = ?"
+                            : "SELECT 1 FROM information_schema.columns WHERE table_schema = "
+                              "current_schema() AND table_name = ? AND column_name = ?",
+                     {std::string(table), std::string(column)})
+              .empty();
+}
+
 // The oldest version this binary upgrades; older ones are refused.
 constexpr int64_t kOldestUpgradableVersion = 1;
 
@@ -133,6 +149,9 @@ void ApplyUpgrades(SqlConnection& connection, int64_t from_version) {
   }
   if (from_version < 5) {
     for (std::string_view statement : kVersion5Statements) connection.Execute(statement);
+  }
+  if (from_version < 6 && !HasColumn(connection, "instances", "revision")) {
+    connection.Execute(kVersion6AddRevision);
   }
 }
 

@@ -167,6 +167,7 @@ CubeSnapshotRecord CubeSnapshotFromRow(const SqlRow& row) {
   snapshot.last_publish_duration_ms = data.value("lastPublishDurationMs", int64_t{0});
   snapshot.publish_job_id = data.value("publishJobId", "");
   snapshot.rows_file = data.value("rowsFile", "");
+  snapshot.previous_snapshot_file = data.value("previousSnapshotFile", "");
   snapshot.created = FromUnixMillis(AsInt(row.at(3)));
   snapshot.updated = FromUnixMillis(AsInt(row.at(4)));
   return snapshot;
@@ -182,7 +183,8 @@ Json CubeSnapshotData(const CubeSnapshotRecord& snapshot) {
               {"publishedMs", ToUnixMillis(snapshot.published)},
               {"lastPublishDurationMs", snapshot.last_publish_duration_ms},
               {"publishJobId", snapshot.publish_job_id},
-              {"rowsFile", snapshot.rows_file}};
+              {"rowsFile", snapshot.rows_file},
+              {"previousSnapshotFile", snapshot.previous_snapshot_file}};
 }
 
 Error ProjectNameTaken(const std::string& name) {
@@ -471,10 +473,12 @@ void SqlMetadataTransaction::DeleteSession(const std::string& token_hash) {
 }
 
 int SqlMetadataTransaction::DeleteSessionsOfUser(const std::string& user_id) {
-  db_.Execute(
-      "DELETE FROM searches WHERE session_id IN (SELECT session_id FROM sessions WHERE user_id = "
-      "?)",
-      {user_id});
+  for (const char* table : {"searches", "instances"}) {
+    db_.Execute(fmt::format("DELETE FROM {} WHERE session_id IN (SELECT session_id FROM sessions "
+                            "WHERE user_id = ?)",
+                            table),
+                {user_id});
+  }
   return static_cast<int>(db_.Execute("DELETE FROM sessions WHERE user_id = ?", {user_id}));
 }
 

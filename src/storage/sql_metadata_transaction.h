@@ -96,6 +96,15 @@ class SqlMetadataTransaction : public MetadataTransaction {
   std::vector<SharedFileRecord> ListSharedFiles() override;
   bool DeleteSharedFile(const std::string& id) override;
 
+  void PutInstance(const InstanceRecord& instance) override;
+  bool ReviseInstance(const InstanceRecord& instance, int64_t expected_revision) override;
+  std::optional<InstanceRecord> FindInstance(const std::string& id) override;
+  std::optional<int64_t> InstanceRevision(const std::string& id) override;
+  void TouchInstance(const std::string& id, Timestamp last_used) override;
+  bool DeleteInstance(const std::string& id) override;
+  void DeleteInstancesOfSession(const std::string& session_id) override;
+  int DeleteInstancesUnusedSince(Timestamp before) override;
+
   void PutUploadSession(const UploadSessionRecord& session) override;
   std::optional<UploadSessionRecord> FindUploadSession(const std::string& id,
                                                        bool for_update) override;
