@@ -322,6 +322,10 @@ void Node::StartServices() {
       InstanceOptionsOf(config_), MigrationSetupOf(config_));
   if (parts_->services->HearOtherNodes()) {
     spdlog::info("hearing other nodes' changes through the storage service");
+  } else {
+    spdlog::info(
+        "storage on SQLite serves this node alone: several nodes need the storage service on "
+        "PostgreSQL (docs/deployment.md)");
   }
   RecoverJobs();
   RemoveLeftovers();

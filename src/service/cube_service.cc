@@ -417,8 +417,9 @@ CubeService::PublishFiles CubeService::CommitPublish(JobContext& context, const 
       throw Error(ErrorCode::kServiceUnavailable,
                   "a publish of the cube started later replaced this one");
     }
-    previous.snapshot = record->snapshot_file;
+    previous.snapshot = record->previous_snapshot_file;
     previous.rows = record->rows_file.empty() ? LegacyRowsFile(key) : record->rows_file;
+    record->previous_snapshot_file = record->snapshot_file;
     record->state = kReady;
     record->error_message.clear();
     record->snapshot_file = files.snapshot;
@@ -564,6 +565,50 @@ std::shared_ptr<const engine::Dataset> CubeService::Get(const std::string& proje
   }
 }
 
+CubeService::Version CubeService::GetVersion(const std::string& project_id,
+                                             const std::string& cube_id) {
+  Get(project_id, cube_id);
+  std::lock_guard lock(mutex_);
+  const Entry& entry = EntryFor(KeyOf(project_id, cube_id).text());
+  return {entry.dataset, entry.snapshot_file};
+}
+
+std::shared_ptr<const engine::Dataset> CubeService::GetAt(const std::string& project_id,
+                                                          const std::string& cube_id,
+                                                          const std::string& snapshot_file) {
+  Version served = GetVersion(project_id, cube_id);
+  if (served.dataset && served.snapshot_file == snapshot_file) return served.dataset;
+  const CubeKey key = KeyOf(project_id, cube_id);
+  Entry* entry = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    entry = &EntryFor(key.text());
+    if (entry->superseded_file == snapshot_file) {
+      if (auto kept = entry->superseded.lock()) return kept;
+    }
+  }
+  std::lock_guard load(entry->load_mutex);
+  auto record = FindRecord(project_id, cube_id);
+  std::shared_ptr<const engine::Dataset> dataset;
+  if (record && record->previous_snapshot_file == snapshot_file) {
+    try {
+      dataset = engine::ReadDatasetSnapshot(FileOf(snapshot_file));
+    } catch (const Error&) {
+      dataset = nullptr;  // replaced again meanwhile
+    }
+  }
+  if (!dataset) {
+    throw Error(ErrorCode::kNotFound,
+                "The version of cube '" + cube_id +
+                    "' this instance was made on has been replaced by two publishes since; "
+                    "create a new instance");
+  }
+  std::lock_guard lock(mutex_);
+  entry->superseded_file = snapshot_file;
+  entry->superseded = dataset;
+  return dataset;
+}
+
 std::shared_ptr<const engine::Dataset> CubeService::LoadSnapshot(const CubeKey& key, Entry& entry) {
   // A publish that commits while the snapshot loads removes the file the record named: the
   // record is read again then, and names the new one.
@@ -676,7 +721,8 @@ void CubeService::RemoveLeftoversOfProject(const std::string& project_id) {
   std::set<std::string> running_jobs;
   store_.Read([&](storage::MetadataTransaction& tx) {
     for (const auto& record : tx.ListCubeSnapshots(project_id)) {
-      for (const std::string* file : {&record.snapshot_file, &record.rows_file}) {
+      for (const std::string* file :
+           {&record.snapshot_file, &record.rows_file, &record.previous_snapshot_file}) {
         if (!file->empty()) kept.insert(std::filesystem::path(*file).filename().string());
       }
       if (record.rows_file.empty()) {

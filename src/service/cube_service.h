@@ -27,6 +27,9 @@
 //     node's cubes directory every file no record names and no running publish is writing
 //     (temporary files and snapshots of interrupted publishes), and fails records left
 //     "publishing" without a running job (written before publishes were jobs).
+//   - A publish keeps the snapshot it replaces until the next publish (the record names it), so
+//     an instance made on that version is rebuilt on it by any node (GetAt()); the version
+//     before is removed then.
 //   - Get() returns the dataset served, loading it from its snapshot on first use after a
 //     restart (never re-querying the warehouse); null when the cube was never published. A
 //     snapshot that cannot be read is Error(kInternal) saying so and asking for a new publish.
@@ -158,6 +161,18 @@ class CubeService {
   CubeStatus Status(const std::string& project_id, const std::string& cube_id);
   std::shared_ptr<const engine::Dataset> Get(const std::string& project_id,
                                              const std::string& cube_id);
+  // A version of a cube: its dataset and the snapshot file it was read from.
+  struct Version {
+    std::shared_ptr<const engine::Dataset> dataset;  // null: never published
+    std::string snapshot_file;
+  };
+  // The version Get() serves.
+  Version GetVersion(const std::string& project_id, const std::string& cube_id);
+  // The dataset of the version read from `snapshot_file`: the one served, or the one it replaced
+  // (kept until the next publish); Error(kNotFound) saying so for an older one.
+  std::shared_ptr<const engine::Dataset> GetAt(const std::string& project_id,
+                                               const std::string& cube_id,
+                                               const std::string& snapshot_file);
 
   // Bytes held by the datasets this node serves (the cube monitors of spec 02).
   size_t LoadedBytes() const;
@@ -193,6 +208,9 @@ class CubeService {
     bool is_queued = false;                 // PublishInBackground() will publish it
     std::string job_id;                     // of the publish running here
     std::optional<CubeStatus> last_status;  // when the storage service cannot be read
+    // The replaced version GetAt() last read, while instances hold it.
+    std::string superseded_file;
+    std::weak_ptr<const engine::Dataset> superseded;
     std::thread worker;
     std::mutex load_mutex;  // one snapshot load at a time per cube
   };

@@ -21,6 +21,7 @@ namespace tessera::service {
 namespace {
 
 constexpr const char* kNoun = "Dashboard";
+constexpr std::string_view kInstanceRecordKind = "dashboard";
 
 std::string CanonicalDashboardId(const std::string& id) {
   std::optional<std::string> canonical = CanonicalObjectId(id);
@@ -179,8 +180,8 @@ class MergedElements {
 }  // namespace
 
 DashboardService::DashboardService(ObjectService& objects, DatasetDefinitionService& definitions,
-                                   InstanceStore& store)
-    : objects_(objects), definitions_(definitions), store_(store) {}
+                                   InstanceStore& store, SharedInstances& shared)
+    : objects_(objects), definitions_(definitions), store_(store), shared_(shared) {}
 
 std::shared_ptr<const DashboardModel> DashboardService::ModelOf(const Principal& principal,
                                                                 const std::string& project_id,
@@ -354,14 +355,21 @@ std::string DashboardService::CreateInMemory(const InstanceCaller& caller,
   if (object_ids.empty()) {
     throw Error(ErrorCode::kInvalidInput, "objects: name one report or cube at least");
   }
+  return CreateFrom(caller, InMemoryModel(caller.principal, caller.project_id, object_ids),
+                    options);
+}
+
+std::shared_ptr<const DashboardModel> DashboardService::InMemoryModel(
+    const Principal& principal, const std::string& project_id,
+    const std::vector<std::string>& object_ids) {
   model::Dashboard dashboard;
   dashboard.id = kInMemoryDashboardId;
   dashboard.name = "New Dashboard";
   model::Chapter chapter{"K1", "Chapter 1", {}, {}};
   model::Page page{"K2", "Page 1", {}, {}};
   for (size_t i = 0; i < object_ids.size(); ++i) {
-    const DatasetDefinition definition = definitions_.Get(
-        caller.principal, caller.project_id, object_ids[i], DatasetFilter::kReportOrCube);
+    const DatasetDefinition definition =
+        definitions_.Get(principal, project_id, object_ids[i], DatasetFilter::kReportOrCube);
     if (std::find(dashboard.dataset_ids.begin(), dashboard.dataset_ids.end(), definition.id) ==
         dashboard.dataset_ids.end()) {
       dashboard.dataset_ids.push_back(definition.id);
@@ -379,8 +387,7 @@ std::string DashboardService::CreateInMemory(const InstanceCaller& caller,
   }
   chapter.pages.push_back(std::move(page));
   dashboard.chapters.push_back(std::move(chapter));
-  return CreateFrom(caller, ModelOf(caller.principal, caller.project_id, std::move(dashboard)),
-                    options);
+  return ModelOf(principal, project_id, std::move(dashboard));
 }
 
 std::string DashboardService::CreateFrom(const InstanceCaller& caller,
@@ -428,15 +435,33 @@ std::string DashboardService::CreateFrom(const InstanceCaller& caller,
   const DashboardInstance& held = *definition;
   std::shared_ptr<Instance> instance =
       store_.Create({caller.session_id, object_id}, std::move(definition));
-  Publish(instance, held, std::move(state));
+  try {
+    Publish(instance, held, std::move(state));
+  } catch (...) {
+    store_.Remove(*instance);
+    throw;
+  }
   return instance->id();
 }
 
 DashboardService::Opened DashboardService::Open(const InstanceCaller& caller, const std::string& id,
                                                 const std::string& instance_id) {
-  const std::string object_id = CanonicalDashboardId(id);
-  std::shared_ptr<Instance> instance =
-      store_.Find({caller.session_id, object_id}, instance_id, kNoun);
+  const InstanceOwner owner{caller.session_id, CanonicalDashboardId(id)};
+  std::shared_ptr<Instance> instance;
+  try {
+    instance = store_.Find(owner, instance_id, kNoun);
+    if (!shared_.IsCurrent(*instance)) {
+      store_.Remove(*instance);
+      instance = nullptr;
+    }
+  } catch (const Error& error) {
+    if (error.code() != ErrorCode::kNotFound) throw;
+  }
+  if (!instance) instance = Rebuild(caller, owner, instance_id);
+  if (!instance) {
+    throw Error(ErrorCode::kNotFound, std::string(kNoun) + " instance '" + instance_id +
+                                          "' was not found or has expired.");
+  }
   const auto* definition = dynamic_cast<const DashboardInstance*>(&instance->definition());
   if (!definition ||
       (!caller.project_id.empty() && caller.project_id != definition->project_id())) {
@@ -454,10 +479,63 @@ DashboardView DashboardService::InstanceDefinition(const InstanceCaller& caller,
   return {model, opened.definition->Current().state, opened.instance};
 }
 
+std::shared_ptr<Instance> DashboardService::Rebuild(const InstanceCaller& caller,
+                                                    const InstanceOwner& owner,
+                                                    const std::string& instance_id) {
+  std::optional<storage::InstanceRecord> record =
+      shared_.Find(owner, instance_id, kInstanceRecordKind);
+  if (!record || (!caller.project_id.empty() && caller.project_id != record->project_id)) {
+    return nullptr;
+  }
+  const Json& data = record->data;
+  std::shared_ptr<const DashboardModel> model =
+      owner.object_id == kInMemoryDashboardId
+          ? InMemoryModel(caller.principal, record->project_id,
+                          data.at("objects").get<std::vector<std::string>>())
+          : Load(caller.principal, record->project_id, owner.object_id);
+  auto definition = std::make_shared<DashboardInstance>(std::move(model),
+                                                        data.at("persistViewState").get<bool>());
+  DashboardState state = StateFromJson(data.at("state"));
+  // Readers who find the instance before its render starts see its state at once.
+  definition->Publish({std::make_shared<const DashboardState>(state), nullptr});
+  const DashboardInstance& held = *definition;
+  std::shared_ptr<Instance> instance = store_.Adopt(record->id, owner, std::move(definition));
+  if (&instance->definition() != &held) return instance;  // rebuilt meanwhile by another request
+  shared_.Adopted(*instance, *record);
+  std::lock_guard lock(held.manipulation());
+  Publish(instance, held, std::move(state), /*record=*/false);
+  return instance;
+}
+
+void DashboardService::Save(Instance& instance, const DashboardInstance& definition,
+                            const DashboardState& state) {
+  Json data = {{"persistViewState", definition.persist_view_state()},
+               {"state", StateToJson(state)}};
+  const model::Dashboard& dashboard = definition.model().dashboard;
+  if (dashboard.id == kInMemoryDashboardId) {
+    Json objects = Json::array();
+    for (const auto& chapter : dashboard.chapters) {
+      for (const auto& page : chapter.pages) {
+        for (const auto& visualization : page.visualizations) {
+          objects.push_back(visualization.dataset_id);
+        }
+      }
+    }
+    data["objects"] = std::move(objects);
+  }
+  if (instance.recorded_revision().load() == 0) {
+    shared_.Create(instance, definition.project_id(), kInstanceRecordKind, std::move(data));
+  } else {
+    shared_.Revise(instance, std::move(data));
+  }
+}
+
 void DashboardService::Publish(const std::shared_ptr<Instance>& instance,
-                               const DashboardInstance& definition, DashboardState state) {
+                               const DashboardInstance& definition, DashboardState state,
+                               bool record) {
   const DashboardInstance::Snapshot previous = definition.Current();
   state.generation = previous.state ? previous.state->generation + 1 : 0;
+  if (record) Save(*instance, definition, state);
   auto published = std::make_shared<const DashboardState>(std::move(state));
   std::shared_ptr<RenderRun> run;
   if (published->mode == DashboardState::Mode::kExecuted) {
@@ -598,6 +676,7 @@ void DashboardService::Delete(const InstanceCaller& caller, const std::string& i
                               const std::string& instance_id) {
   Opened opened = Open(caller, id, instance_id);
   store_.Remove(*opened.instance);
+  shared_.Remove(opened.instance->id());
 }
 
 DashboardInstanceStatus DashboardService::Status(const InstanceCaller& caller,

@@ -39,6 +39,7 @@
 #include "service/filter_entries.h"
 #include "service/instance_store.h"
 #include "service/object_service.h"
+#include "service/shared_instances.h"
 #include "service/visualization_query.h"
 #include "service/visualization_render.h"
 
@@ -109,7 +110,7 @@ struct DashboardInstanceStatus {
 class DashboardService {
  public:
   DashboardService(ObjectService& objects, DatasetDefinitionService& definitions,
-                   InstanceStore& store);
+                   InstanceStore& store, SharedInstances& shared);
 
   DashboardView Definition(const Principal& principal, const std::string& project_id,
                            const std::string& id);
@@ -161,15 +162,23 @@ class DashboardService {
   std::shared_ptr<const DashboardModel> ModelOf(const Principal& principal,
                                                 const std::string& project_id,
                                                 model::Dashboard dashboard);
+  std::shared_ptr<const DashboardModel> InMemoryModel(const Principal& principal,
+                                                      const std::string& project_id,
+                                                      const std::vector<std::string>& object_ids);
   Opened Open(const InstanceCaller& caller, const std::string& id, const std::string& instance_id);
+  // The instance another node made, from its record; null when there is none for the caller.
+  std::shared_ptr<Instance> Rebuild(const InstanceCaller& caller, const InstanceOwner& owner,
+                                    const std::string& instance_id);
+  void Save(Instance& instance, const DashboardInstance& definition, const DashboardState& state);
   std::string CreateFrom(const InstanceCaller& caller, std::shared_ptr<const DashboardModel> model,
                          const DashboardCreateOptions& options);
 
   DashboardState SavedStateOf(const DashboardModel& model);
   FilterContext ContextOf(const DashboardModel& model, const DashboardState& state);
-  // Publishes `state` as the instance's next generation, with its render started when executed.
+  // Publishes `state` as the instance's next generation, with its render started when executed;
+  // with `record`, records it for the other nodes first.
   void Publish(const std::shared_ptr<Instance>& instance, const DashboardInstance& definition,
-               DashboardState state);
+               DashboardState state, bool record = true);
   std::shared_ptr<RenderRun> StartRender(const std::shared_ptr<Instance>& instance,
                                          const DashboardInstance& definition,
                                          std::shared_ptr<const DashboardState> state);
@@ -183,6 +192,7 @@ class DashboardService {
   ObjectService& objects_;
   DatasetDefinitionService& definitions_;
   InstanceStore& store_;
+  SharedInstances& shared_;
   std::chrono::milliseconds query_budget_{std::chrono::minutes(5)};
   ThreadPool* pool_ = nullptr;
   RenderHooks hooks_;

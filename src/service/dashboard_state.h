@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json.h"
 #include "model/dashboard.h"
 
 namespace tessera::service {
@@ -30,6 +31,11 @@ struct DashboardState {
 
   const model::Selection& SelectionOf(const model::Selector& selector) const;
 };
+
+// The state as JSON and back (service/shared_instances.h keeps it for other nodes); the
+// generation is not kept (it numbers one node's states).
+Json StateToJson(const DashboardState& state);
+DashboardState StateFromJson(const Json& json);
 
 // The first `quantity` (or last) element ids, colon form, of an attribute in the dashboard's data,
 // in ID order; empty when no data holds it.

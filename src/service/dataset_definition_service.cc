@@ -294,6 +294,17 @@ ResolvedDataset DatasetDefinitionService::Resolve(const Principal& principal,
   return dataset;
 }
 
+CubeService::Version DatasetDefinitionService::CubeVersion(const std::string& project_id,
+                                                           const ResolvedDataset& resolved,
+                                                           const std::string& snapshot_file) {
+  const std::string& cube_id = *resolved.source_cube_id;
+  if (!snapshot_file.empty()) {
+    return {cubes_.GetAt(project_id, cube_id, snapshot_file), snapshot_file};
+  }
+  PublishedDataset(cubes_, *resolved.model, cube_id, project_id);  // refuses an unpublished cube
+  return cubes_.GetVersion(project_id, cube_id);
+}
+
 std::shared_ptr<const engine::Dataset> DatasetDefinitionService::BaseData(
     const std::string& project_id, const ResolvedDataset& resolved) {
   if (resolved.source_cube_id) {

@@ -122,6 +122,10 @@ class DatasetDefinitionService {
   // report is owned by the caller alone.
   std::shared_ptr<const engine::Dataset> BaseData(const std::string& project_id,
                                                   const ResolvedDataset& resolved);
+  // For `resolved` reading a cube: the cube's version `snapshot_file` (CubeService::GetAt()),
+  // or the version served now when it is empty; errors as BaseData().
+  CubeService::Version CubeVersion(const std::string& project_id, const ResolvedDataset& resolved,
+                                   const std::string& snapshot_file);
 
   // The SQL the rows of `resolved` come from, for people to read (sqlView): its cube's publish
   // query, or the warehouse report's query.

@@ -24,12 +24,34 @@ ResultPtr EmptyResult(std::shared_ptr<const engine::Dataset> dataset, bool owns_
   return result;
 }
 
+constexpr std::string_view kRecordKind = "dataset";
+
+Json RequestToJson(const InstanceRequest& request) {
+  return {{"allObjects", request.all_objects}, {"requestedObjects", request.requested_objects},
+          {"viewFilter", request.view_filter}, {"metricLimits", request.metric_limits},
+          {"sorting", request.sorting},        {"subtotals", request.subtotals_visible}};
+}
+
+InstanceRequest RequestFromJson(const Json& data) {
+  InstanceRequest request;
+  request.all_objects = data.at("allObjects").get<bool>();
+  request.requested_objects = data.at("requestedObjects");
+  request.view_filter = data.at("viewFilter");
+  request.metric_limits = data.at("metricLimits");
+  request.sorting = data.at("sorting");
+  request.subtotals_visible = data.at("subtotals").get<bool>();
+  return request;
+}
+
 }  // namespace
 
-DatasetInstance::DatasetInstance(std::string project_id, ResolvedDataset source,
-                                 InstanceRequest request, InstanceGrid grid)
+DatasetInstance::DatasetInstance(std::string project_id, DatasetFilter kind, ResolvedDataset source,
+                                 CubeService::Version version, InstanceRequest request,
+                                 InstanceGrid grid)
     : project_id_(std::move(project_id)),
+      kind_(kind),
       source_(std::move(source)),
+      version_(std::move(version)),
       request_(std::move(request)),
       grid_(std::make_shared<const InstanceGrid>(std::move(grid))) {}
 
@@ -78,14 +100,16 @@ bool DatasetInstance::WaitUntilDone(std::chrono::milliseconds timeout) const {
 }
 
 DatasetInstanceService::DatasetInstanceService(DatasetDefinitionService& definitions,
-                                               InstanceStore& store, ThreadPool* pool)
-    : definitions_(definitions), store_(store), pool_(pool) {}
+                                               InstanceStore& store, SharedInstances& shared,
+                                               ThreadPool* pool)
+    : definitions_(definitions), store_(store), shared_(shared), pool_(pool) {}
 
 ResultPtr DatasetInstanceService::Compute(const DatasetInstance& definition) {
   const ResolvedDataset& source = definition.source();
   const bool owns_dataset = !source.source_cube_id.has_value();
   std::shared_ptr<const engine::Dataset> dataset =
-      definitions_.BaseData(definition.project_id(), source);
+      definition.version().dataset ? definition.version().dataset
+                                   : definitions_.BaseData(definition.project_id(), source);
   const std::shared_ptr<const InstanceGrid> grid = definition.grid();
   engine::CubeQuery query =
       QueryOfGrid(*grid, definition.request(), *dataset, source.model.get(), source.report_filter);
@@ -118,15 +142,25 @@ InstanceHandle DatasetInstanceService::Create(
       definitions_.Resolve(caller.principal, caller.project_id, object_id, kind);
   InstanceGrid grid = ResolveGrid(source.definition, source.model.get(), request);
   const std::string id = source.definition.id;
-  auto definition = std::make_shared<const DatasetInstance>(caller.project_id, std::move(source),
+  CubeService::Version version;
+  if (source.source_cube_id) version = definitions_.CubeVersion(caller.project_id, source, "");
+  auto definition = std::make_shared<const DatasetInstance>(caller.project_id, kind,
+                                                            std::move(source), std::move(version),
                                                             std::move(request), std::move(grid));
   std::shared_ptr<Instance> instance = store_.Create({caller.session_id, id}, definition);
+  try {
+    shared_.Create(*instance, caller.project_id, kRecordKind, RecordOf(*definition, nullptr));
+  } catch (...) {
+    store_.Remove(*instance);
+    throw;
+  }
 
   if (!async_after || !pool_) {
     try {
       return Handle(instance, ResultOf(*instance, *definition));
     } catch (...) {
       store_.Remove(*instance);
+      shared_.Remove(instance->id());
       throw;
     }
   }
@@ -148,8 +182,7 @@ InstanceHandle DatasetInstanceService::Create(
 InstanceHandle DatasetInstanceService::Open(const InstanceCaller& caller,
                                             const std::string& object_id,
                                             const std::string& instance_id, bool wait) {
-  std::shared_ptr<Instance> instance =
-      store_.Find({caller.session_id, CanonicalObject(object_id)}, instance_id, kInstanceNoun);
+  std::shared_ptr<Instance> instance = Find(caller, object_id, instance_id);
   const auto& definition = static_cast<const DatasetInstance&>(instance->definition());
   if (definition.IsRunning()) {
     if (!wait) return Handle(instance, nullptr);
@@ -164,8 +197,7 @@ const DatasetInstance& DatasetInstanceService::Check(const InstanceCaller& calle
                                                      const std::string& object_id,
                                                      const std::string& instance_id,
                                                      std::shared_ptr<Instance>* keep_alive) {
-  *keep_alive =
-      store_.Find({caller.session_id, CanonicalObject(object_id)}, instance_id, kInstanceNoun);
+  *keep_alive = Find(caller, object_id, instance_id);
   return static_cast<const DatasetInstance&>((*keep_alive)->definition());
 }
 
@@ -174,9 +206,66 @@ InstanceHandle DatasetInstanceService::Resort(const InstanceCaller& caller,
                                               const std::string& instance_id, const Json& sorting) {
   InstanceHandle handle = Open(caller, object_id, instance_id);
   InstanceGrid grid = ResortGrid(handle.definition->source().definition, *handle.grid, sorting);
+  shared_.Revise(*handle.instance, RecordOf(*handle.definition, sorting));
   handle.definition->set_grid(std::move(grid));
   store_.Drop(*handle.instance, "");
   return Handle(handle.instance, ResultOf(*handle.instance, *handle.definition));
+}
+
+std::shared_ptr<Instance> DatasetInstanceService::Find(const InstanceCaller& caller,
+                                                       const std::string& object_id,
+                                                       const std::string& instance_id) {
+  const InstanceOwner owner{caller.session_id, CanonicalObject(object_id)};
+  std::shared_ptr<Instance> instance;
+  try {
+    instance = store_.Find(owner, instance_id, kInstanceNoun);
+    if (shared_.IsCurrent(*instance)) return instance;
+    store_.Remove(*instance);
+  } catch (const Error& error) {
+    if (error.code() != ErrorCode::kNotFound) throw;
+  }
+  instance = Rebuild(caller, owner, instance_id);
+  if (!instance) {
+    throw Error(ErrorCode::kNotFound, std::string(kInstanceNoun) + " instance '" + instance_id +
+                                          "' was not found or has expired.");
+  }
+  return instance;
+}
+
+std::shared_ptr<Instance> DatasetInstanceService::Rebuild(const InstanceCaller& caller,
+                                                          const InstanceOwner& owner,
+                                                          const std::string& instance_id) {
+  std::optional<storage::InstanceRecord> record = shared_.Find(owner, instance_id, kRecordKind);
+  if (!record || (!caller.project_id.empty() && caller.project_id != record->project_id)) {
+    return nullptr;
+  }
+  const auto kind = static_cast<DatasetFilter>(record->data.at("filter").get<int>());
+  ResolvedDataset source =
+      definitions_.Resolve(caller.principal, record->project_id, owner.object_id, kind);
+  InstanceRequest request = RequestFromJson(record->data);
+  InstanceGrid grid = ResolveGrid(source.definition, source.model.get(), request);
+  const Json& resorting = record->data.at("resorting");
+  if (!resorting.is_null()) grid = ResortGrid(source.definition, std::move(grid), resorting);
+  CubeService::Version version;
+  if (source.source_cube_id) {
+    version = definitions_.CubeVersion(record->project_id, source,
+                                       record->data.at("cubeVersion").get<std::string>());
+  }
+  auto definition = std::make_shared<const DatasetInstance>(record->project_id, kind,
+                                                            std::move(source), std::move(version),
+                                                            std::move(request), std::move(grid));
+  const DatasetInstance& held = *definition;
+  std::shared_ptr<Instance> instance = store_.Adopt(record->id, owner, std::move(definition));
+  if (&instance->definition() == &held) shared_.Adopted(*instance, *record);
+  return instance;
+}
+
+Json DatasetInstanceService::RecordOf(const DatasetInstance& definition, const Json& resorting) {
+  Json data = RequestToJson(definition.request());
+  data["filter"] = static_cast<int>(definition.kind());
+  data["resorting"] = resorting;
+  data["cubeVersion"] = definition.version().snapshot_file;
+  return data;
 }
 
 }  // namespace tessera::service

@@ -4,6 +4,9 @@
 // request (service/instance_request.h), computes its grid once on the engine, and serves pages
 // of that frozen result until it expires.
 //
+// An instance of a cube (or of a report on a cube) reads the version of the cube's rows served
+// when it was made, whatever is published later, on every node (CubeService::GetAt()).
+//
 // Evaluation (spec 02 §3.3): the rows of the report or cube (a cube's published dataset; a
 // warehouse report's template objects at their own level, queried when the result is computed)
 // -> the view filter on those rows (and, for a report reading a cube, the report's filter) ->
@@ -23,6 +26,11 @@
 //     it; `wait` false returns a null result while an asynchronous computation still runs.
 //   - Resort() gives the instance a new sorting (spec 02 §3.6 errors leave it unchanged) and
 //     returns the re-sorted result.
+//   - Every instance is recorded in the storage service (service/shared_instances.h): Open(),
+//     Check() and Resort() of an instance this node does not hold rebuild it from its record --
+//     the same request on the same rows, re-sorted as it was -- so any node answers for it, and
+//     a rebuilt result has the same rows in the same order (the engine's answers do not depend
+//     on timing).
 //   - Thread-safe; many Open() calls on one instance may run at once.
 #pragma once
 
@@ -38,6 +46,7 @@
 #include "service/dataset_definition_service.h"
 #include "service/instance_request.h"
 #include "service/instance_store.h"
+#include "service/shared_instances.h"
 
 namespace tessera::service {
 
@@ -50,11 +59,14 @@ struct InstanceCaller {
 // What an instance keeps: its request, the grid it shows and where its rows come from.
 class DatasetInstance : public InstanceDefinition {
  public:
-  DatasetInstance(std::string project_id, ResolvedDataset source, InstanceRequest request,
-                  InstanceGrid grid);
+  // `version`: for a cube's rows, the version the instance reads (empty for a warehouse report).
+  DatasetInstance(std::string project_id, DatasetFilter kind, ResolvedDataset source,
+                  CubeService::Version version, InstanceRequest request, InstanceGrid grid);
 
   const std::string& project_id() const { return project_id_; }
+  DatasetFilter kind() const { return kind_; }  // what the path named: report, cube or either
   const ResolvedDataset& source() const { return source_; }
+  const CubeService::Version& version() const { return version_; }
   const InstanceRequest& request() const { return request_; }
   std::shared_ptr<const InstanceGrid> grid() const;
   void set_grid(InstanceGrid grid) const;
@@ -68,7 +80,9 @@ class DatasetInstance : public InstanceDefinition {
 
  private:
   const std::string project_id_;
+  const DatasetFilter kind_;
   const ResolvedDataset source_;
+  const CubeService::Version version_;
   const InstanceRequest request_;
   mutable std::mutex mutex_;
   mutable std::condition_variable done_;
@@ -87,7 +101,7 @@ struct InstanceHandle {
 class DatasetInstanceService {
  public:
   DatasetInstanceService(DatasetDefinitionService& definitions, InstanceStore& store,
-                         ThreadPool* pool);
+                         SharedInstances& shared, ThreadPool* pool);
 
   InstanceHandle Create(const InstanceCaller& caller, const std::string& object_id,
                         DatasetFilter kind, InstanceRequest request,
@@ -109,9 +123,17 @@ class DatasetInstanceService {
   ResultPtr Compute(const DatasetInstance& definition);
   ResultPtr ResultOf(Instance& instance, const DatasetInstance& definition);
   InstanceHandle Handle(std::shared_ptr<Instance> instance, ResultPtr result) const;
+  std::shared_ptr<Instance> Find(const InstanceCaller& caller, const std::string& object_id,
+                                 const std::string& instance_id);
+  std::shared_ptr<Instance> Rebuild(const InstanceCaller& caller, const InstanceOwner& owner,
+                                    const std::string& instance_id);
+  // What the instance's record keeps; `resorting`: the sorting of the last Resort(), null
+  // before any.
+  static Json RecordOf(const DatasetInstance& definition, const Json& resorting);
 
   DatasetDefinitionService& definitions_;
   InstanceStore& store_;
+  SharedInstances& shared_;
   std::chrono::milliseconds query_budget_{std::chrono::minutes(5)};
   ThreadPool* pool_;
 };

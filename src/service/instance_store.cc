@@ -15,13 +15,37 @@ std::shared_ptr<Instance> InstanceStore::Create(
   const std::string session_id = owner.session_id;
   auto instance =
       std::make_shared<Instance>(NewObjectId(), std::move(owner), std::move(definition));
-  std::lock_guard lock(mutex_);
-  const Clock::time_point now = Clock::now();
-  SweepExpired(now);
-  instance->last_used_ = now;
-  instances_.emplace(instance->id(), instance);
-  EnforceSessionCap(session_id);
+  std::vector<std::string> capped;
+  {
+    std::lock_guard lock(mutex_);
+    const Clock::time_point now = Clock::now();
+    SweepExpired(now);
+    instance->last_used_ = now;
+    instances_.emplace(instance->id(), instance);
+    capped = EnforceSessionCap(session_id);
+  }
+  TellCapped(capped);
   return instance;
+}
+
+std::shared_ptr<Instance> InstanceStore::Adopt(
+    std::string id, InstanceOwner owner, std::shared_ptr<const InstanceDefinition> definition) {
+  const std::string session_id = owner.session_id;
+  auto instance =
+      std::make_shared<Instance>(std::move(id), std::move(owner), std::move(definition));
+  std::vector<std::string> capped;
+  std::shared_ptr<Instance> held;
+  {
+    std::lock_guard lock(mutex_);
+    const Clock::time_point now = Clock::now();
+    SweepExpired(now);
+    auto [found, inserted] = instances_.emplace(instance->id(), instance);
+    found->second->last_used_ = now;
+    held = found->second;
+    if (inserted) capped = EnforceSessionCap(session_id);
+  }
+  TellCapped(capped);
+  return held;
 }
 
 std::shared_ptr<Instance> InstanceStore::Find(const InstanceOwner& owner, std::string_view id,
@@ -122,19 +146,27 @@ void InstanceStore::SweepExpired(Clock::time_point now) {
   }
 }
 
-void InstanceStore::EnforceSessionCap(const std::string& session_id) {
+std::vector<std::string> InstanceStore::EnforceSessionCap(const std::string& session_id) {
   std::vector<std::map<std::string, std::shared_ptr<Instance>>::iterator> owned;
   for (auto it = instances_.begin(); it != instances_.end(); ++it) {
     if (it->second->owner().session_id == session_id) owned.push_back(it);
   }
-  if (owned.size() <= options_.per_session_cap) return;
+  std::vector<std::string> capped;
+  if (owned.size() <= options_.per_session_cap) return capped;
   std::sort(owned.begin(), owned.end(), [](const auto& a, const auto& b) {
     return a->second->last_used_ < b->second->last_used_;
   });
   for (size_t i = 0; i < owned.size() - options_.per_session_cap; ++i) {
+    capped.push_back(owned[i]->first);
     Forget(*owned[i]->second);
     instances_.erase(owned[i]);
   }
+  return capped;
+}
+
+void InstanceStore::TellCapped(const std::vector<std::string>& ids) const {
+  if (!on_capped_) return;
+  for (const auto& id : ids) on_capped_(id);
 }
 
 void InstanceStore::EnforceBudget(const Instance::Slot* keep) {

@@ -10,7 +10,9 @@
 //
 // Contract:
 //   - Create() returns a new instance id (32 upper-case hex). When the owner's session then holds
-//     more than `per_session_cap` instances, its least recently used one is removed.
+//     more than `per_session_cap` instances, its least recently used one is removed, and the
+//     function set_on_capped() gave hears its id (after the store's lock is released).
+//   - Adopt() is Create() with the id given (an instance rebuilt from another node's record).
 //   - Find() returns the instance when the id (any case) exists, belongs to `owner`'s session and
 //     object, and was used within `idle_ttl`; it marks it used. Otherwise Error(kNotFound) with
 //     "<noun> instance '<id>' was not found or has expired." -- the same answer for an unknown,
@@ -27,14 +29,17 @@
 //   - Thread-safe; an Instance may be used by many requests at once.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/cube_query.h"
 
@@ -67,6 +72,10 @@ class Instance {
   const std::string& id() const { return id_; }
   const InstanceOwner& owner() const { return owner_; }
   const InstanceDefinition& definition() const { return *definition_; }
+  // The revision of its record this node holds, and when this node last recorded its use in
+  // the storage service (unix ms): service/shared_instances.h.
+  std::atomic<int64_t>& recorded_revision() { return recorded_revision_; }
+  std::atomic<int64_t>& recorded_use_ms() { return recorded_use_ms_; }
 
  private:
   friend class InstanceStore;
@@ -83,6 +92,8 @@ class Instance {
   std::map<std::string, std::shared_ptr<Slot>, std::less<>> slots_;  // guarded by the store
   std::chrono::steady_clock::time_point last_used_;                  // guarded by the store
   bool removed_ = false;                                             // guarded by the store
+  std::atomic<int64_t> recorded_revision_{0};
+  std::atomic<int64_t> recorded_use_ms_{0};
 };
 
 class InstanceStore {
@@ -91,6 +102,10 @@ class InstanceStore {
 
   std::shared_ptr<Instance> Create(InstanceOwner owner,
                                    std::shared_ptr<const InstanceDefinition> definition);
+  // Takes in an instance another node created (service/shared_instances.h) under its own id;
+  // the instance already held under that id, if any, wins.
+  std::shared_ptr<Instance> Adopt(std::string id, InstanceOwner owner,
+                                  std::shared_ptr<const InstanceDefinition> definition);
   std::shared_ptr<Instance> Find(const InstanceOwner& owner, std::string_view id,
                                  std::string_view noun);
   ResultPtr Result(Instance& instance, std::string_view key,
@@ -101,6 +116,10 @@ class InstanceStore {
   void Remove(Instance& instance);
   void Drop(Instance& instance, std::string_view key);
 
+  void set_on_capped(std::function<void(const std::string& id)> on_capped) {
+    on_capped_ = std::move(on_capped);
+  }
+
   size_t InstanceCount() const;
   size_t CachedResultBytes() const;
   size_t result_budget_bytes() const { return options_.result_budget_bytes; }
@@ -110,7 +129,9 @@ class InstanceStore {
 
   std::shared_ptr<Instance::Slot> SlotOf(Instance& instance, std::string_view key);
   void SweepExpired(Clock::time_point now);
-  void EnforceSessionCap(const std::string& session_id);
+  // The ids of the instances removed.
+  std::vector<std::string> EnforceSessionCap(const std::string& session_id);
+  void TellCapped(const std::vector<std::string>& ids) const;
   void EnforceBudget(const Instance::Slot* keep);
   void Forget(Instance& instance);
 
@@ -118,6 +139,7 @@ class InstanceStore {
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Instance>, std::less<>> instances_;
   size_t cached_bytes_ = 0;
+  std::function<void(const std::string&)> on_capped_;
 };
 
 }  // namespace tessera::service

@@ -50,8 +50,9 @@ struct Services {
         cubes(metadata_store, warehouses, jobs, std::move(cube_options)),
         definitions(metadata_store, objects, warehouses, cubes),
         instances(instance_options),
-        dataset_instances(definitions, instances, nullptr),
-        dashboards(objects, definitions, instances),
+        shared_instances(metadata_store, instances, instance_options.idle_ttl),
+        dataset_instances(definitions, instances, shared_instances, nullptr),
+        dashboards(objects, definitions, instances, shared_instances),
         push(metadata_store, objects, cubes),
         storage_location(metadata_store, migration_setup.packages_dir,
                          migration_setup.jobs.node_id),
@@ -96,6 +97,7 @@ struct Services {
   CubeService cubes;
   DatasetDefinitionService definitions;
   InstanceStore instances;
+  SharedInstances shared_instances;
   DatasetInstanceService dataset_instances;  // computes on the compute pool once set_pool()
   DashboardService dashboards;               // renders on the compute pool once set_pool()
   PushService push;

@@ -87,6 +87,7 @@ std::shared_ptr<const Session> SessionService::LoadSession(const std::string& to
     store_.Write([&](storage::MetadataTransaction& tx) {
       tx.DeleteSession(token_hash);
       tx.DeleteSearchesOfSession(record->session_id);
+      tx.DeleteInstancesOfSession(record->session_id);
       tx.Notify(kSessionNoticeChannel, "token:" + token_hash);
     });
     ThrowSessionInvalid();
@@ -165,6 +166,7 @@ std::string SessionService::Logout(std::string_view token) {
   store_.Write([&](storage::MetadataTransaction& tx) {
     tx.DeleteSession(session->token_hash);
     tx.DeleteSearchesOfSession(session->session_id);
+    tx.DeleteInstancesOfSession(session->session_id);
     tx.Notify(kSessionNoticeChannel, "token:" + session->token_hash);
   });
   return session->session_id;

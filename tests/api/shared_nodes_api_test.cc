@@ -4,7 +4,9 @@
 //     other node's next requests without a restart, while an instance made before keeps the rows
 //     it was made on;
 //   - a logout, and the deletion of a user, on one node stop the token on the other at once --
-//     well before the other node's two-second session cache would have let it go.
+//     well before the other node's two-second session cache would have let it go;
+//   - report, cube and dashboard instances made through one node are answered by the other, page
+//     for page, with their sorting and selections, and follow each other's changes.
 // Prints how long the other node took to serve the new version and to refuse the token.
 // PostgreSQL only (skipped without TESSERA_TEST_PG).
 #include <gtest/gtest.h>
@@ -14,6 +16,7 @@
 #include <thread>
 
 #include "api/demo_node_fixture.h"
+#include "model/object_types.h"
 
 namespace tessera::testing {
 namespace {
@@ -62,9 +65,12 @@ class SharedNodesApi : public DemoNodeTest {
     return BodyOf(response).value("instanceId", "");
   }
 
-  double InstanceRevenue(NodeProcess& node, const std::string& instance_id) {
-    auto response = node.client().Get("/api/v2/cubes/" + sales_cube_ + "/instances/" + instance_id,
-                                      node.Headers(project_));
+  // As the user of `token` (default: the node's own login).
+  double InstanceRevenue(NodeProcess& node, const std::string& instance_id,
+                         const std::string& token = "") {
+    auto response =
+        node.client().Get("/api/v2/cubes/" + sales_cube_ + "/instances/" + instance_id,
+                          token.empty() ? node.Headers(project_) : AuthHeaders(token, project_));
     EXPECT_EQ(response.status, 200) << response.body.substr(0, 500);
     const Json raw = BodyOf(response)["data"]["metricValues"]["raw"];
     return raw.empty() || raw[0].empty() || !raw[0][0].is_number() ? -1 : raw[0][0].get<double>();
@@ -116,6 +122,8 @@ TEST_P(SharedNodesApi, ACubePublishedThroughOneNodeIsServedByTheOtherAtEachNewVe
             << " ms after the publish was seen completed\n";
   EXPECT_NEAR(InstanceRevenue(second, before_republish), published, 1e-6 * published)
       << "an instance lost the rows it was made on";
+  EXPECT_NEAR(InstanceRevenue(first, before_republish, second.token()), published, 1e-6 * published)
+      << "the node that rebuilt the instance read another version than the one it was made on";
   EXPECT_EQ(CubeStatusBits(second, sales_cube_), 102);
 }
 
@@ -135,6 +143,158 @@ TEST_P(SharedNodesApi, ALogoutOnOneNodeEndsTheSessionOnTheOtherAtOnce) {
   EXPECT_LT(std::chrono::milliseconds(refused_ms), kAtOnce);
   std::cout << "[ figures  ] a token logged out on one node was refused by the other after "
             << refused_ms << " ms\n";
+}
+
+// One user's token on both nodes, the demo project as the project header.
+class SharedInstancesApi : public SharedNodesApi {
+ protected:
+  void SetUp() override {
+    SharedNodesApi::SetUp();
+    if (IsSkipped()) return;
+    first_ = std::make_unique<NodeProcess>(FirstNode());
+    first_->Start();
+    second_ = std::make_unique<NodeProcess>(SecondNode());
+    second_->Start();
+    token_ = first_->client().Login();
+  }
+
+  http::Response Call(NodeProcess& node, const std::string& method, const std::string& target,
+                      const Json& body = nullptr) {
+    http::Headers headers = AuthHeaders(token_, project_);
+    if (body.is_null()) return node.client().Send(method, target, headers);
+    headers.Set("Content-Type", "application/json");
+    return node.client().Send(method, target, headers, body.dump());
+  }
+
+  // The answer's body, required to be `status`.
+  Json Answer(NodeProcess& node, const std::string& method, const std::string& target,
+              const Json& body = nullptr, int status = 200) {
+    http::Response response = Call(node, method, target, body);
+    EXPECT_EQ(response.status, status)
+        << method << " " << target << ": " << response.body.substr(0, 500);
+    return response.body.empty() ? Json() : BodyOf(response);
+  }
+
+  std::string IdNamed(int type, const std::string& name) {
+    std::vector<model::ObjectRecord> objects;
+    store_->Read([&](storage::MetadataTransaction& tx) { objects = tx.ListObjects(project_, {}); });
+    for (const auto& object : objects) {
+      if (object.type == type && object.name == name) return object.id;
+    }
+    ADD_FAILURE() << "no object named " << name;
+    return "";
+  }
+
+  // A filters body selecting `values` of Region on Sales Overview's chapter filter W10.
+  Json RegionSelection(const std::string& status, const std::vector<std::string>& values) {
+    Json elements = Json::array();
+    for (const auto& value : values) {
+      elements.push_back({{"id", "h" + value + ";" + IdNamed(model::kTypeAttribute, "Region")}});
+    }
+    return Json::array(
+        {{{"key", "W10"},
+          {"currentSelection", {{"selectionStatus", status}, {"elements", elements}}}}});
+  }
+
+  std::unique_ptr<NodeProcess> first_;
+  std::unique_ptr<NodeProcess> second_;
+  std::string token_;
+};
+
+TEST_P(SharedInstancesApi, ACubeInstanceIsAnsweredByTheOtherNodePageForPage) {
+  ASSERT_EQ(Publish(*first_, sales_cube_).status, 202);
+  ASSERT_EQ(WaitForPublishEnd(*first_, sales_cube_)["status"], "completed");
+  const std::string base = "/api/v2/cubes/" + sales_cube_ + "/instances";
+  const Json created = Answer(*first_, "POST", base + "?limit=100", Json::object());
+  const std::string id = created.value("instanceId", "");
+  ASSERT_FALSE(id.empty());
+  const int64_t total = created["data"]["paging"].value("total", int64_t{0});
+  ASSERT_GT(total, 300) << "the test needs several pages";
+
+  for (const int64_t offset : {int64_t{0}, int64_t{200}, total - 50}) {
+    const std::string page = base + "/" + id + "?offset=" + std::to_string(offset) + "&limit=100";
+    const Json on_second = Answer(*second_, "GET", page);
+    const Json on_first = Answer(*first_, "GET", page);
+    EXPECT_EQ(on_second["data"], on_first["data"]) << "offset " << offset;
+    EXPECT_EQ(on_second["definition"], on_first["definition"]);
+  }
+  // v1 reads the same instance on either node too.
+  const std::string v1 = "/api/cubes/" + sales_cube_ + "/instances/" + id + "?offset=100&limit=50";
+  EXPECT_EQ(Answer(*second_, "GET", v1)["result"], Answer(*first_, "GET", v1)["result"]);
+
+  // Another user's token, or another object, does not reach it on the other node.
+  const std::string foreign = second_->client().Login();
+  http::Response as_other = second_->client().Get(base + "/" + id, AuthHeaders(foreign, project_));
+  EXPECT_EQ(as_other.status, 404) << as_other.body;
+  EXPECT_EQ(Call(*second_, "GET",
+                 "/api/v2/cubes/" + IdNamed(model::kTypeReportDefinition, "Item Sales Cube") +
+                     "/instances/" + id)
+                .status,
+            404);
+}
+
+TEST_P(SharedInstancesApi, AReportResortedOnOneNodeIsSortedSoOnTheOther) {
+  const std::string report = IdNamed(model::kTypeReportDefinition, "Profit by Region and Category");
+  const std::string base = "/api/v2/reports/" + report + "/instances";
+  const Json created = Answer(*first_, "POST", base, Json::object());
+  const std::string id = created.value("instanceId", "");
+  ASSERT_FALSE(id.empty());
+  EXPECT_EQ(Answer(*second_, "GET", base + "/" + id)["data"], created["data"]);
+
+  // Resorted through the second node by the first metric, descending.
+  const std::string metric = IdNamed(model::kTypeMetric, "Profit");
+  const Json sorting = {
+      {"sorting",
+       {{"rows", {{{"type", "metric"}, {"metric", {{"id", metric}}}, {"order", "descending"}}}}}}};
+  const Json resorted = Answer(*second_, "PUT", base + "/" + id, sorting);
+  EXPECT_NE(resorted["data"], created["data"]) << "the resort changed nothing";
+  // The first node held the instance before the resort: it answers with the new order.
+  EXPECT_EQ(Answer(*first_, "GET", base + "/" + id)["data"], resorted["data"]);
+}
+
+TEST_P(SharedInstancesApi, ADashboardFollowsItsSelectionsThroughEitherNode) {
+  for (const std::string& cube :
+       {sales_cube_, IdNamed(model::kTypeReportDefinition, "Item Sales Cube")}) {
+    ASSERT_EQ(Publish(*first_, cube).status, 202);
+    ASSERT_EQ(WaitForPublishEnd(*first_, cube)["status"], "completed");
+  }
+  const std::string overview = IdNamed(model::kTypeDocumentDefinition, "Sales Overview");
+  const std::string base = "/api/dossiers/" + overview + "/instances";
+  const std::string id = Answer(*first_, "POST", base, Json::object(), 201).value("mid", "");
+  ASSERT_FALSE(id.empty());
+  const std::string w5 =
+      "/api/v2/dossiers/" + overview + "/instances/" + id + "/chapters/K1/visualizations/W5";
+  const Json unfiltered = Answer(*first_, "GET", w5)["data"];
+  EXPECT_EQ(Answer(*second_, "GET", w5)["data"], unfiltered);
+
+  // Filtered through the first node, read through the second, which already held it.
+  Answer(*first_, "PUT", base + "/" + id + "/filters", RegionSelection("included", {"1"}), 204);
+  const Json west = Answer(*second_, "GET", w5)["data"];
+  EXPECT_NE(west, unfiltered) << "the second node shows the state before the filter";
+  EXPECT_EQ(Answer(*first_, "GET", w5)["data"], west);
+
+  // And back: filtered through the second node, read through the first.
+  Answer(*second_, "PUT", base + "/" + id + "/filters", RegionSelection("excluded", {"1"}), 204);
+  const Json others = Answer(*first_, "GET", w5)["data"];
+  EXPECT_NE(others, west);
+  EXPECT_EQ(Answer(*second_, "GET", w5)["data"], others);
+
+  // Deleted through one node, gone on both.
+  Answer(*second_, "DELETE", base + "/" + id, nullptr, 204);
+  EXPECT_EQ(Call(*first_, "GET", w5).status, 404);
+  EXPECT_EQ(Call(*second_, "GET", w5).status, 404);
+}
+
+TEST_P(SharedInstancesApi, AnInstanceEndsWithItsSessionOnEveryNode) {
+  ASSERT_EQ(Publish(*first_, sales_cube_).status, 202);
+  ASSERT_EQ(WaitForPublishEnd(*first_, sales_cube_)["status"], "completed");
+  const std::string base = "/api/v2/cubes/" + sales_cube_ + "/instances";
+  const std::string id = Answer(*first_, "POST", base, Json::object()).value("instanceId", "");
+  ASSERT_EQ(Call(*second_, "POST", "/api/auth/logout").status, 204);
+  int64_t records = -1;
+  store_->Read(
+      [&](storage::MetadataTransaction& tx) { records = tx.FindInstance(id).has_value() ? 1 : 0; });
+  EXPECT_EQ(records, 0) << "the instance's record outlived its session";
 }
 
 TEST_P(SharedNodesApi, ADeletedUserIsRefusedOnEveryNodeAtOnce) {
@@ -158,7 +318,24 @@ TEST_P(SharedNodesApi, ADeletedUserIsRefusedOnEveryNodeAtOnce) {
   EXPECT_LT(std::chrono::milliseconds(MillisSince(ended)), kAtOnce);
 }
 
+// Whether a node can share its storage service with others, it says at start.
+class StorageSharingApi : public DemoNodeTest {};
+
+TEST_P(StorageSharingApi, ANodeSaysWhetherOtherNodesMayShareItsStorage) {
+  NodeProcess node(Settings());
+  node.Start();
+  if (GetParam() == StoreBackend::kSqlite) {
+    EXPECT_TRUE(WaitForLogLine(node.log_path(), "storage on SQLite serves this node alone"));
+  } else {
+    EXPECT_TRUE(WaitForLogLine(node.log_path(), "hearing other nodes' changes"));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StorageSharingApi, ::testing::ValuesIn(kAllStoreBackends),
+                         BackendParamName);
 INSTANTIATE_TEST_SUITE_P(Postgres, SharedNodesApi, ::testing::Values(StoreBackend::kPostgres),
+                         BackendParamName);
+INSTANTIATE_TEST_SUITE_P(Postgres, SharedInstancesApi, ::testing::Values(StoreBackend::kPostgres),
                          BackendParamName);
 
 }  // namespace

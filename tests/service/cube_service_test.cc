@@ -460,7 +460,7 @@ TEST_P(CubeServiceTest, APublishIsAJobOfTheNodeThatTheCubesRecordNames) {
   EXPECT_EQ(job->data["cubeId"], sales_cube_id_);
 }
 
-TEST_P(CubeServiceTest, ARefreshRemovesThePreviousSnapshotOnlyOnceTheNewOneIsRecorded) {
+TEST_P(CubeServiceTest, ARefreshKeepsTheSnapshotItReplacesUntilTheNextOne) {
   auto cubes = Node();
   PublishAndWait(*cubes, sales_cube_id_);
   const std::string first = StoredRecord(sales_cube_id_)->snapshot_file;
@@ -476,7 +476,49 @@ TEST_P(CubeServiceTest, ARefreshRemovesThePreviousSnapshotOnlyOnceTheNewOneIsRec
 
   const std::string second = StoredRecord(sales_cube_id_)->snapshot_file;
   EXPECT_NE(second, first);
-  EXPECT_EQ(FilesOnDisk(), std::set<std::string>{std::filesystem::path(second).filename()});
+  EXPECT_EQ(StoredRecord(sales_cube_id_)->previous_snapshot_file, first);
+  auto file_names = [](std::initializer_list<std::string> files) {
+    std::set<std::string> names;
+    for (const auto& file : files) names.insert(std::filesystem::path(file).filename());
+    return names;
+  };
+  EXPECT_EQ(FilesOnDisk(), file_names({first, second}));
+
+  PublishAndWait(*cubes, sales_cube_id_);
+  const std::string third = StoredRecord(sales_cube_id_)->snapshot_file;
+  EXPECT_EQ(FilesOnDisk(), file_names({second, third}));
+  // A restart keeps both too.
+  Node()->RemoveLeftovers();
+  EXPECT_EQ(FilesOnDisk(), file_names({second, third}));
+}
+
+TEST_P(CubeServiceTest, AnyNodeReadsTheVersionAnInstanceWasMadeOnUntilItIsReplacedTwice) {
+  auto publisher = Node();
+  PublishAndWait(*publisher, sales_cube_id_);
+  const double published = TotalRevenue();
+  const service::CubeService::Version made_on = publisher->GetVersion(project_id_, sales_cube_id_);
+  ASSERT_NE(made_on.dataset, nullptr);
+  EXPECT_EQ(made_on.snapshot_file, StoredRecord(sales_cube_id_)->snapshot_file);
+
+  ChangeWarehouse(1);
+  PublishAndWait(*publisher, sales_cube_id_);
+  const double republished = TotalRevenue();
+  auto other = NodeThatChecks(std::chrono::milliseconds(0), /*hears_notices=*/false);
+  auto old_rows = other->GetAt(project_id_, sales_cube_id_, made_on.snapshot_file);
+  ASSERT_NE(old_rows, nullptr);
+  EXPECT_NEAR(SumOf(*old_rows, "Revenue"), published, 1e-6 * published);
+  EXPECT_NEAR(SumOf(*other->Get(project_id_, sales_cube_id_), "Revenue"), republished,
+              1e-6 * republished);
+  EXPECT_EQ(other->GetAt(project_id_, sales_cube_id_, made_on.snapshot_file), old_rows)
+      << "read once while held";
+
+  ChangeWarehouse(1);
+  PublishAndWait(*publisher, sales_cube_id_);
+  auto error =
+      ErrorFrom([&] { Node()->GetAt(project_id_, sales_cube_id_, made_on.snapshot_file); });
+  ASSERT_TRUE(error) << "a version replaced twice was still read";
+  EXPECT_EQ(error->code(), ErrorCode::kNotFound);
+  EXPECT_NE(error->message().find("create a new instance"), std::string::npos) << error->message();
 }
 
 TEST_P(CubeServiceTest, ANodeRestartedDuringAPublishFailsItAndServesThePreviousSnapshot) {

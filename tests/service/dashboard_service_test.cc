@@ -102,7 +102,9 @@ class DashboardServiceTest : public StoreBackendTest {
     objects_ = std::make_unique<service::ObjectService>(*store_);
     definitions_ = std::make_unique<service::DatasetDefinitionService>(*store_, *objects_,
                                                                        *registry_, *cubes_);
-    dashboards_ = std::make_unique<service::DashboardService>(*objects_, *definitions_, instances_);
+    shared_ = std::make_unique<service::SharedInstances>(*store_, instances_, kIdleTtl);
+    dashboards_ =
+        std::make_unique<service::DashboardService>(*objects_, *definitions_, instances_, *shared_);
 
     PublishCube("Sales Cube");
     if (publish_item_cube_) PublishCube("Item Sales Cube");
@@ -239,7 +241,9 @@ class DashboardServiceTest : public StoreBackendTest {
   std::unique_ptr<service::CubeService> cubes_;
   std::unique_ptr<service::ObjectService> objects_;
   std::unique_ptr<service::DatasetDefinitionService> definitions_;
+  static constexpr std::chrono::milliseconds kIdleTtl{std::chrono::minutes(30)};
   service::InstanceStore instances_;
+  std::unique_ptr<service::SharedInstances> shared_;
   std::unique_ptr<service::DashboardService> dashboards_;
   std::string overview_;
   bool publish_item_cube_ = true;  // before SetUp
@@ -545,6 +549,41 @@ TEST_P(DashboardServiceTest, InstancesBelongToTheirSessionAndEndWhenDeleted) {
   dashboards_->Delete(Caller(), overview_, instance);
   expect_not_found([&] { dashboards_->Status(Caller(), overview_, instance); }, "deleted");
   expect_not_found([&] { Visualization(instance, "W4", {"Revenue"}); }, "deleted visualization");
+}
+
+// Another node on the same storage service: its own instances in memory, the same records.
+TEST_P(DashboardServiceTest, AnotherNodeAnswersForAnInstanceAndFollowsItsChanges) {
+  service::InstanceStore other_instances;
+  service::SharedInstances other_shared(*store_, other_instances, kIdleTtl);
+  service::DashboardService other(*objects_, *definitions_, other_instances, other_shared);
+  auto shown_on = [&](service::DashboardService& node, const std::string& instance) {
+    service::VisualizationAnswer answer =
+        node.Visualization(Caller(), overview_, instance, "K1", "W5");
+    return answer.result->row_count;
+  };
+
+  const std::string instance = CreateOverview({.enable_parallel_rendering = false});
+  SetFilters(instance, RegionSelection("included", {"1", "2"}));
+  const Rows filtered = ProfitByRegion(std::string("region_id IN (1, 2) AND ") + kRecentYears);
+  EXPECT_EQ(shown_on(other, instance), filtered.size());
+  service::DashboardView view = other.InstanceDefinition(Caller(), overview_, instance);
+  EXPECT_EQ(view.state->SelectionOf(*view.model->dashboard.FindSelector("W10")).elements,
+            (std::vector<std::string>{AttributeId("Region") + ":1", AttributeId("Region") + ":2"}));
+  EXPECT_EQ(other_instances.InstanceCount(), 1u);
+
+  // Changed on the other node: this node, which holds the older state, follows.
+  other.SetFilters(Caller(), overview_, instance, RegionSelection("excluded", {"1", "2"}), {});
+  ExpectSameRows(ShownProfitByRegion(instance),
+                 ProfitByRegion(std::string("region_id NOT IN (1, 2) AND ") + kRecentYears));
+
+  // Another session does not reach it on either node; deleted on one, it is gone on both.
+  auto foreign = ErrorFrom([&] { other.Status(Caller("another session"), overview_, instance); });
+  ASSERT_TRUE(foreign) << "another session reached the instance";
+  EXPECT_EQ(foreign->code(), ErrorCode::kNotFound);
+  other.Delete(Caller(), overview_, instance);
+  auto gone = ErrorFrom([&] { dashboards_->Status(Caller(), overview_, instance); });
+  ASSERT_TRUE(gone) << "the deleted instance still answers on the node that made it";
+  EXPECT_EQ(gone->code(), ErrorCode::kNotFound);
 }
 
 class DashboardServiceWithoutItemCubeTest : public DashboardServiceTest {
