@@ -16,6 +16,8 @@ Environment:
   TESSERA_CLIENT_TEST_DIR         where the temporary data directories go (default: system temp)
   TESSERA_CLIENT_TEST_KEEP        set to keep them (and the server logs) after the run
   TESSERA_CLIENT_TEST_PORT_BASE   take ports from this one upwards instead of kernel-chosen ones
+  TESSERA_CLIENT_TEST_BALANCED    set to make A two nodes on PostgreSQL behind nginx
+                                  (balanced_server.py; needs TESSERA_TEST_PG, psql and nginx)
 """
 
 import os
@@ -28,6 +30,7 @@ import yaml
 
 mstrio = pytest.importorskip("mstrio", reason="mstrio-py not available")
 
+import balanced_server  # noqa: E402
 import http_log  # noqa: E402
 from demo import MIGRATED_FILTER, MIGRATED_METRIC, MIGRATED_REPORT, PROJECT  # noqa: E402
 from tessera_server import TesseraServer  # noqa: E402
@@ -75,8 +78,14 @@ class Servers:
         self.packages_dir = self.work_dir / "packages"
         self.packages_dir.mkdir()
         bundle_b = _bundle_without_migrated_report(self.work_dir / "bundle-b")
-        self.a = TesseraServer(binary, "server-a", self.work_dir, self.packages_dir,
-                               ["--demo-bundle-dir", str(DEMO_BUNDLE)])
+        server_a = TesseraServer
+        if os.environ.get("TESSERA_CLIENT_TEST_BALANCED"):
+            missing = balanced_server.missing_requirement()
+            if missing:
+                pytest.exit(f"TESSERA_CLIENT_TEST_BALANCED: {missing}", returncode=2)
+            server_a = balanced_server.BalancedServer
+        self.a = server_a(binary, "server-a", self.work_dir, self.packages_dir,
+                          ["--demo-bundle-dir", str(DEMO_BUNDLE)])
         self.b = TesseraServer(binary, "server-b", self.work_dir, self.packages_dir,
                                ["--demo-bundle-dir", str(bundle_b)])
 

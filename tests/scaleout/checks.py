@@ -2,10 +2,8 @@
 figures (or None) when it passes, raises CheckFailed saying what was wrong, or SkipCheck saying
 why it cannot run here.
 
-Requests go through the balancer unless a check must name the node: report, cube and dashboard
-instances live on the node that made them (they are not shared between nodes yet), so an
-instance is created and read on one node addressed directly, never through round robin; the
-same for a check that compares two nodes or stops one.
+Requests go through the balancer unless a check must name the node: one that compares two nodes
+or stops one.
 """
 
 import base64
@@ -20,6 +18,7 @@ from postgres_databases import query_value
 TYPE_METRIC = 4
 TYPE_ATTRIBUTE = 12
 TYPE_CUBE = 776
+TYPE_DASHBOARD = 55
 CUBE_LOADED_AND_READY = 32 | 64  # X-MSTR-CubeStatus bits
 CUBE_PROCESSING = 1
 REVOKED_AT_ONCE_MS = 1000  # well under the two seconds a node may cache a validated session
@@ -42,6 +41,8 @@ class DemoIds:
     sales_cube: str = ""
     revenue_metric: str = ""
     year_attribute: str = ""
+    region_attribute: str = ""
+    sales_overview: str = ""
 
 
 @dataclass
@@ -122,7 +123,9 @@ def find_demo_ids(node):
     ids = DemoIds(project=project)
     for attribute, name, object_type in (("sales_cube", "Sales Cube", TYPE_CUBE),
                                          ("revenue_metric", "Revenue", TYPE_METRIC),
-                                         ("year_attribute", "Year", TYPE_ATTRIBUTE)):
+                                         ("year_attribute", "Year", TYPE_ATTRIBUTE),
+                                         ("region_attribute", "Region", TYPE_ATTRIBUTE),
+                                         ("sales_overview", "Sales Overview", TYPE_DASHBOARD)):
         found = id_in_search(quick_search(client, token, project, name, object_type), name)
         require(found, f"the demo object '{name}' (type {object_type}) is not found")
         setattr(ids, attribute, found)
@@ -219,8 +222,8 @@ def is_served(status):
 
 
 def revenue_by_year(node, token, demo):
-    """A cube instance of Revenue by Year, made and read on `node` addressed directly (instances
-    are not shared between nodes yet): (total rows, [(year, revenue)])."""
+    """A cube instance of Revenue by Year, made and read on `node` addressed directly:
+    (total rows, [(year, revenue)])."""
     client = node.client()
     body = {"requestedObjects": {"attributes": [{"id": demo.year_attribute}],
                                  "metrics": [{"id": demo.revenue_metric}]}}
@@ -379,6 +382,88 @@ def pushed_sums(node, token, demo, dataset):
     require_status(created, 200, f"an instance of the pushed dataset on node {node.name}")
     _, rows = grid_rows(created.json())
     return {int(row[0]): row[1] for row in rows}
+
+
+# ---- instances through the balancer ----
+
+PAGE_ROWS = 20
+
+
+def cube_instance_pages(deployment, token, instance, offsets):
+    """The pages at `offsets` of a Sales Cube instance, each fetched through the balancer."""
+    demo = deployment.demo
+    pages = []
+    for offset in offsets:
+        page = deployment.balancer.send(
+            "GET", f"/api/v2/cubes/{demo.sales_cube}/instances/{instance}"
+                   f"?offset={offset}&limit={PAGE_ROWS}", token=token, project=demo.project)
+        require_status(page, 200, f"page at {offset} of instance {instance}")
+        pages.append(page)
+    return pages
+
+
+def check_cube_instance_pages_through_balancer(deployment):
+    """A cube instance made through the balancer answers on either node, page for page."""
+    demo = deployment.demo
+    token = login(deployment.balancer, "login through the balancer")
+    created = deployment.balancer.send(
+        "POST", f"/api/v2/cubes/{demo.sales_cube}/instances?limit={PAGE_ROWS}", token=token,
+        project=demo.project, json_body={})
+    require_status(created, 200, "a Sales Cube instance through the balancer")
+    instance = created.json()["instanceId"]
+    total = created.json()["data"]["paging"]["total"]
+    offsets = [0, PAGE_ROWS, 2 * PAGE_ROWS, total - PAGE_ROWS]
+    require(total > 3 * PAGE_ROWS, f"the instance has {total} rows: too few for the check")
+    first_round = cube_instance_pages(deployment, token, instance, offsets)
+    second_round = cube_instance_pages(deployment, token, instance, offsets)
+    require_both_nodes(deployment, first_round + second_round, "the instance's pages")
+    for offset, first, second in zip(offsets, first_round, second_round):
+        require(first.json()["data"] == second.json()["data"],
+                f"the page at {offset} differs between {first.upstream} and {second.upstream}")
+    require(first_round[0].json()["data"] == created.json()["data"],
+            "the first page differs from the one the creation answered")
+    deployment.balancer.logout(token)
+    return f"{len(offsets)} pages of a {total}-row instance alike on both nodes"
+
+
+def check_dashboard_selections_through_balancer(deployment):
+    """A dashboard instance's selections, changed through the balancer, show on both nodes."""
+    demo, balancer = deployment.demo, deployment.balancer
+    token = login(balancer, "login through the balancer")
+    base = f"/api/dossiers/{demo.sales_overview}/instances"
+    created = balancer.send("POST", base, token=token, project=demo.project, json_body={})
+    require_status(created, 201, "a Sales Overview instance through the balancer")
+    instance = created.json()["mid"]
+    visualization = (f"/api/v2/dossiers/{demo.sales_overview}/instances/{instance}"
+                     "/chapters/K1/visualizations/W5")
+
+    def both_views(what):
+        views = [balancer.send("GET", visualization, token=token, project=demo.project)
+                 for _ in range(2)]
+        for view in views:
+            require_status(view, 200, what)
+        require_both_nodes(deployment, views, what)
+        require(views[0].json()["data"] == views[1].json()["data"],
+                f"{what}: {views[0].upstream} and {views[1].upstream} show different rows")
+        return views[0].json()["data"]
+
+    unfiltered = both_views("W5 unfiltered")
+    selection = [{"key": "W10", "currentSelection": {
+        "selectionStatus": "included",
+        "elements": [{"id": f"h1;{demo.region_attribute}"}]}}]
+    changed = balancer.send("PUT", f"{base}/{instance}/filters", token=token,
+                            project=demo.project, json_body=selection)
+    require_status(changed, 204, "PUT filters through the balancer")
+    filtered = both_views("W5 filtered")
+    require(filtered != unfiltered, "W5 shows the same rows after the region filter")
+    deleted = balancer.send("DELETE", f"{base}/{instance}", token=token, project=demo.project)
+    require_status(deleted, 204, "DELETE the instance through the balancer")
+    gone = [balancer.send("GET", visualization, token=token, project=demo.project)
+            for _ in range(2)]
+    require(all(answer.status == 404 for answer in gone),
+            f"the deleted instance answers {[answer.status for answer in gone]}")
+    balancer.logout(token)
+    return "selections set through one node shown by both; deleted on one, gone on both"
 
 
 # ---- client addresses behind the balancer ----

@@ -8,7 +8,7 @@ Contract:
     has its own data directory.
   - Every node's server.public_url is the balancer's URL: it is the environment id migrations
     record, and it must not depend on which node made the package.
-  - Node A starts first on the empty storage service and loads the demo (--demo-rows rows, its
+  - Node A starts first on the empty storage service and loads the demo (`demo_rows` rows, its
     cubes publishing in the background); node B starts once A is up, with the demo switched off,
     so the two never race to load it.
   - `start()` either returns with nginx routing to both nodes or raises RuntimeError; `stop()`
@@ -26,8 +26,9 @@ DEMO_ROWS = 2000
 
 
 class ScaleOutCluster:
-    def __init__(self, binary, nginx_binary, postgres_url, psql, work_dir):
+    def __init__(self, binary, nginx_binary, postgres_url, psql, work_dir, demo_rows=DEMO_ROWS):
         self.binary = binary
+        self.demo_rows = demo_rows
         self.work_dir = work_dir
         self.psql = psql
         self.databases = PostgresDatabases(postgres_url, psql, f"tessera_scaleout_{os.getpid()}")
@@ -50,7 +51,7 @@ class ScaleOutCluster:
         shared = self._shared_flags(storage_url, config_path)
         self.node_a = TesseraNode("a", self.binary, self.work_dir,
                                   shared + ["--demo-on-first-start", "true",
-                                            "--demo-rows", str(DEMO_ROWS)])
+                                            "--demo-rows", str(self.demo_rows)])
         self.node_a.start()
         self.node_b = TesseraNode("b", self.binary, self.work_dir,
                                   shared + ["--demo-on-first-start", "false"])

@@ -15,7 +15,7 @@ What is allowed to fail, and why:
   - Requests that end before the SIGKILL must all succeed.
 
 The workload: WORKERS threads, each looping over calls that need no node-local state (a token
-from one login works on every node; instances are never touched): GET /api/sessions,
+from one login works on every node): GET /api/sessions,
 GET /api/projects, a quick search, and POST /api/auth/login as the non-idempotent call. The kill
 comes once both nodes have answered MIN_CALLS_BEFORE_KILL calls; the workload goes on for
 SECONDS_AFTER_KILL after B is reaped.
@@ -27,7 +27,7 @@ import urllib.parse
 from dataclasses import dataclass
 
 from api_client import ADMINISTRATOR_LOGIN
-from checks import CheckFailed, login, require
+from checks import CheckFailed, login, require, require_status
 
 WORKERS = 3
 MIN_CALLS_BEFORE_KILL = 20
@@ -136,9 +136,18 @@ def wait_until(condition, timeout_seconds):
     return condition()
 
 
+def instance_on(node, token, demo):
+    """A Sales Cube instance made on `node` directly: (its id, its first page's data)."""
+    created = node.client().send("POST", f"/api/v2/cubes/{demo.sales_cube}/instances?limit=50",
+                                 token=token, project=demo.project, json_body={})
+    require_status(created, 200, f"a cube instance on node {node.name}")
+    return created.json()["instanceId"], created.json()["data"]
+
+
 def check_balancer_survives_losing_a_node(deployment):
-    node_a, node_b = deployment.node_a, deployment.node_b
+    node_a, node_b, demo = deployment.node_a, deployment.node_b, deployment.demo
     token = login(deployment.balancer, "login through the balancer")
+    instance, first_page = instance_on(node_b, token, demo)
     workload = Workload(deployment.balancer, workload_calls(token, deployment.demo.project))
     kill = Kill()
     workload.start()
@@ -158,7 +167,14 @@ def check_balancer_survives_losing_a_node(deployment):
                    >= MIN_CALLS_AFTER_KILL, 60)
     finally:
         workload.stop()
-    return judge(workload.snapshot(), kill, node_a)
+    verdict = judge(workload.snapshot(), kill, node_a)
+    page = deployment.balancer.send(
+        "GET", f"/api/v2/cubes/{demo.sales_cube}/instances/{instance}?offset=0&limit=50",
+        token=token, project=demo.project)
+    require_status(page, 200, "node B's instance after node B died")
+    require(page.json()["data"] == first_page,
+            "node B's instance answers other rows on node A after node B died")
+    return verdict + "; an instance made on B answered by A after the kill"
 
 
 def judge(records, kill, survivor):
