@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Scale-out figures: publish-to-other-node latency and a read mix through one node and through
-# nginx over two (bench/scaleout.py says what and how). Needs nginx, wrk and PostgreSQL's server
+# Scale-out figures: publish-to-other-node latency, instance pages on the node that did not compute
+# them, and a read mix through one node and through nginx over two (bench/scaleout.py says what
+# and how). Needs nginx, wrk and PostgreSQL's server
 # (scripts/install-test-deps.sh); builds the release binary when it is missing.
-#   bench/scaleout.sh        (PUBLISHES, CONNECTIONS, SECONDS: see bench/scaleout.py)
+#   bench/scaleout.sh        (PUBLISHES, CONNECTIONS, SECONDS, DEMO_ROWS, INSTANCES: see
+#                            bench/scaleout.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/release/tessera ] || make build >/dev/null
