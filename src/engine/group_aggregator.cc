@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <condition_variable>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <optional>
 
@@ -20,6 +22,61 @@ constexpr size_t kChunkRows = 1 << 16;
 constexpr uint64_t kEmptyKey = std::numeric_limits<uint64_t>::max();
 constexpr uint64_t kMaxBitsetBits = uint64_t{1} << 27;
 constexpr size_t kPairsBeforeCompaction = size_t{1} << 22;
+
+// Chunk c folds into the partial state of stripe c % stripes, each stripe's chunks in increasing
+// order, and the stripes' partials merge in stripe order: the sums do not depend on which thread
+// ran what, so a result computed again (on this node or on another one with as many compute
+// threads) has the very same values. Any thread takes the next chunk of any stripe no other
+// thread holds, so the work still spreads over whichever threads are free.
+class StripeClaims {
+ public:
+  struct Claim {
+    size_t stripe;
+    size_t chunk;
+  };
+
+  StripeClaims(size_t stripes, size_t chunks)
+      : chunks_(chunks), next_(stripes), busy_(stripes, false) {
+    std::iota(next_.begin(), next_.end(), size_t{0});
+  }
+
+  size_t stripes() const { return next_.size(); }
+
+  // The next chunk of the free stripe with the most chunks left; waits while every stripe with
+  // chunks left is held. Called once per chunk, so some stripe always has one left.
+  Claim Take() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      std::optional<size_t> best;
+      for (size_t s = 0; s < next_.size(); ++s) {
+        if (busy_[s] || next_[s] >= chunks_) continue;
+        if (!best || next_[s] < next_[*best]) best = s;
+      }
+      if (best) {
+        busy_[*best] = true;
+        const Claim claim{*best, next_[*best]};
+        next_[*best] += next_.size();
+        return claim;
+      }
+      released_.wait(lock);
+    }
+  }
+
+  void Release(const Claim& claim) {
+    {
+      std::lock_guard lock(mutex_);
+      busy_[claim.stripe] = false;
+    }
+    released_.notify_all();
+  }
+
+ private:
+  const size_t chunks_;
+  std::mutex mutex_;
+  std::condition_variable released_;
+  std::vector<size_t> next_;  // the next chunk of each stripe
+  std::vector<bool> busy_;
+};
 
 // Few groups mean long chains of additions into one slot, each waiting for the one before; with
 // lanes, consecutive rows add into different copies of their group's slot, folded when merging.
@@ -426,15 +483,19 @@ class Aggregation {
   }
 
   Groups Run(ThreadPool* pool) {
-    // Stripe s takes chunks s, s + stripes, ... in order, and stripes merge in order: the sums
-    // do not depend on which thread ran what, so a result computed again (on this node or on
-    // another one with as many compute threads) has the very same values.
     const size_t chunks = (dataset_.row_count() + kChunkRows - 1) / kChunkRows;
-    const size_t stripes = std::max<size_t>(1, std::min(ParallelWorkers(pool), chunks));
-    partials_.resize(stripes);
+    StripeClaims claims(std::max<size_t>(1, std::min(ParallelWorkers(pool), chunks)), chunks);
+    partials_.resize(claims.stripes());
     if (!selector_.SelectsNone()) {
-      ParallelFor(pool, stripes, [&](size_t, size_t stripe) {
-        for (size_t chunk = stripe; chunk < chunks; chunk += stripes) RunChunk(stripe, chunk);
+      ParallelFor(pool, chunks, [&](size_t, size_t) {
+        const StripeClaims::Claim claim = claims.Take();
+        try {
+          RunChunk(claim.stripe, claim.chunk);
+        } catch (...) {
+          claims.Release(claim);
+          throw;
+        }
+        claims.Release(claim);
       });
     }
     Partial merged = Merge();

@@ -6,9 +6,10 @@
 // A group key is the mixed-radix number of the group's codes (the first attribute most
 // significant), so key order is code order. Key spaces up to kDenseSlots use dense arrays indexed
 // by key; larger ones an open-addressing hash table. Rows are split in ranges over the pool and
-// the calling thread: as many stripes as workers, each taking every stripes-th range in order
-// into its own partial state; partials merge in stripe order, so a result does not depend on
-// which thread ran which stripe and is the same each time it is computed.
+// the calling thread: range r folds into the partial state of stripe r % stripes (as many
+// stripes as workers), each stripe's ranges in order, whichever free thread takes them; partials
+// merge in stripe order, so a result does not depend on which thread ran what and is the same
+// each time it is computed.
 // Rows are read a zone at a time (engine/code_column.h): a zone the selector covers whole is read
 // as a range, and a zone whose grouping attributes hold one element each folds into its group
 // without per-row slots.

@@ -673,6 +673,36 @@ TEST(CubeExecutorEdges, AttributesWhoseCombinationsOverflowSixtyFourBitsStillAgg
   }
 }
 
+// Sums of many doubles depend on the order of their additions; a result computed again (after
+// the memory budget dropped it, or by another node rebuilding an instance) must have the very
+// same values, page for page, whichever thread took which rows.
+TEST(CubeExecutor, ARepeatedQueryGivesTheSameValuesToTheLastBit) {
+  DatasetBuilder builder({{"few", "Few", {{"ID", DataType::kInteger}}},
+                          {"many", "Many", {{"ID", DataType::kInteger}}}},
+                         {{"v", "V", AggregateFunction::kSum}});
+  std::mt19937_64 random(42);
+  std::uniform_real_distribution<double> value(0.0, 1000.0);
+  for (int64_t i = 0; i < 1200000; ++i) {  // about twenty chunks of rows
+    builder.AddRow({i % 3, static_cast<int64_t>(random() % 50000), value(random)});
+  }
+  const auto dataset = std::make_shared<const Dataset>(builder.Finish());
+  ThreadPool pool(2);
+  for (const std::vector<int> attributes : {std::vector<int>{0}, std::vector<int>{0, 1}}) {
+    CubeQuery query;
+    query.attributes = attributes;
+    query.metrics = {{"v", "V", 0, {}, false}};
+    const ResultSet first = ExecuteCubeQuery(dataset, query, &pool);
+    for (int run = 0; run < 20; ++run) {
+      const ResultSet again = ExecuteCubeQuery(dataset, query, &pool);
+      ASSERT_EQ(again.row_count, first.row_count);
+      for (size_t row = 0; row < first.row_count; ++row) {
+        ASSERT_EQ(again.Value(0, row), first.Value(0, row))
+            << "run " << run << ", row " << row << " of " << attributes.size() << " attributes";
+      }
+    }
+  }
+}
+
 TEST(CubeExecutorEdges, AQueryPastItsDeadlineStopsWithATimeout) {
   std::mt19937 random(5);
   const auto dataset = BuildDataset(RandomRows(random, 5000, 0));
