@@ -603,13 +603,21 @@ VisualizationAnswer DashboardService::Visualization(const InstanceCaller& caller
   CheckVisualizationAddress(model.dashboard, chapter_key, visualization_key);
   DashboardInstance::Snapshot snapshot = definition.Current();
   if (snapshot.state->mode == DashboardState::Mode::kResolved) {
-    std::lock_guard lock(definition.manipulation());
-    snapshot = definition.Current();
-    if (snapshot.state->mode == DashboardState::Mode::kResolved) {
-      DashboardState executed = *snapshot.state;
-      executed.mode = DashboardState::Mode::kExecuted;
-      Publish(opened.instance, definition, std::move(executed));
+    try {
+      std::lock_guard lock(definition.manipulation());
       snapshot = definition.Current();
+      if (snapshot.state->mode == DashboardState::Mode::kResolved) {
+        DashboardState executed = *snapshot.state;
+        executed.mode = DashboardState::Mode::kExecuted;
+        Publish(opened.instance, definition, std::move(executed));
+        snapshot = definition.Current();
+      }
+    } catch (const Error& error) {
+      // Another node changed the instance at the same moment (executed it for a visualization
+      // of its own, most likely): its state is the instance's now, so read the visualization
+      // there. A reader never gets the 409 of a change it did not ask for.
+      if (error.code() != ErrorCode::kAlreadyExists) throw;
+      return Visualization(caller, id, instance_id, chapter_key, visualization_key);
     }
   }
   const std::vector<std::string> order = RenderOrder(model.dashboard, *snapshot.state);

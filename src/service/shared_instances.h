@@ -1,11 +1,10 @@
 // service/shared_instances.h
 //
-// The instances of every node (ARCHITECTURE §1, §7): what a report, cube or dashboard instance
-// was made from, kept in the storage service so that a node that never saw an instance -- or a
-// node that replaced one that died -- rebuilds it and answers for it. The instance services
-// record an instance when they create it and whenever its definition changes (a new sorting, a
-// dashboard manipulation), and rebuild it from its record when their own store does not hold it
-// or holds an older revision of it.
+// The instances of every node: what a report, cube or dashboard instance was made from, kept in the
+// storage service so that a node that never saw an instance -- or a node that replaced one that
+// died -- rebuilds it and answers for it. The instance services record an instance when they create
+// it and whenever its definition changes (a new sorting, a dashboard manipulation), and rebuild it
+// from its record when their own store does not hold it or holds an older revision of it.
 //
 // Contract:
 //   - Create() records a new instance (revision 1; its id, session and object come from the

@@ -154,6 +154,14 @@ std::optional<storage::CubeSnapshotRecord> DemoNodeTest::CubeRecord(const std::s
   return record;
 }
 
+std::set<std::string> DemoNodeTest::RecordedSnapshots(const storage::CubeSnapshotRecord& record) {
+  std::set<std::string> names;
+  for (const std::string& file : {record.snapshot_file, record.previous_snapshot_file}) {
+    if (!file.empty()) names.insert(std::filesystem::path(file).filename().string());
+  }
+  return names;
+}
+
 std::set<std::string> DemoNodeTest::CubeFiles() const {
   std::set<std::string> names;
   std::error_code error;

@@ -53,6 +53,8 @@ class DemoNodeTest : public ::testing::TestWithParam<StoreBackend> {
   std::optional<storage::CubeSnapshotRecord> CubeRecord(const std::string& cube_id);
   // Names of the files in the project's cubes directory.
   std::set<std::string> CubeFiles() const;
+  // Names of the snapshot files `record` keeps: the one served and the one it replaced, if any.
+  static std::set<std::string> RecordedSnapshots(const storage::CubeSnapshotRecord& record);
 
   TestDatabase& database() { return *database_; }
 

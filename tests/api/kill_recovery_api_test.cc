@@ -151,8 +151,7 @@ TEST_P(CubePublishKills, AKilledPublishServesTheOldDataOrTheNewNeverAMixAndNever
         moments.Count("failed with the previous data served");
       }
     }
-    EXPECT_EQ(CubeFiles(), std::set<std::string>{
-                               std::filesystem::path(record->snapshot_file).filename().string()});
+    EXPECT_EQ(CubeFiles(), RecordedSnapshots(*record));
     ExpectNoTemporaryFiles(data_dir_.path());
     ExpectEmptyDirectory(data_dir_.path() / "scratch");
     ExpectEmptyDirectory(data_dir_.path() / "uploads");

@@ -55,8 +55,7 @@ TEST_P(RecoveryApi, ACubePublishKilledBeforeItsCommitEndsFailedAndThePreviousDat
   auto record = CubeRecord(sales_cube_);
   EXPECT_EQ(record->state, "failed");
   EXPECT_EQ(record->snapshot_file, published->snapshot_file);
-  EXPECT_EQ(CubeFiles(), std::set<std::string>{
-                             std::filesystem::path(published->snapshot_file).filename().string()});
+  EXPECT_EQ(CubeFiles(), RecordedSnapshots(*record));
   EXPECT_TRUE(TemporaryFilesUnder(data_dir_.path()).empty());
 
   // The next publish takes the new data.
@@ -64,7 +63,9 @@ TEST_P(RecoveryApi, ACubePublishKilledBeforeItsCommitEndsFailedAndThePreviousDat
   EXPECT_EQ(WaitForPublishEnd(restarted, sales_cube_)["status"], "completed");
   const double second_revenue = WarehouseRevenue();
   EXPECT_NEAR(ServedRevenue(restarted, sales_cube_), second_revenue, 1e-6 * second_revenue);
-  EXPECT_EQ(CubeFiles().size(), 1u);
+  // The first snapshot stays beside the new one, for the instances made on it.
+  EXPECT_EQ(CubeFiles(), RecordedSnapshots(*CubeRecord(sales_cube_)));
+  EXPECT_EQ(CubeFiles().size(), 2u);
 }
 
 // Every file under `root` is 0600 and every directory 0700 (nothing for group or others).

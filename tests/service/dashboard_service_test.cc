@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.h"
@@ -584,6 +585,30 @@ TEST_P(DashboardServiceTest, AnotherNodeAnswersForAnInstanceAndFollowsItsChanges
   auto gone = ErrorFrom([&] { dashboards_->Status(Caller(), overview_, instance); });
   ASSERT_TRUE(gone) << "the deleted instance still answers on the node that made it";
   EXPECT_EQ(gone->code(), ErrorCode::kNotFound);
+}
+
+// The first visualization read of a resolve-only instance executes it; two nodes reading at the
+// same moment both execute it, and neither reader may get the 409 of the other's change.
+TEST_P(DashboardServiceTest, TwoNodesExecutingAResolvedInstanceAtOnceBothAnswer) {
+  service::InstanceStore other_instances;
+  service::SharedInstances other_shared(*store_, other_instances, kIdleTtl);
+  service::DashboardService other(*objects_, *definitions_, other_instances, other_shared);
+  for (int round = 0; round < 10; ++round) {
+    const std::string instance = CreateOverview({.resolve_only = true});
+    other.Status(Caller(), overview_, instance);  // the other node holds it, resolved
+    std::optional<Error> errors[2];
+    auto read_on = [&](service::DashboardService& node, std::optional<Error>& error) {
+      error = ErrorFrom([&] { node.Visualization(Caller(), overview_, instance, "K1", "W5"); });
+    };
+    std::thread first([&] { read_on(*dashboards_, errors[0]); });
+    std::thread second([&] { read_on(other, errors[1]); });
+    first.join();
+    second.join();
+    for (const auto& error : errors) {
+      EXPECT_FALSE(error) << "round " << round << ": " << error->message();
+    }
+    EXPECT_FALSE(other.Status(Caller(), overview_, instance).resolve_only);
+  }
 }
 
 class DashboardServiceWithoutItemCubeTest : public DashboardServiceTest {
