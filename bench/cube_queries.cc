@@ -50,9 +50,9 @@
 #include "core/thread_pool.h"
 #include "engine/cube_executor.h"
 #include "engine/cube_query.h"
-#include "engine/dataset_builder.h"
 #include "engine/dataset_snapshot.h"
-#include "engine/warehouse.h"
+#include "engine/sql/dataset_builder.h"
+#include "engine/warehouse/warehouse.h"
 #include "model/expression.h"
 
 namespace tessera::bench {
@@ -100,9 +100,9 @@ constexpr const char* kFacts[] = {"units", "revenue", "cost"};
 
 // The fact table joined to its lookups. On SQLite the joins are CROSS JOINs, which keep the
 // written order (sales_fact outermost, each lookup by its primary key), as the engine's own SQL
-// does (engine/select_builder.cc): with plain JOINs over all twelve lookups SQLite's planner puts
-// the small lookups outside and builds automatic indexes on sales_fact, and the scan of 100,000
-// rows takes minutes instead of half a second.
+// does (engine/sql/select_builder.cc): with plain JOINs over all twelve lookups SQLite's planner
+// puts the small lookups outside and builds automatic indexes on sales_fact, and the scan of
+// 100,000 rows takes minutes instead of half a second.
 constexpr const char* kLookupJoins[] = {
     "lu_day d ON d.day_id = f.day_id",
     "lu_month m ON m.month_id = d.month_id",
@@ -118,8 +118,9 @@ constexpr const char* kLookupJoins[] = {
     "lu_channel ch ON ch.channel_id = f.channel_id",
 };
 
-std::string JoinsText(engine::Dialect dialect) {
-  const std::string join = dialect == engine::Dialect::kSqlite ? " CROSS JOIN " : " JOIN ";
+std::string JoinsText(engine::warehouse::Dialect dialect) {
+  const std::string join =
+      dialect == engine::warehouse::Dialect::kSqlite ? " CROSS JOIN " : " JOIN ";
   std::string text = " FROM sales_fact f";
   for (const char* lookup : kLookupJoins) text += join + lookup;
   return text;
@@ -152,10 +153,10 @@ std::string MetricId(const std::string& aggregate, const std::string& of) {
   return aggregate + ":" + of;
 }
 
-std::vector<engine::AttributeSpec> AttributeSpecs() {
-  std::vector<engine::AttributeSpec> specs;
+std::vector<engine::sql::AttributeSpec> AttributeSpecs() {
+  std::vector<engine::sql::AttributeSpec> specs;
   for (const auto& attribute : kAttributes) {
-    engine::AttributeSpec spec{attribute.name, attribute.name, {}, false};
+    engine::sql::AttributeSpec spec{attribute.name, attribute.name, {}, false};
     if (attribute.desc_column) {
       spec.forms = {{"ID", attribute.id_type}, {"DESC", DataType::kText}};
     } else {
@@ -168,14 +169,14 @@ std::vector<engine::AttributeSpec> AttributeSpecs() {
 
 // The sums of the facts (they take the row's columns), then one metric per other {agg, of} any
 // query asks for.
-std::vector<engine::MetricSpec> MetricSpecs(const Json& queries) {
-  std::vector<engine::MetricSpec> specs;
+std::vector<engine::sql::MetricSpec> MetricSpecs(const Json& queries) {
+  std::vector<engine::sql::MetricSpec> specs;
   std::set<std::string> ids;
-  auto add = [&](engine::MetricSpec spec) {
+  auto add = [&](engine::sql::MetricSpec spec) {
     if (ids.insert(spec.id).second) specs.push_back(std::move(spec));
   };
   for (const char* fact : kFacts) {
-    engine::MetricSpec sum;
+    engine::sql::MetricSpec sum;
     sum.id = MetricId("sum", fact);
     sum.name = fact;
     sum.function = AggregateFunction::kSum;
@@ -186,7 +187,7 @@ std::vector<engine::MetricSpec> MetricSpecs(const Json& queries) {
       if (!measure.contains("agg")) continue;
       const std::string aggregate = measure["agg"].get<std::string>();
       const std::string of = measure.value("of", "");
-      engine::MetricSpec spec;
+      engine::sql::MetricSpec spec;
       spec.id = spec.name = MetricId(aggregate, of);
       spec.function = ParseAggregate(aggregate);
       if (spec.function == AggregateFunction::kCount && of.empty()) {
@@ -208,7 +209,7 @@ std::vector<engine::MetricSpec> MetricSpecs(const Json& queries) {
 // The SELECT whose rows are the builder's layout: every attribute's forms, the facts, and a null
 // for any further column the builder expects (metrics that read no value of their own). Rows come
 // in order_line_id order, as in the peers' table.
-std::string SelectText(engine::Dialect dialect, size_t column_count) {
+std::string SelectText(engine::warehouse::Dialect dialect, size_t column_count) {
   std::string text = "SELECT ";
   size_t columns = 0;
   auto add = [&](const std::string& expression) {
@@ -226,10 +227,10 @@ std::string SelectText(engine::Dialect dialect, size_t column_count) {
 }
 
 // The warehouse's own cost of a result: reads every row, keeps nothing.
-class CountingSink : public engine::RowSink {
+class CountingSink : public engine::warehouse::RowSink {
  public:
   void OnColumns(const std::vector<std::string>&) override {}
-  void OnRow(const std::vector<engine::SqlValue>&) override { ++rows_; }
+  void OnRow(const std::vector<engine::warehouse::SqlValue>&) override { ++rows_; }
   size_t rows() const { return rows_; }
 
  private:
@@ -561,8 +562,9 @@ Options ParseOptions(int argc, char** argv) {
   return options;
 }
 
-double TimedQueryMs(engine::Warehouse& warehouse, const std::string& text, CountingSink& sink) {
-  const engine::QueryOptions no_timeout{.timeout = std::chrono::hours(24)};
+double TimedQueryMs(engine::warehouse::Warehouse& warehouse, const std::string& text,
+                    CountingSink& sink) {
+  const engine::warehouse::QueryOptions no_timeout{.timeout = std::chrono::hours(24)};
   const Clock::time_point start = Clock::now();
   warehouse.Query({text, {}}, sink, no_timeout);
   return MillisecondsSince(start);
@@ -573,7 +575,8 @@ int Run(const Options& options) {
   std::ifstream(options.queries_path) >> queries;
   queries = queries.at("queries");
 
-  auto warehouse = engine::Warehouse::Open({.name = "bench", .url = options.warehouse_url});
+  auto warehouse =
+      engine::warehouse::Warehouse::Open({.name = "bench", .url = options.warehouse_url});
   Json report;
 
   // Publish: the one SELECT streamed into the builder; the plain scan of the same SELECT (run
@@ -583,14 +586,14 @@ int Run(const Options& options) {
   if (!options.snapshot_path.empty() && std::filesystem::exists(options.snapshot_path)) {
     dataset = engine::ReadDatasetSnapshot(options.snapshot_path);
   } else {
-    engine::DatasetBuilder builder(AttributeSpecs(), MetricSpecs(queries));
+    engine::sql::DatasetBuilder builder(AttributeSpecs(), MetricSpecs(queries));
     const std::string select = SelectText(warehouse->dialect(), builder.ColumnCount());
     CountingSink warm_up, scan, aggregate;
     TimedQueryMs(*warehouse, select, warm_up);
     report["scan_ms"] = TimedQueryMs(*warehouse, select, scan);
     report["aggregate_scan_ms"] = TimedQueryMs(
         *warehouse, "SELECT count(*), sum(f.revenue)" + JoinsText(warehouse->dialect()), aggregate);
-    const engine::QueryOptions no_timeout{.timeout = std::chrono::hours(24)};
+    const engine::warehouse::QueryOptions no_timeout{.timeout = std::chrono::hours(24)};
     const Clock::time_point start = Clock::now();
     warehouse->Query({select, {}}, builder, no_timeout);
     dataset = std::make_shared<const Dataset>(builder.Finish());

@@ -22,7 +22,7 @@ struct NamedObject {
 // Names and types of the objects the dashboard's datasets know.
 class ObjectNames {
  public:
-  explicit ObjectNames(const service::DashboardModel& model) {
+  explicit ObjectNames(const service::dashboard::DashboardModel& model) {
     for (const auto& [id, dataset] : model.datasets) {
       for (const auto& attribute : dataset.definition.attributes) {
         objects_[attribute.id] = {attribute.name, model::kTypeAttribute};
@@ -136,7 +136,7 @@ std::string SummaryOf(const Selector& selector, const model::Selection& selectio
   }
 }
 
-Json CurrentSelectionJson(const service::DashboardState& state, const Selector& selector,
+Json CurrentSelectionJson(const service::dashboard::DashboardState& state, const Selector& selector,
                           const model::Selection& selection, const ObjectNames& names,
                           const ElementNamer& element_name) {
   Json json = {{"selectionStatus", std::string(model::SelectionStatusName(selection.status))}};
@@ -162,7 +162,7 @@ Json CurrentSelectionJson(const service::DashboardState& state, const Selector& 
   return json;
 }
 
-Json SelectorJson(const service::DashboardState& state, const Selector& selector,
+Json SelectorJson(const service::dashboard::DashboardState& state, const Selector& selector,
                   const ObjectNames& names, const ElementNamer& element_name) {
   const model::Selection& selection = state.SelectionOf(selector);
   Json json = {{"key", selector.key},
@@ -204,7 +204,7 @@ Json SelectorJson(const service::DashboardState& state, const Selector& selector
 }
 
 // spec 03 §1.2: the legacy members every chapter filter also carries.
-Json ChapterFilterJson(const service::DashboardState& state, const Selector& selector,
+Json ChapterFilterJson(const service::dashboard::DashboardState& state, const Selector& selector,
                        const ObjectNames& names, const ElementNamer& element_name) {
   Json json = SelectorJson(state, selector, names, element_name);
   const model::Selection& selection = state.SelectionOf(selector);
@@ -223,8 +223,9 @@ Json ChapterFilterJson(const service::DashboardState& state, const Selector& sel
   return json;
 }
 
-Json VisualizationJson(const service::DashboardState& state, const model::Visualization& viz,
-                       const ObjectNames& names, const ElementNamer& element_name) {
+Json VisualizationJson(const service::dashboard::DashboardState& state,
+                       const model::Visualization& viz, const ObjectNames& names,
+                       const ElementNamer& element_name) {
   Json json = {{"key", viz.key}, {"name", viz.name}, {"visualizationType", viz.visualization_type}};
   if (viz.as_filter) {
     const model::Selection& selection = state.SelectionOf(*viz.as_filter);
@@ -278,9 +279,10 @@ Json UnitsJson(const model::Visualization& viz, const ObjectNames& names) {
 
 }  // namespace
 
-Json DashboardDefinitionV2(const service::DashboardView& view, const ElementNamer& element_name) {
+Json DashboardDefinitionV2(const service::dashboard::DashboardView& view,
+                           const ElementNamer& element_name) {
   const model::Dashboard& dashboard = view.model->dashboard;
-  const service::DashboardState& state = *view.state;
+  const service::dashboard::DashboardState& state = *view.state;
   const ObjectNames names(*view.model);
   Json chapters = Json::array();
   for (const auto& chapter : dashboard.chapters) {
@@ -317,9 +319,10 @@ Json DashboardDefinitionV2(const service::DashboardView& view, const ElementName
           {"chapters", chapters}, {"datasets", datasets}};
 }
 
-Json DashboardDefinitionV1(const service::DashboardView& view, const ElementNamer& element_name) {
+Json DashboardDefinitionV1(const service::dashboard::DashboardView& view,
+                           const ElementNamer& element_name) {
   const model::Dashboard& dashboard = view.model->dashboard;
-  const service::DashboardState& state = *view.state;
+  const service::dashboard::DashboardState& state = *view.state;
   const ObjectNames names(*view.model);
   Json chapters = Json::array();
   for (const auto& chapter : dashboard.chapters) {

@@ -18,14 +18,16 @@
 #include <string>
 
 #include "core/json.h"
-#include "service/dashboard_service.h"
+#include "service/dashboard/dashboard_service.h"
 
 namespace tessera::api {
 
 // The display name of an element "<attribute id>:<key>".
 using ElementNamer = std::function<std::string(const std::string& element_id)>;
 
-Json DashboardDefinitionV2(const service::DashboardView& view, const ElementNamer& element_name);
-Json DashboardDefinitionV1(const service::DashboardView& view, const ElementNamer& element_name);
+Json DashboardDefinitionV2(const service::dashboard::DashboardView& view,
+                           const ElementNamer& element_name);
+Json DashboardDefinitionV1(const service::dashboard::DashboardView& view,
+                           const ElementNamer& element_name);
 
 }  // namespace tessera::api

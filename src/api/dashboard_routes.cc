@@ -35,27 +35,27 @@ const std::string& InstanceIdOf(const RequestContext& context) {
   return context.PathParam("instanceId");
 }
 
-ElementNamer NamerOf(RequestContext& context, const service::DashboardView& view) {
-  service::DashboardService& dashboards = context.services().dashboards;
+ElementNamer NamerOf(RequestContext& context, const service::dashboard::DashboardView& view) {
+  service::dashboard::DashboardService& dashboards = context.services().dashboards;
   return [&dashboards, &view](const std::string& element_id) {
     return dashboards.ElementName(*view.model, element_id);
   };
 }
 
 http::Response SavedDefinitionV2(RequestContext& context) {
-  const service::DashboardView view = context.services().dashboards.Definition(
+  const service::dashboard::DashboardView view = context.services().dashboards.Definition(
       context.principal(), context.RequiredProjectId(), DashboardIdOf(context));
   return context.Reply(200, DashboardDefinitionV2(view, NamerOf(context, view)));
 }
 
 http::Response SavedDefinitionV1(RequestContext& context) {
-  const service::DashboardView view = context.services().dashboards.Definition(
+  const service::dashboard::DashboardView view = context.services().dashboards.Definition(
       context.principal(), context.RequiredProjectId(), DashboardIdOf(context));
   return context.Reply(200, DashboardDefinitionV1(view, NamerOf(context, view)));
 }
 
 http::Response InstanceDefinitionV2(RequestContext& context) {
-  const service::DashboardView view = context.services().dashboards.InstanceDefinition(
+  const service::dashboard::DashboardView view = context.services().dashboards.InstanceDefinition(
       InstanceCallerOf(context), DashboardIdOf(context), InstanceIdOf(context));
   return context.Reply(200, DashboardDefinitionV2(view, NamerOf(context, view)));
 }
@@ -82,8 +82,8 @@ std::optional<std::string> NestedString(const Json& body, const char* object, co
   return OptionalString(body[object], key, std::string(object) + "." + key);
 }
 
-service::DashboardCreateOptions CreateOptionsOf(const Json& body) {
-  service::DashboardCreateOptions options;
+service::dashboard::DashboardCreateOptions CreateOptionsOf(const Json& body) {
+  service::dashboard::DashboardCreateOptions options;
   options.persist_view_state = Flag(body, "persistViewState", false);
   options.resolve_only = Flag(body, "resolveOnly", false);
   options.ignore_missing_filter = Flag(body, "ignoreMissingFilter", false);
@@ -108,7 +108,8 @@ http::Response CreatedResponse(RequestContext& context, const std::string& dashb
 
 http::Response CreateInstance(RequestContext& context) {
   const service::InstanceCaller caller = CreatorOf(context);
-  const service::DashboardCreateOptions options = CreateOptionsOf(OptionalObjectBody(context));
+  const service::dashboard::DashboardCreateOptions options =
+      CreateOptionsOf(OptionalObjectBody(context));
   const std::string id = context.PathObjectId("dossierId", "Dashboard");
   const std::string instance_id = context.services().dashboards.Create(caller, id, options);
   return CreatedResponse(context, id, instance_id);
@@ -118,7 +119,7 @@ http::Response CreateInstance(RequestContext& context) {
 http::Response CreateInMemoryInstance(RequestContext& context) {
   const service::InstanceCaller caller = CreatorOf(context);
   const Json body = OptionalObjectBody(context);
-  const service::DashboardCreateOptions options = CreateOptionsOf(body);
+  const service::dashboard::DashboardCreateOptions options = CreateOptionsOf(body);
   if (!body.contains("objects") || !body["objects"].is_array() || body["objects"].empty()) {
     throw Error(ErrorCode::kInvalidInput, "objects: an array of {type, id} is required");
   }
@@ -137,7 +138,7 @@ http::Response CreateInMemoryInstance(RequestContext& context) {
   }
   const std::string instance_id =
       context.services().dashboards.CreateInMemory(caller, ids, options);
-  return CreatedResponse(context, service::kInMemoryDashboardId, instance_id);
+  return CreatedResponse(context, service::dashboard::kInMemoryDashboardId, instance_id);
 }
 
 bool QueryFlag(const RequestContext& context, const char* name) {
@@ -145,7 +146,7 @@ bool QueryFlag(const RequestContext& context, const char* name) {
 }
 
 http::Response PutFilters(RequestContext& context) {
-  service::DashboardFilterOptions options;
+  service::dashboard::DashboardFilterOptions options;
   options.ignore_missing_filter = QueryFlag(context, "ignoreMissingFilter");
   options.parallel_rendering_after_manipulation =
       QueryFlag(context, "parallelRenderingAfterManipulation");
@@ -165,8 +166,8 @@ http::Response PutFilters(RequestContext& context) {
   return RequestContext::NoContent();
 }
 
-service::ElementsQuery ElementsQueryOf(const RequestContext& context) {
-  service::ElementsQuery query;
+service::dashboard::ElementsQuery ElementsQueryOf(const RequestContext& context) {
+  service::dashboard::ElementsQuery query;
   query.filter_key = std::string(context.Query("filterKey").value_or(""));
   if (auto target = context.Query("targetObjectId")) {
     query.target_id = RequireObjectId(Trim(*target), "targetObjectId");
@@ -203,8 +204,8 @@ service::ElementsQuery ElementsQueryOf(const RequestContext& context) {
 }
 
 http::Response Elements(RequestContext& context) {
-  const service::ElementsQuery query = ElementsQueryOf(context);
-  const service::ElementsAnswer answer = context.services().dashboards.Elements(
+  const service::dashboard::ElementsQuery query = ElementsQueryOf(context);
+  const service::dashboard::ElementsAnswer answer = context.services().dashboards.Elements(
       InstanceCallerOf(context), DashboardIdOf(context), InstanceIdOf(context), query);
   Json list = Json::array();
   for (const auto& element : answer.elements) {
@@ -215,14 +216,14 @@ http::Response Elements(RequestContext& context) {
   return response;
 }
 
-service::VisualizationAnswer VisualizationOf(RequestContext& context) {
+service::dashboard::VisualizationAnswer VisualizationOf(RequestContext& context) {
   PageOf(context);  // a bad page is refused before anything runs
   return context.services().dashboards.Visualization(
       InstanceCallerOf(context), DashboardIdOf(context), InstanceIdOf(context),
       context.PathParam("chapterKey"), context.PathParam("visualizationKey"));
 }
 
-GridHeader HeaderOf(const service::VisualizationAnswer& answer) {
+GridHeader HeaderOf(const service::dashboard::VisualizationAnswer& answer) {
   GridHeader header;
   header.visualization = VisualizationHeader{answer.visualization->key,
                                              answer.visualization->name,
@@ -234,20 +235,20 @@ GridHeader HeaderOf(const service::VisualizationAnswer& answer) {
 }
 
 http::Response VisualizationV2(RequestContext& context) {
-  const service::VisualizationAnswer answer = VisualizationOf(context);
+  const service::dashboard::VisualizationAnswer answer = VisualizationOf(context);
   return http::Response::Json(200, WriteGridV2(HeaderOf(answer), answer.plan.grid, *answer.result,
                                                PageOf(context), PartsOf(context)));
 }
 
 http::Response VisualizationV1(RequestContext& context) {
-  const service::VisualizationAnswer answer = VisualizationOf(context);
+  const service::dashboard::VisualizationAnswer answer = VisualizationOf(context);
   const KeepKey keep = [](std::string_view) { return true; };
   return http::Response::Json(
       200, WriteGridV1(HeaderOf(answer), answer.plan.grid, *answer.result, PageOf(context), keep));
 }
 
 http::Response Status(RequestContext& context) {
-  const service::DashboardInstanceStatus status = context.services().dashboards.Status(
+  const service::dashboard::DashboardInstanceStatus status = context.services().dashboards.Status(
       InstanceCallerOf(context), DashboardIdOf(context), InstanceIdOf(context));
   return context.Reply(200, {{"status", kStatusReady},
                              {"resolveOnly", status.resolve_only},
@@ -255,7 +256,7 @@ http::Response Status(RequestContext& context) {
 }
 
 http::Response Summary(RequestContext& context) {
-  const service::DashboardInstanceStatus status = context.services().dashboards.Status(
+  const service::dashboard::DashboardInstanceStatus status = context.services().dashboards.Status(
       InstanceCallerOf(context), DashboardIdOf(context), InstanceIdOf(context));
   return context.Reply(
       200, {{"id", status.dashboard_id}, {"mid", status.instance_id}, {"status", kStatusReady}});
@@ -295,7 +296,7 @@ http::Response AnswerPrompts(RequestContext& context) {
 // spec 06 §10: the cubes a dashboard reads.
 http::Response ConnectedCubes(RequestContext& context) {
   const std::string project_id = context.RequiredProjectId();
-  const service::DashboardView view = context.services().dashboards.Definition(
+  const service::dashboard::DashboardView view = context.services().dashboards.Definition(
       context.principal(), project_id, DashboardIdOf(context));
   Json cubes = Json::array();
   for (const auto& id : view.model->dashboard.dataset_ids) {
@@ -309,7 +310,7 @@ http::Response ConnectedCubes(RequestContext& context) {
 
 // spec 06 §10: what the client copies onto its Dashboard object.
 http::Response LibraryEntry(RequestContext& context) {
-  const service::DashboardView view = context.services().dashboards.Definition(
+  const service::dashboard::DashboardView view = context.services().dashboards.Definition(
       context.principal(), context.RequiredProjectId(), context.PathParam("id"));
   return context.Reply(200, {{"id", view.model->dashboard.id},
                              {"name", view.model->dashboard.name},

@@ -19,11 +19,11 @@ std::optional<std::string> ProjectHeader(RequestContext& context) {
   return project_id;
 }
 
-service::MigrationId MigrationIdParam(RequestContext& context) {
-  return service::ParseMigrationId(context.PathParam("migrationId"));
+service::migration::MigrationId MigrationIdParam(RequestContext& context) {
+  return service::migration::ParseMigrationId(context.PathParam("migrationId"));
 }
 
-service::NamedRef NamedRefIn(const Json& object, std::string_view key) {
+service::migration::NamedRef NamedRefIn(const Json& object, std::string_view key) {
   if (!object.is_object() || !object.contains(key) || !object[std::string(key)].is_object()) {
     return {};
   }
@@ -37,7 +37,7 @@ http::Response Reuse(RequestContext& context, std::string_view package_id) {
   auto record = context.services().migrations.Reuse(context.principal(), std::string(package_id),
                                                     NamedRefIn(import_info, "environment"),
                                                     NamedRefIn(import_info, "project"));
-  return context.Reply(201, service::ShortForm(record, false));
+  return context.Reply(201, service::migration::ShortForm(record, false));
 }
 
 bool IsSharedFileImport(const Json& body) {
@@ -45,42 +45,43 @@ bool IsSharedFileImport(const Json& body) {
   const Json& package = body["packageInfo"];
   return package.contains("purpose") && package["purpose"].is_string() &&
          package["purpose"].get<std::string>() ==
-             model::PackagePurposeName(model::PackagePurpose::kMigrationFromSharedFileStore);
+             model::package::PackagePurposeName(
+                 model::package::PackagePurpose::kMigrationFromSharedFileStore);
 }
 
 http::Response CreateMigration(RequestContext& context) {
   if (auto package_id = context.Query("packageId"); package_id && !package_id->empty()) {
     return Reuse(context, *package_id);
   }
-  service::StreamedContent content(service::StreamedContent::Form::kRequest,
-                                   context.services().migrations.scratch_dir());
-  StreamedArray parsed = context.BodyJsonStreaming(service::StreamedContent::Path(),
+  service::migration::StreamedContent content(service::migration::StreamedContent::Form::kRequest,
+                                              context.services().migrations.scratch_dir());
+  StreamedArray parsed = context.BodyJsonStreaming(service::migration::StreamedContent::Path(),
                                                    [&](Json item) { content.Add(item); });
   const Json& body = parsed.document;
   if (IsSharedFileImport(body)) {
     auto record = context.services().migrations.ImportSharedFile(context.principal(),
                                                                  ProjectHeader(context), body);
-    return context.Reply(201, service::ShortForm(record, false));
+    return context.Reply(201, service::migration::ShortForm(record, false));
   }
-  std::optional<service::ContentList> items;
+  std::optional<service::migration::ContentList> items;
   if (parsed.found) {
     content.Finish();
     items = content.TakeItems();
   }
-  auto request = service::ParseCreateBody(body, std::move(items));
+  auto request = service::migration::ParseCreateBody(body, std::move(items));
   auto record =
       context.services().migrations.Create(context.principal(), ProjectHeader(context), request);
-  return context.Reply(201, service::ShortForm(record, false));
+  return context.Reply(201, service::migration::ShortForm(record, false));
 }
 
-std::vector<model::PackagePurpose> PurposesParam(RequestContext& context) {
-  std::vector<model::PackagePurpose> purposes;
+std::vector<model::package::PackagePurpose> PurposesParam(RequestContext& context) {
+  std::vector<model::package::PackagePurpose> purposes;
   auto value = context.Query("packageInfo.purpose");
   if (!value) return purposes;
   for (const auto& part : Split(*value, ',')) {
     std::string purpose = std::string(Trim(part));
     if (!purpose.empty()) {
-      purposes.push_back(model::ParsePackagePurpose(purpose, "packageInfo.purpose"));
+      purposes.push_back(model::package::ParsePackagePurpose(purpose, "packageInfo.purpose"));
     }
   }
   return purposes;
@@ -102,25 +103,27 @@ http::Response ListMigrations(RequestContext& context) {
                                                  offset, limit);
   Json data = Json::array();
   for (const auto& record : page.records) {
-    data.push_back(
-        service::ProjectForShowContent(service::ToJson(record), service::ShowContent::kDefault));
+    data.push_back(service::migration::ProjectForShowContent(
+        service::migration::ToJson(record), service::migration::ShowContent::kDefault));
   }
   return context.Reply(200, {{"total", page.total}, {"data", std::move(data)}});
 }
 
 http::Response GetMigration(RequestContext& context) {
-  auto show = service::ParseShowContent(context.Query("showContent").value_or(""));
-  bool with_content = show == service::ShowContent::kAll || show == service::ShowContent::kTocView;
+  auto show = service::migration::ParseShowContent(context.Query("showContent").value_or(""));
+  bool with_content = show == service::migration::ShowContent::kAll ||
+                      show == service::migration::ShowContent::kTocView;
   auto& migrations = context.services().migrations;
-  service::MigrationId id = MigrationIdParam(context);
+  service::migration::MigrationId id = MigrationIdParam(context);
   if (!with_content || context.has_fields()) {
     auto record = migrations.Get(context.principal(), id, with_content);
-    return context.Reply(200, service::ProjectForShowContent(service::ToJson(record), show));
+    return context.Reply(
+        200, service::migration::ProjectForShowContent(service::migration::ToJson(record), show));
   }
   // The content list goes into the response as text, chunk by chunk: a list of 100,000 items
   // would otherwise exist as a document several times over.
   auto record = migrations.Get(context.principal(), id, /*with_content=*/false);
-  Json shown = service::ProjectForShowContent(service::ToJson(record), show);
+  Json shown = service::migration::ProjectForShowContent(service::migration::ToJson(record), show);
   Json& toc = shown["packageInfo"]["tocView"];
   if (!toc.contains("content")) return context.Reply(200, std::move(shown));
   const std::string placeholder = "content-list-" + NewTicketId();
@@ -133,18 +136,20 @@ http::Response GetMigration(RequestContext& context) {
 }
 
 http::Response PatchMigration(RequestContext& context) {
-  auto request = service::ParsePatchBody(context.BodyJson());
+  auto request = service::migration::ParsePatchBody(context.BodyJson());
   auto record = context.services().migrations.Patch(context.principal(), MigrationIdParam(context),
                                                     request, ProjectHeader(context));
-  return context.Reply(200, service::ShortForm(record, request.validation_status.has_value()));
+  return context.Reply(
+      200, service::migration::ShortForm(record, request.validation_status.has_value()));
 }
 
 // The body of an import or a validation: the source's record with its content list, which is
 // read item by item and checked, never held whole.
-std::pair<Json, std::optional<service::ContentDigest>> RecordBody(RequestContext& context) {
-  service::StreamedContent content(service::StreamedContent::Form::kStored,
-                                   context.services().migrations.scratch_dir());
-  StreamedArray parsed = context.BodyJsonStreaming(service::StreamedContent::Path(),
+std::pair<Json, std::optional<service::migration::ContentDigest>> RecordBody(
+    RequestContext& context) {
+  service::migration::StreamedContent content(service::migration::StreamedContent::Form::kStored,
+                                              context.services().migrations.scratch_dir());
+  StreamedArray parsed = context.BodyJsonStreaming(service::migration::StreamedContent::Path(),
                                                    [&](Json item) { content.Add(item); });
   if (!parsed.found) return {std::move(parsed.document), std::nullopt};
   content.Finish();
@@ -156,7 +161,7 @@ http::Response ImportMigration(RequestContext& context) {
   auto record = context.services().migrations.Import(
       context.principal(), MigrationIdParam(context), body, ProjectHeader(context),
       context.QueryBool("generateUndo", true), content);
-  return context.Reply(201, service::ShortForm(record, false));
+  return context.Reply(201, service::migration::ShortForm(record, false));
 }
 
 http::Response ValidateMigration(RequestContext& context) {
@@ -171,7 +176,7 @@ http::Response EditPackage(RequestContext& context) {
                                                    context.BodyJson());
   const auto& package = record.package_info;
   return context.Reply(202, {{"id", package.id},
-                             {"status", service::PackageStatusName(package.status)},
+                             {"status", service::migration::PackageStatusName(package.status)},
                              {"progress", package.progress}});
 }
 
@@ -209,7 +214,7 @@ http::Response DescribeSharedFile(RequestContext& context) {
       200, context.services().shared_files.Describe(context.principal(), context.BodyJson()));
 }
 
-service::UploadedContent UploadedFileOf(RequestContext& context) {
+service::migration::UploadedContent UploadedFileOf(RequestContext& context) {
   const http::Request& request = context.request();
   if (!request.body_file) {
     throw Error(ErrorCode::kInvalidInput, "The request has no file content");
@@ -225,7 +230,7 @@ service::UploadedContent UploadedFileOf(RequestContext& context) {
 
 http::Response UploadSharedFile(RequestContext& context) {
   std::string file_id = context.PathParam("fileId");
-  service::UploadedContent content = UploadedFileOf(context);
+  service::migration::UploadedContent content = UploadedFileOf(context);
   return context.Reply(
       200, context.services().shared_files.Upload(context.principal(), file_id, content));
 }

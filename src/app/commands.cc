@@ -20,8 +20,8 @@
 #include "core/private_files.h"
 #include "core/version.h"
 #include "engine/cube_publisher.h"
-#include "engine/report_sql.h"
-#include "model/bundle.h"
+#include "engine/sql/report_sql.h"
+#include "model/bundle/bundle.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
 #include "service/bundle_service.h"
@@ -218,17 +218,17 @@ int RunDemo(const ConfigFlags& flags, const std::string& rows_text, uint64_t see
   const DemoBundleSearch bundle = FindDemoBundle(config, ExecutablePath());
   if (bundle.dir.empty()) throw std::invalid_argument(bundle.problem);
   Administration administration = OpenAdministration(config, DataUse::kWrite);
-  engine::WarehouseOptions options;
+  engine::warehouse::WarehouseOptions options;
   options.name = warehouse_name;
   options.url = config.WarehouseUrl(warehouse_name);
-  auto warehouse = engine::Warehouse::Open(options);
+  auto warehouse = engine::warehouse::Warehouse::Open(options);
   service::DemoRequest request;
   request.data.rows = rows;
   request.data.seed = seed;
   request.warehouse_name = warehouse_name;
   request.bundle_dir = bundle.dir;
   ProgressBar generating("generating the demo warehouse");
-  request.progress = [&](const engine::DemoProgress& progress) {
+  request.progress = [&](const engine::demo::DemoProgress& progress) {
     if (progress.table == "sales_fact") {
       generating.Update(progress.rows_loaded, progress.rows_total);
     } else {
@@ -280,8 +280,9 @@ int PrintCubeStatus(const ConfigFlags& flags, const std::vector<std::string>& na
 }
 
 // The SQL of a report that reads the warehouse, or the reason it has none.
-engine::GeneratedSql SqlOfReport(const model::SemanticModel& semantic, const std::string& report_id,
-                                 engine::Dialect dialect) {
+engine::sql::GeneratedSql SqlOfReport(const model::SemanticModel& semantic,
+                                      const std::string& report_id,
+                                      engine::warehouse::Dialect dialect) {
   const model::Report& report = semantic.report(report_id);
   if (report.source != model::ReportSource::kWarehouse) {
     const std::string cube = semantic.cube(report.cube_id).name;
@@ -294,8 +295,9 @@ engine::GeneratedSql SqlOfReport(const model::SemanticModel& semantic, const std
 }
 
 // The query a publish of the cube runs: the same layout and generator as the publisher's.
-engine::GeneratedSql SqlOfCube(const model::SemanticModel& semantic, const std::string& cube_id,
-                               engine::Dialect dialect) {
+engine::sql::GeneratedSql SqlOfCube(const model::SemanticModel& semantic,
+                                    const std::string& cube_id,
+                                    engine::warehouse::Dialect dialect) {
   return engine::CubeSql(semantic, semantic.cube(cube_id), dialect);
 }
 
@@ -319,9 +321,9 @@ int PrintReportSql(const ConfigFlags& flags, const std::string& report,
   const std::string warehouse_name = service::LoadWarehouseName(*store, found.project.id);
   service::WarehouseRegistry warehouses(
       std::map<std::string, std::string>{{warehouse_name, config.WarehouseUrl(warehouse_name)}});
-  const engine::Dialect dialect = warehouses.Get(warehouse_name).dialect();
+  const engine::warehouse::Dialect dialect = warehouses.Get(warehouse_name).dialect();
   const bool is_cube = IsCube(object);
-  const engine::GeneratedSql generated =
+  const engine::sql::GeneratedSql generated =
       is_cube ? SqlOfCube(semantic, object.id, dialect) : SqlOfReport(semantic, object.id, dialect);
   std::cout << "-- " << object.name << " (" << object.id << "), "
             << (is_cube ? "the query that publishes this cube, " : "") << "warehouse '"
@@ -329,7 +331,7 @@ int PrintReportSql(const ConfigFlags& flags, const std::string& report,
             << generated.statement.text << ";\n";
   for (size_t i = 0; i < generated.statement.parameters.size(); ++i) {
     std::cout << "-- parameter " << i + 1 << ": "
-              << engine::DisplaySql({"?", {generated.statement.parameters[i]}}) << "\n";
+              << engine::sql::DisplaySql({"?", {generated.statement.parameters[i]}}) << "\n";
   }
   return 0;
 }
@@ -497,7 +499,7 @@ int Run(int argc, char** argv) {
       migrate_request.object_ids.assign(migrate_arguments.begin() + 1, migrate_arguments.end());
       return Migrate(migrate_request);
     }
-  } catch (const model::BundleError& e) {
+  } catch (const model::bundle::BundleError& e) {
     for (const auto& problem : e.problems()) std::cerr << problem << "\n";
     std::cerr << "tessera: the bundle was not imported (" << e.problems().size()
               << " problem(s))\n";

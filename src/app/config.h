@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "service/visualization_render.h"
+#include "service/dashboard/visualization_render.h"
 
 namespace tessera::app {
 
@@ -66,7 +66,7 @@ struct Config {
   // sqlite:///<data_dir>/warehouse.db.
   std::map<std::string, std::string> warehouses;
   // Tests only, never read from a file: hooks into the rendering of dashboard visualizations.
-  service::RenderHooks dashboard_render_hooks;
+  service::dashboard::RenderHooks dashboard_render_hooks;
 
   std::string host() const;
   uint16_t port() const;

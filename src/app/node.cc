@@ -22,7 +22,7 @@
 #include "core/thread_pool.h"
 #include "core/version.h"
 #include "http/server.h"
-#include "model/bundle.h"
+#include "model/bundle/bundle.h"
 #include "model/well_known.h"
 #include "service/demo_loader.h"
 #include "service/services.h"
@@ -92,7 +92,7 @@ void Node::LoadDemoOnFirstStart() {
                  summary.project_name, summary.created);
     parts_->services->cubes.PublishInBackground(
         summary.project_id, service::DemoCubeIds(*parts_->store, summary.project_id));
-  } catch (const model::BundleError& e) {
+  } catch (const model::bundle::BundleError& e) {
     spdlog::error("the demo bundle is broken; the server starts without it: {}",
                   e.problems().empty() ? "" : e.problems().front());
   } catch (const Error& e) {

@@ -1,8 +1,8 @@
 // engine/checked_file.h
 //
 // Binary files that are written whole and read back distrustfully: cube snapshots
-// (engine/dataset_snapshot.h) and pushed rows (engine/pushed_rows_file.h). Values are written in
-// the machine's byte order, buffered, with a 64-bit checksum of every byte appended on Commit().
+// (engine/dataset_snapshot.h) and pushed rows (engine/push/pushed_rows_file.h). Values are written
+// in the machine's byte order, buffered, with a 64-bit checksum of every byte appended on Commit().
 //
 //   - CheckedOutput creates a new file (never overwrites one) and throws Error(kInternal) naming
 //     the file on any I/O failure. Commit() writes the checksum, flushes and fsyncs.

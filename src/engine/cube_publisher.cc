@@ -11,11 +11,11 @@ bool Contains(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-AttributeSpec SpecOfAttribute(const model::SemanticModel& model, const std::string& attribute_id,
-                              bool hidden) {
+sql::AttributeSpec SpecOfAttribute(const model::SemanticModel& model,
+                                   const std::string& attribute_id, bool hidden) {
   const model::Attribute& attribute = model.attribute(attribute_id);
   const model::Table& lookup = model.table(attribute.lookup_table_id);
-  AttributeSpec spec{attribute.id, attribute.name, {}, hidden};
+  sql::AttributeSpec spec{attribute.id, attribute.name, {}, hidden};
   for (const auto& form : attribute.forms) {
     const model::Column* column = lookup.FindColumn(form.column);
     spec.forms.emplace_back(form.name, column ? column->type : model::DataType::kText);
@@ -23,8 +23,8 @@ AttributeSpec SpecOfAttribute(const model::SemanticModel& model, const std::stri
   return spec;
 }
 
-MetricSpec SpecOfMetric(const model::Metric& metric) {
-  MetricSpec spec;
+sql::MetricSpec SpecOfMetric(const model::Metric& metric) {
+  sql::MetricSpec spec;
   spec.id = metric.id;
   spec.name = metric.name;
   spec.function = metric.function;
@@ -36,8 +36,8 @@ MetricSpec SpecOfMetric(const model::Metric& metric) {
   return spec;
 }
 
-size_t ColumnCountOf(const model::SemanticModel& model, const GeneratedSql& generated,
-                     const ReportQuery& query) {
+size_t ColumnCountOf(const model::SemanticModel& model, const sql::GeneratedSql& generated,
+                     const sql::ReportQuery& query) {
   size_t count = 0;
   for (const auto& attribute : generated.columns.attributes) count += attribute.form_names.size();
   for (const auto& metric_id : generated.columns.simple_metric_ids) {
@@ -81,17 +81,18 @@ CubeLayout LayoutOfCube(const model::SemanticModel& model, const model::Cube& cu
   return layout;
 }
 
-GeneratedSql CubeSql(const model::SemanticModel& model, const model::Cube& cube, Dialect dialect) {
-  return GenerateReportSql(model, LayoutOfCube(model, cube).query, dialect);
+sql::GeneratedSql CubeSql(const model::SemanticModel& model, const model::Cube& cube,
+                          warehouse::Dialect dialect) {
+  return sql::GenerateReportSql(model, LayoutOfCube(model, cube).query, dialect);
 }
 
-std::shared_ptr<const Dataset> PublishCubeDataset(Warehouse& warehouse,
+std::shared_ptr<const Dataset> PublishCubeDataset(warehouse::Warehouse& warehouse,
                                                   const model::SemanticModel& model,
                                                   const model::Cube& cube,
-                                                  const QueryOptions& options) {
+                                                  const warehouse::QueryOptions& options) {
   CubeLayout layout = LayoutOfCube(model, cube);
-  GeneratedSql generated = CubeSql(model, cube, warehouse.dialect());
-  DatasetBuilder builder(std::move(layout.attributes), std::move(layout.metrics));
+  sql::GeneratedSql generated = CubeSql(model, cube, warehouse.dialect());
+  sql::DatasetBuilder builder(std::move(layout.attributes), std::move(layout.metrics));
   if (ColumnCountOf(model, generated, layout.query) != builder.ColumnCount()) {
     throw Error(ErrorCode::kInternal, "cube '" + cube.name +
                                           "': the generated SQL does not match the dataset's "

@@ -14,17 +14,17 @@
 // The cube's filter (model::Cube::filter_id) restricts the rows in WHERE (and HAVING for metric
 // qualifications, at the cube's level).
 //
-// Errors: what GenerateReportSql refuses (engine/report_sql.h) and what the warehouse throws
-// (engine/warehouse.h), unchanged.
+// Errors: what GenerateReportSql refuses (engine/sql/report_sql.h) and what the warehouse throws
+// (engine/warehouse/warehouse.h), unchanged.
 #pragma once
 
 #include <memory>
 #include <vector>
 
 #include "engine/dataset.h"
-#include "engine/dataset_builder.h"
-#include "engine/report_sql.h"
-#include "engine/warehouse.h"
+#include "engine/sql/dataset_builder.h"
+#include "engine/sql/report_sql.h"
+#include "engine/warehouse/warehouse.h"
 #include "model/semantic_model.h"
 
 namespace tessera::engine {
@@ -32,20 +32,21 @@ namespace tessera::engine {
 // What publishing `cube` reads and builds: the builder's row layout and the query whose SELECT
 // produces exactly that layout.
 struct CubeLayout {
-  std::vector<AttributeSpec> attributes;
-  std::vector<MetricSpec> metrics;
-  ReportQuery query;
+  std::vector<sql::AttributeSpec> attributes;
+  std::vector<sql::MetricSpec> metrics;
+  sql::ReportQuery query;
 };
 
 CubeLayout LayoutOfCube(const model::SemanticModel& model, const model::Cube& cube);
 
 // The one statement PublishCubeDataset runs for `cube` (a cube, or a warehouse report read as a
 // cube: model::ReportAsCube), so what GET .../sqlView and `tessera sql` print is what runs.
-GeneratedSql CubeSql(const model::SemanticModel& model, const model::Cube& cube, Dialect dialect);
+sql::GeneratedSql CubeSql(const model::SemanticModel& model, const model::Cube& cube,
+                          warehouse::Dialect dialect);
 
-std::shared_ptr<const Dataset> PublishCubeDataset(Warehouse& warehouse,
+std::shared_ptr<const Dataset> PublishCubeDataset(warehouse::Warehouse& warehouse,
                                                   const model::SemanticModel& model,
                                                   const model::Cube& cube,
-                                                  const QueryOptions& options = {});
+                                                  const warehouse::QueryOptions& options = {});
 
 }  // namespace tessera::engine

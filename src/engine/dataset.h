@@ -2,7 +2,7 @@
 //
 // A Dataset: the in-memory columnar table that published cubes, report results and pushed data
 // become (ARCHITECTURE §6, spec 05 §4 step 2); every view filter, selector and visualization is
-// evaluated on one. Immutable once built (engine/dataset_builder.h), so it is shared read-only
+// evaluated on one. Immutable once built (engine/sql/dataset_builder.h), so it is shared read-only
 // between threads and instances (std::shared_ptr<const Dataset>).
 //
 //  - Attribute columns are dictionary-encoded (engine/dictionary.h, engine/code_column.h).

@@ -11,12 +11,12 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/warehouse.h"
+#include "engine/warehouse/warehouse.h"
 #include "model/semantic.h"
 
 namespace tessera::engine {
 
-using Cell = SqlValue;  // null, integer, real or text (dates as "yyyy-MM-dd")
+using Cell = warehouse::SqlValue;  // null, integer, real or text (dates as "yyyy-MM-dd")
 
 // A cell as text: integers in decimal, reals in their shortest round-trip form, text as is, null
 // as "".

@@ -1,6 +1,6 @@
 // model/dashboard.h
 //
-// The typed view of a dashboard's canonical definition (model/bundle_dashboard.h, spec 03 §1):
+// The typed view of a dashboard's canonical definition (model/bundle/dashboard.h, spec 03 §1):
 // chapters -> pages -> visualizations, the selectors of every type (chapter filters, in-canvas
 // selectors, visualizations used as filters, and the parameter-based variants of the element
 // list, object replacement and value parameter), and the property that enables parallel

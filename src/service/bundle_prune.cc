@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "core/strings.h"
-#include "model/bundle_index.h"
+#include "model/bundle/index.h"
 #include "model/object_types.h"
 
 namespace tessera::service {
@@ -32,7 +32,7 @@ std::map<std::string, model::ObjectRecord> Doomed(storage::MetadataTransaction& 
                                                   const std::set<std::string>& kept_ids) {
   std::map<std::string, model::ObjectRecord> doomed;
   for (auto& object : tx.ListObjects(project_id, {kBundleTypes, {}})) {
-    if (!model::KindOf(object.type, object.subtype)) continue;
+    if (!model::bundle::KindOf(object.type, object.subtype)) continue;
     if (kept_ids.count(object.id)) continue;
     std::string id = object.id;
     doomed.emplace(std::move(id), std::move(object));
@@ -63,7 +63,8 @@ void RefuseWhenStillUsed(storage::MetadataTransaction& tx, const std::string& pr
 }  // namespace
 
 std::string KindOfObject(int type, int subtype) {
-  if (auto kind = model::KindOf(type, subtype)) return std::string(model::KindNoun(*kind));
+  if (auto kind = model::bundle::KindOf(type, subtype))
+    return std::string(model::bundle::KindNoun(*kind));
   return "object of type " + std::to_string(type);
 }
 

@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/strings.h"
-#include "model/bundle.h"
+#include "model/bundle/bundle.h"
 #include "model/object_types.h"
 #include "model/rights.h"
 #include "model/semantic.h"
@@ -88,7 +88,7 @@ bool SameContent(const model::ObjectRecord& a, const model::ObjectRecord& b) {
          a.definition == b.definition;
 }
 
-std::string ResolveProject(storage::MetadataTransaction& tx, const model::Bundle& bundle,
+std::string ResolveProject(storage::MetadataTransaction& tx, const model::bundle::Bundle& bundle,
                            const Principal& principal) {
   auto by_name = tx.FindProjectByName(bundle.project_name);
   if (by_name && by_name->object.id != bundle.project_id) {
@@ -151,7 +151,7 @@ ImportedObject Imported(const model::ObjectRecord& record) {
 }
 
 // Writes the bundle's folders and objects into its project, counting them in `summary`.
-void WriteObjects(storage::MetadataTransaction& tx, const model::Bundle& bundle,
+void WriteObjects(storage::MetadataTransaction& tx, const model::bundle::Bundle& bundle,
                   const Principal& principal, ImportSummary& summary) {
   FolderPaths folders(tx, summary.project_id, bundle.project_name, principal.user_id);
   for (const auto& path : bundle.folder_paths) folders.Ensure(path);
@@ -197,7 +197,7 @@ ImportSummary BundleService::Import(const Principal& principal,
                                     const std::filesystem::path& directory,
                                     const BundleImportOptions& options) {
   RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
-  model::Bundle bundle = model::ReadBundle(directory);
+  model::bundle::Bundle bundle = model::bundle::ReadBundle(directory);
   if (!options.warehouse.empty()) bundle.warehouse = options.warehouse;
   if (warehouses_) RequireConfiguredWarehouse(*warehouses_, bundle.warehouse);
   ImportSummary summary;
@@ -224,7 +224,7 @@ ImportSummary BundleService::Import(const Principal& principal,
 void BundleService::Export(const Principal& principal, std::string_view project_id_or_name,
                            const std::filesystem::path& directory) {
   RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
-  model::Bundle bundle;
+  model::bundle::Bundle bundle;
   store_.Read([&](storage::MetadataTransaction& tx) {
     std::optional<storage::ProjectRecord> project;
     if (auto id = CanonicalObjectId(project_id_or_name)) project = tx.FindProject(*id);
@@ -251,14 +251,14 @@ void BundleService::Export(const Principal& principal, std::string_view project_
         continue;
       }
       if (!IsBundleType(object.type)) continue;
-      model::BundleObject entry;
+      model::bundle::BundleObject entry;
       entry.record = object;
       entry.record.project_id.clear();
       entry.folder_path = PathOf(tx, object, paths);
       bundle.objects.push_back(std::move(entry));
     }
   });
-  model::WriteBundle(bundle, directory);
+  model::bundle::WriteBundle(bundle, directory);
 }
 
 }  // namespace tessera::service

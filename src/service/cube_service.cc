@@ -10,8 +10,8 @@
 #include "core/time.h"
 #include "engine/cube_publisher.h"
 #include "engine/dataset_snapshot.h"
-#include "engine/pushed_dataset.h"
-#include "engine/pushed_rows_file.h"
+#include "engine/push/pushed_dataset.h"
+#include "engine/push/pushed_rows_file.h"
 #include "model/object_types.h"
 #include "model/semantic.h"
 #include "service/project_model.h"
@@ -279,13 +279,16 @@ std::shared_ptr<const engine::Dataset> CubeService::BuildFromSource(
     object = tx.FindObject(key.project_id, key.cube_id);
   });
   if (object && model::IsPushedDataset(*object)) {
-    engine::PushModel push = engine::PushModelFromJson(object->definition.at("pushModel"));
-    return engine::BuildPushedDataset(key.cube_id, push, engine::ReadPushedRows(push, rows));
+    engine::push::PushModel push =
+        engine::push::PushModelFromJson(object->definition.at("pushModel"));
+    return engine::push::BuildPushedDataset(key.cube_id, push,
+                                            engine::push::ReadPushedRows(push, rows));
   }
   model::SemanticModel model = LoadSemanticModel(store_, key.project_id);
   const model::Cube& cube = model.cube(key.cube_id);
-  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, key.project_id));
-  engine::QueryOptions query;
+  engine::warehouse::Warehouse& warehouse =
+      warehouses_.Get(LoadWarehouseName(store_, key.project_id));
+  engine::warehouse::QueryOptions query;
   query.timeout = options_.query_timeout;
   query.cancel = cancel;
   return engine::PublishCubeDataset(warehouse, model, cube, query);

@@ -49,7 +49,7 @@
 //     again when its dataset was last checked more than `version_check_interval` ago. An
 //     instance keeps the dataset it was created on (it holds it), whatever is published later.
 //   - A pushed dataset (spec 02 §8, model::IsPushedDataset) is a cube whose rows come from its
-//     upload sessions, kept in a rows file (engine/pushed_rows_file.h) beside its snapshot and
+//     upload sessions, kept in a rows file (engine/push/pushed_rows_file.h) beside its snapshot and
 //     recorded with it: Publish() rebuilds the dataset from those rows. PublishWith() runs a
 //     publish whose dataset the caller builds (a push publish): it refuses to start while another
 //     publish of the cube runs here; `build` gets the rows file recorded now, `commit` writes the
@@ -77,7 +77,7 @@
 #include <thread>
 
 #include "engine/dataset.h"
-#include "engine/warehouse.h"
+#include "engine/warehouse/warehouse.h"
 #include "service/job_runner.h"
 #include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"

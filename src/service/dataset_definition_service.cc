@@ -9,10 +9,10 @@
 #include "engine/cube_executor.h"
 #include "engine/cube_publisher.h"
 #include "engine/element_id.h"
-#include "engine/lookup_elements.h"
-#include "engine/pushed_dataset.h"
-#include "engine/pushed_semantic_model.h"
+#include "engine/push/pushed_dataset.h"
+#include "engine/push/pushed_semantic_model.h"
 #include "engine/qualification.h"
+#include "engine/sql/lookup_elements.h"
 #include "model/object_types.h"
 #include "model/rights.h"
 #include "model/semantic_model.h"
@@ -128,13 +128,15 @@ struct Resolved {
 };
 
 Resolved ResolvePushed(const model::ObjectRecord& record) {
-  const engine::PushModel push = engine::PushModelFromJson(record.definition.at("pushModel"));
-  Resolved resolved{engine::PushedSemanticModel(record.id, record.name, push), {}, record.id, true};
+  const engine::push::PushModel push =
+      engine::push::PushModelFromJson(record.definition.at("pushModel"));
+  Resolved resolved{
+      engine::push::PushedSemanticModel(record.id, record.name, push), {}, record.id, true};
   const model::Cube& cube = resolved.model.cube(record.id);
   resolved.definition = Define(resolved.model, cube.id, cube.name, DatasetKind::kCube,
                                cube.attribute_ids, cube.metric_ids);
   for (const auto& table : push.tables) {
-    TableDefinition definition{engine::PushedTableId(record.id, table.name), table.name, {}};
+    TableDefinition definition{engine::push::PushedTableId(record.id, table.name), table.name, {}};
     for (const auto& column : table.columns) {
       definition.columns.push_back({column.name, column.type_name});
     }
@@ -171,7 +173,7 @@ void RequireAttribute(const DatasetDefinition& definition, const std::string& at
 }
 
 AttributeElement ElementOf(const std::string& attribute_id,
-                           const std::vector<engine::SqlValue>& form_values) {
+                           const std::vector<engine::warehouse::SqlValue>& form_values) {
   AttributeElement element;
   for (const auto& value : form_values) element.form_values.push_back(engine::CellText(value));
   const std::string key = element.form_values.empty() ? "" : element.form_values.front();
@@ -216,23 +218,25 @@ ElementPage CubeElements(const engine::Dataset& dataset, const model::Attribute&
 
   ElementPage elements;
   elements.total = static_cast<int64_t>(list.total);
-  std::vector<engine::SqlValue> values(form_indexes.size());
+  std::vector<engine::warehouse::SqlValue> values(form_indexes.size());
   for (uint32_t code : list.codes) {
     for (size_t f = 0; f < form_indexes.size(); ++f) {
-      values[f] =
-          form_indexes[f] < 0 ? engine::SqlValue() : dictionary.Value(form_indexes[f], code);
+      values[f] = form_indexes[f] < 0 ? engine::warehouse::SqlValue()
+                                      : dictionary.Value(form_indexes[f], code);
     }
     elements.elements.push_back(ElementOf(attribute.id, values));
   }
   return elements;
 }
 
-ElementPage WarehouseElements(engine::Warehouse& warehouse, const model::SemanticModel& model,
-                              const model::Attribute& attribute, const Page& page) {
-  engine::ElementRange range;
+ElementPage WarehouseElements(engine::warehouse::Warehouse& warehouse,
+                              const model::SemanticModel& model, const model::Attribute& attribute,
+                              const Page& page) {
+  engine::sql::ElementRange range;
   range.offset = page.offset;
   if (page.limit >= 0) range.limit = page.limit;
-  engine::LookupElements lookup = engine::ListLookupElements(warehouse, model, attribute, range);
+  engine::sql::LookupElements lookup =
+      engine::sql::ListLookupElements(warehouse, model, attribute, range);
   ElementPage elements;
   elements.total = lookup.total;
   for (const auto& row : lookup.rows) elements.elements.push_back(ElementOf(attribute.id, row));
@@ -270,7 +274,7 @@ ElementPage DatasetDefinitionService::Elements(const Principal& principal,
     auto dataset = PublishedDataset(cubes_, resolved.model, *resolved.source_cube_id, project_id);
     return CubeElements(*dataset, model_attribute, page);
   }
-  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
+  engine::warehouse::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
   return WarehouseElements(warehouse, resolved.model, model_attribute, page);
 }
 
@@ -310,7 +314,7 @@ std::shared_ptr<const engine::Dataset> DatasetDefinitionService::BaseData(
   if (resolved.source_cube_id) {
     return PublishedDataset(cubes_, *resolved.model, *resolved.source_cube_id, project_id);
   }
-  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
+  engine::warehouse::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
   return engine::PublishCubeDataset(warehouse, *resolved.model, resolved.base);
 }
 
@@ -322,9 +326,9 @@ std::string DatasetDefinitionService::SqlOf(const std::string& project_id,
   }
   const model::Cube& cube =
       resolved.source_cube_id ? resolved.model->cube(*resolved.source_cube_id) : resolved.base;
-  engine::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
-  engine::GeneratedSql sql = engine::CubeSql(*resolved.model, cube, warehouse.dialect());
-  return engine::DisplaySql(sql.statement);
+  engine::warehouse::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
+  engine::sql::GeneratedSql sql = engine::CubeSql(*resolved.model, cube, warehouse.dialect());
+  return engine::sql::DisplaySql(sql.statement);
 }
 
 }  // namespace tessera::service

@@ -15,13 +15,13 @@
 //   - Elements(): the attribute must be one of the report's or cube's attributes (Error(kNotFound)
 //     otherwise). A cube, or a report whose source is a cube, answers from the cube's published
 //     dataset; a cube never published is Error(kEngine) with iServer code -2147072488 saying so.
-//     A warehouse report answers from the attribute's lookup table (engine/lookup_elements.h).
+//     A warehouse report answers from the attribute's lookup table (engine/sql/lookup_elements.h).
 //     Elements come in ID order; each has its "<attribute id>:<ID value>" id
 //     (engine/element_id.h) and its form values as text, one per form in form order (a null is
 //     ""); `total` counts them all, whatever the page.
 //   - A pushed dataset (spec 02 §8) is a cube whose model is its push model
-//     (engine/pushed_semantic_model.h); its definition also lists its tables. It has no warehouse
-//     query: SqlOf() says so.
+//     (engine/push/pushed_semantic_model.h); its definition also lists its tables. It has no
+//     warehouse query: SqlOf() says so.
 //   - Thread-safe: every call reads the storage service afresh.
 #pragma once
 

@@ -6,15 +6,16 @@
 
 namespace tessera::service {
 
-ImportSummary LoadDemo(storage::MetadataStore& store, engine::Warehouse& warehouse,
+ImportSummary LoadDemo(storage::MetadataStore& store, engine::warehouse::Warehouse& warehouse,
                        const DemoRequest& request, const Principal& administrator) {
   // Check the bundle before spending time on the data: ReadBundle throws for a broken one.
-  model::ReadBundle(request.bundle_dir);
-  engine::GenerateDemoData(warehouse, request.data, [&](const engine::DemoProgress& progress) {
-    spdlog::info("demo warehouse: {} {}/{} rows", progress.table, progress.rows_loaded,
-                 progress.rows_total);
-    if (request.progress) request.progress(progress);
-  });
+  model::bundle::ReadBundle(request.bundle_dir);
+  engine::demo::GenerateDemoData(warehouse, request.data,
+                                 [&](const engine::demo::DemoProgress& progress) {
+                                   spdlog::info("demo warehouse: {} {}/{} rows", progress.table,
+                                                progress.rows_loaded, progress.rows_total);
+                                   if (request.progress) request.progress(progress);
+                                 });
   BundleService bundles(store);
   return bundles.Import(administrator, request.bundle_dir, request.warehouse_name);
 }

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/demo_data.h"
-#include "engine/warehouse.h"
-#include "model/bundle.h"
+#include "engine/demo/data.h"
+#include "engine/warehouse/warehouse.h"
+#include "model/bundle/bundle.h"
 #include "service/bundle_service.h"
 #include "service/principal.h"
 #include "storage/metadata_store.h"
@@ -19,13 +19,13 @@
 namespace tessera::service {
 
 struct DemoRequest {
-  engine::DemoOptions data;
+  engine::demo::DemoOptions data;
   std::string warehouse_name = "demo";
   std::filesystem::path bundle_dir;
-  engine::DemoProgressCallback progress;  // optional: told what engine::GenerateDemoData logs
+  engine::demo::DemoProgressCallback progress;  // optional: told what engine::GenerateDemoData logs
 };
 
-ImportSummary LoadDemo(storage::MetadataStore& store, engine::Warehouse& warehouse,
+ImportSummary LoadDemo(storage::MetadataStore& store, engine::warehouse::Warehouse& warehouse,
                        const DemoRequest& request, const Principal& administrator);
 
 // The cubes a freshly loaded demo project publishes before its dashboards and cube reports

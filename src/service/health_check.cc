@@ -25,10 +25,10 @@ HealthCheck Timed(std::string name, Probe probe) {
   return check;
 }
 
-class DiscardingSink : public engine::RowSink {
+class DiscardingSink : public engine::warehouse::RowSink {
  public:
   void OnColumns(const std::vector<std::string>&) override {}
-  void OnRow(const std::vector<engine::SqlValue>&) override {}
+  void OnRow(const std::vector<engine::warehouse::SqlValue>&) override {}
 };
 
 HealthCheck CheckStorage(storage::MetadataStore& store) {
@@ -44,16 +44,16 @@ HealthCheck CheckStorage(storage::MetadataStore& store) {
 HealthCheck CheckWarehouse(WarehouseRegistry& warehouses, const std::string& name,
                            std::chrono::milliseconds timeout) {
   return Timed("warehouse:" + name, [&]() -> std::string {
-    engine::Warehouse& warehouse = warehouses.Get(name);
+    engine::warehouse::Warehouse& warehouse = warehouses.Get(name);
     DiscardingSink sink;
-    engine::QueryOptions options;
+    engine::warehouse::QueryOptions options;
     options.timeout = timeout;
     warehouse.Query({"SELECT 1", {}}, sink, options);
     return "SELECT 1 answered";
   });
 }
 
-HealthCheck CheckPackageLocation(const StorageLocationService& storage_location) {
+HealthCheck CheckPackageLocation(const migration::StorageLocationService& storage_location) {
   if (!storage_location.IsConfigured()) {
     return {"packageLocation", true, false,
             "not configured: migrations and the shared file store are unavailable", 0};
@@ -66,7 +66,7 @@ HealthCheck CheckPackageLocation(const StorageLocationService& storage_location)
 }  // namespace
 
 Readiness CheckReadiness(storage::MetadataStore& store, WarehouseRegistry& warehouses,
-                         const StorageLocationService& storage_location,
+                         const migration::StorageLocationService& storage_location,
                          std::chrono::milliseconds probe_timeout) {
   Readiness readiness;
   readiness.checks.push_back(CheckStorage(store));

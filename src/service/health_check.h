@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "service/storage_location_service.h"
+#include "service/migration/storage_location_service.h"
 #include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
@@ -41,7 +41,7 @@ struct Readiness {
 };
 
 Readiness CheckReadiness(storage::MetadataStore& store, WarehouseRegistry& warehouses,
-                         const StorageLocationService& storage_location,
+                         const migration::StorageLocationService& storage_location,
                          std::chrono::milliseconds probe_timeout);
 
 }  // namespace tessera::service

@@ -13,8 +13,8 @@
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/strings.h"
-#include "engine/pushed_dataset.h"
-#include "engine/pushed_rows_file.h"
+#include "engine/push/pushed_dataset.h"
+#include "engine/push/pushed_rows_file.h"
 #include "model/object_types.h"
 #include "model/rights.h"
 #include "model/semantic.h"
@@ -50,7 +50,7 @@ const Json& RequiredArray(const Json& object, std::string_view key, std::string_
 // A pushed dataset and its model, with the caller's right to read it, or to upload to it.
 struct PushedDataset {
   model::ObjectRecord record;
-  engine::PushModel model;
+  engine::push::PushModel model;
 };
 
 PushedDataset LoadPushed(ObjectService& objects, const Principal& principal,
@@ -70,11 +70,12 @@ PushedDataset LoadPushed(ObjectService& objects, const Principal& principal,
                                               "through the push API take uploads");
   }
   RequireRights(principal, view.record, rights);
-  return {view.record, engine::PushModelFromJson(view.record.definition.at("pushModel"))};
+  return {view.record, engine::push::PushModelFromJson(view.record.definition.at("pushModel"))};
 }
 
-const engine::PushTable& TableOf(const engine::PushModel& model, const std::string& name) {
-  const engine::PushTable* table = model.FindTable(name);
+const engine::push::PushTable& TableOf(const engine::push::PushModel& model,
+                                       const std::string& name) {
+  const engine::push::PushTable* table = model.FindTable(name);
   if (!table) Invalid("Table '" + name + "' is not a table of dataset '" + model.name + "'");
   return *table;
 }
@@ -154,14 +155,14 @@ std::string RecordsAsRows(const std::string& json_text, const std::vector<std::s
   return rows.dump();
 }
 
-engine::PushedRows Concatenated(std::map<int64_t, engine::PushedRows>& chunks) {
-  engine::PushedRows rows;
+engine::push::PushedRows Concatenated(std::map<int64_t, engine::push::PushedRows>& chunks) {
+  engine::push::PushedRows rows;
   size_t total = 0;
   for (const auto& [index, chunk] : chunks) total += chunk.size();
   rows.reserve(total);
   for (auto& [index, chunk] : chunks) {
     std::move(chunk.begin(), chunk.end(), std::back_inserter(rows));
-    engine::PushedRows().swap(chunk);
+    engine::push::PushedRows().swap(chunk);
   }
   return rows;
 }
@@ -235,7 +236,7 @@ Json SingleRequestModel(const Json& body) {
 }
 
 std::string FolderFor(ObjectService& objects, const Principal& principal,
-                      const std::string& project_id, const engine::PushModel& model) {
+                      const std::string& project_id, const engine::push::PushModel& model) {
   if (model.folder_id.empty()) {
     return objects.PredefinedFolderId(principal, project_id, model::kFolderTypeMyReports);
   }
@@ -244,7 +245,7 @@ std::string FolderFor(ObjectService& objects, const Principal& principal,
 
 // The dataset object of `model`, new or replacing one of the same name (spec 02 §8.2).
 SavedObject SaveDataset(ObjectService& objects, const Principal& principal,
-                        const std::string& project_id, const engine::PushModel& model,
+                        const std::string& project_id, const engine::push::PushModel& model,
                         std::string_view made_by) {
   return objects.SaveInFolder(
       principal, project_id, FolderFor(objects, principal, project_id, model),
@@ -252,14 +253,14 @@ SavedObject SaveDataset(ObjectService& objects, const Principal& principal,
        model::kSubtypeSuperCube,
        model.name,
        model.description,
-       {{"pushModel", engine::PushModelToJson(model)}, {"madeBy", std::string(made_by)}}});
+       {{"pushModel", engine::push::PushModelToJson(model)}, {"madeBy", std::string(made_by)}}});
 }
 
 }  // namespace
 
 // What a session keeps of one table: its update policy, column headers and orientation.
 struct PushUploadTable {
-  engine::UpdatePolicy policy = engine::UpdatePolicy::kReplace;
+  engine::push::UpdatePolicy policy = engine::push::UpdatePolicy::kReplace;
   std::vector<std::string> headers;
   bool column_orientation = false;
 };
@@ -278,7 +279,7 @@ constexpr auto kPublishStartGrace = std::chrono::seconds(60);
 
 Json UploadTableToJson(const std::string& name, const PushUploadTable& table) {
   return {{"name", name},
-          {"updatePolicy", std::string(engine::UpdatePolicyName(table.policy))},
+          {"updatePolicy", std::string(engine::push::UpdatePolicyName(table.policy))},
           {"columnHeaders", table.headers},
           {"columnOrientation", table.column_orientation}};
 }
@@ -287,7 +288,7 @@ std::map<std::string, PushUploadTable> UploadTablesOf(const storage::UploadSessi
   std::map<std::string, PushUploadTable> tables;
   for (const auto& json : session.tables) {
     PushUploadTable table;
-    table.policy = engine::ParseUpdatePolicy(json.at("updatePolicy").get<std::string>());
+    table.policy = engine::push::ParseUpdatePolicy(json.at("updatePolicy").get<std::string>());
     table.headers = json.at("columnHeaders").get<std::vector<std::string>>();
     table.column_orientation = json.at("columnOrientation").get<bool>();
     tables.emplace(json.at("name").get<std::string>(), std::move(table));
@@ -344,7 +345,7 @@ PushService::~PushService() {
 
 PushedDatasetRef PushService::CreateModel(const Principal& principal, const std::string& project_id,
                                           const Json& body) {
-  engine::PushModel model = engine::ParsePushModel(body);
+  engine::push::PushModel model = engine::push::ParsePushModel(body);
   SavedObject saved = SaveDataset(objects_, principal, project_id, model, kMadeByModels);
   // The new model starts without rows.
   if (saved.replaced) cubes_.DropPushedRows(project_id, saved.view.record.id);
@@ -368,12 +369,14 @@ std::string PushService::OpenSession(const Principal& principal, const std::stri
   for (size_t t = 0; t < tables.size(); ++t) {
     const std::string path = "body.tables[" + std::to_string(t) + "]";
     const std::string name = RequiredString(tables[t], "name", path);
-    const engine::PushTable& table = TableOf(dataset.model, name);
+    const engine::push::PushTable& table = TableOf(dataset.model, name);
     PushUploadTable upload;
-    upload.policy = engine::ParseUpdatePolicy(RequiredString(tables[t], "updatePolicy", path));
+    upload.policy =
+        engine::push::ParseUpdatePolicy(RequiredString(tables[t], "updatePolicy", path));
     upload.headers = ColumnHeaders(tables[t], path);
     upload.column_orientation = ColumnOrientation(tables[t], path);
-    engine::ParseChunk(table, upload.headers, upload.column_orientation, "[]");  // checks headers
+    engine::push::ParseChunk(table, upload.headers, upload.column_orientation,
+                             "[]");  // checks headers
     if (!names.insert(name).second) Invalid(path + ".name: table '" + name + "' is listed twice");
     session.tables.push_back(UploadTableToJson(name, upload));
   }
@@ -418,13 +421,13 @@ void PushService::PutChunk(const Principal& principal, const std::string& projec
   std::string data = DecodedData(body);
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
-  const engine::PushTable& table = TableOf(dataset.model, table_name);
+  const engine::push::PushTable& table = TableOf(dataset.model, table_name);
   const auto tables = UploadTablesOf(session);
   auto upload = tables.find(table_name);
   if (upload == tables.end()) {
     Invalid("body.tableName: table '" + table_name + "' is not part of this upload session");
   }
-  engine::ParseChunk(table, upload->second.headers, upload->second.column_orientation, data);
+  engine::push::ParseChunk(table, upload->second.headers, upload->second.column_orientation, data);
   store_.Write([&](storage::MetadataTransaction& tx) {
     auto current = tx.FindUploadSession(session.id, /*for_update=*/true);
     if (!current) SessionNotFound(session.id, session.dataset_id);
@@ -467,14 +470,14 @@ void PushService::Publish(const Principal& principal, const std::string& project
 }
 
 PushService::Loads PushService::LoadsOf(const std::string& session_id,
-                                        const engine::PushModel& model,
+                                        const engine::push::PushModel& model,
                                         const std::map<std::string, PushUploadTable>& tables) {
   std::vector<storage::UploadChunk> chunks;
   store_.Read([&](storage::MetadataTransaction& tx) { chunks = tx.ListUploadChunks(session_id); });
-  std::map<std::string, std::map<int64_t, engine::PushedRows>> parsed;
+  std::map<std::string, std::map<int64_t, engine::push::PushedRows>> parsed;
   for (auto& chunk : chunks) {
     const PushUploadTable& upload = tables.at(chunk.table);
-    parsed[chunk.table][chunk.index] = engine::ParseChunk(
+    parsed[chunk.table][chunk.index] = engine::push::ParseChunk(
         TableOf(model, chunk.table), upload.headers, upload.column_orientation, chunk.data);
     std::string().swap(chunk.data);
   }
@@ -511,22 +514,22 @@ bool PushService::IsClosed(const std::string& session_id) {
 }
 
 void PushService::StartPublish(const std::string& project_id, const std::string& dataset_id,
-                               const engine::PushModel& model, Loads loads,
+                               const engine::push::PushModel& model, Loads loads,
                                const std::string& session_id,
                                std::function<void(const std::string&)> notify) {
-  auto merged = std::make_shared<engine::PushedTables>();
+  auto merged = std::make_shared<engine::push::PushedTables>();
   auto pending = std::make_shared<Loads>(std::move(loads));
   CustomPublish job;
   job.build = [this, model, dataset_id, merged, pending,
                session_id](const std::filesystem::path& rows) {
-    *merged = engine::ReadPushedRows(model, rows);
+    *merged = engine::push::ReadPushedRows(model, rows);
     for (auto& [name, load] : *pending) {
-      (*merged)[name] =
-          engine::ApplyUpdatePolicy(load.policy, std::move((*merged)[name]), std::move(load.rows),
-                                    engine::AttributeColumnsOf(model, name));
+      (*merged)[name] = engine::push::ApplyUpdatePolicy(
+          load.policy, std::move((*merged)[name]), std::move(load.rows),
+          engine::push::AttributeColumnsOf(model, name));
     }
     pending->clear();
-    auto dataset = engine::BuildPushedDataset(dataset_id, model, *merged);
+    auto dataset = engine::push::BuildPushedDataset(dataset_id, model, *merged);
     if (!session_id.empty() && IsClosed(session_id)) {
       throw Error(ErrorCode::kInvalidInput,
                   "the upload session was closed before its publish ended");
@@ -534,7 +537,7 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
     return dataset;
   };
   job.commit = [model, merged](const std::filesystem::path& rows) {
-    engine::WritePushedRows(model, *merged, rows);
+    engine::push::WritePushedRows(model, *merged, rows);
     merged->clear();
   };
   job.finished = [this, session_id, notify](const std::string& error) {
@@ -609,7 +612,7 @@ void PushService::CloseSession(const Principal& principal, const std::string& pr
 }
 
 void PushService::PublishAndWait(const std::string& project_id, const std::string& dataset_id,
-                                 const engine::PushModel& model, Loads loads) {
+                                 const engine::push::PushModel& model, Loads loads) {
   auto outcome = std::make_shared<std::promise<std::string>>();
   std::future<std::string> error = outcome->get_future();
   StartPublish(project_id, dataset_id, model, std::move(loads), /*session_id=*/"",
@@ -623,20 +626,21 @@ void PushService::PublishAndWait(const std::string& project_id, const std::strin
 
 PushedDatasetRef PushService::CreateSingle(const Principal& principal,
                                            const std::string& project_id, const Json& body) {
-  engine::PushModel model = engine::ParsePushModel(SingleRequestModel(body));
-  const engine::PushTable& table = model.tables.front();
+  engine::push::PushModel model = engine::push::ParsePushModel(SingleRequestModel(body));
+  const engine::push::PushTable& table = model.tables.front();
   const Json& table_json = body["tables"][0];
   std::vector<std::string> headers;
   for (const auto& column : table.columns) headers.push_back(column.name);
   const std::string data = DecodedData(table_json);
-  engine::PushedRows rows = engine::ParseChunk(table, headers, false, RecordsAsRows(data, headers));
+  engine::push::PushedRows rows =
+      engine::push::ParseChunk(table, headers, false, RecordsAsRows(data, headers));
 
   SavedObject saved = SaveDataset(objects_, principal, project_id, model, kMadeBySingleRequest);
   const std::string& id = saved.view.record.id;
   Loads loads;
-  loads[table.name] = {engine::UpdatePolicy::kReplace, std::move(rows)};
+  loads[table.name] = {engine::push::UpdatePolicy::kReplace, std::move(rows)};
   PublishAndWait(project_id, id, model, std::move(loads));
-  return {id, saved.view.record.name, {{engine::PushedTableId(id, table.name), table.name}}};
+  return {id, saved.view.record.name, {{engine::push::PushedTableId(id, table.name), table.name}}};
 }
 
 void PushService::PatchTable(const Principal& principal, const std::string& project_id,
@@ -650,10 +654,10 @@ void PushService::PatchTable(const Principal& principal, const std::string& proj
                     "' was created through /api/datasets/models; update it through upload "
                     "sessions");
   }
-  const engine::PushTable* table = nullptr;
+  const engine::push::PushTable* table = nullptr;
   for (const auto& candidate : dataset.model.tables) {
     if (candidate.name == table_key ||
-        engine::PushedTableId(dataset.record.id, candidate.name) == ToUpper(table_key)) {
+        engine::push::PushedTableId(dataset.record.id, candidate.name) == ToUpper(table_key)) {
       table = &candidate;
     }
   }
@@ -661,15 +665,15 @@ void PushService::PatchTable(const Principal& principal, const std::string& proj
     throw Error(ErrorCode::kNotFound, "Table '" + table_key + "' is not a table of dataset '" +
                                           dataset.record.name + "'");
   }
-  const engine::UpdatePolicy policy = engine::ParseUpdatePolicy(update_policy);
+  const engine::push::UpdatePolicy policy = engine::push::ParseUpdatePolicy(update_policy);
   std::vector<std::string> headers = ColumnHeaders(body, "body");
   if (headers.empty()) {
     for (const auto& column : table->columns) headers.push_back(column.name);
   }
   const std::string data = DecodedData(body);
   Loads loads;
-  loads[table->name] = {policy,
-                        engine::ParseChunk(*table, headers, false, RecordsAsRows(data, headers))};
+  loads[table->name] = {
+      policy, engine::push::ParseChunk(*table, headers, false, RecordsAsRows(data, headers))};
   PublishAndWait(project_id, dataset.record.id, dataset.model, std::move(loads));
 }
 

@@ -4,14 +4,14 @@
 // other (service/cube_service.h).
 //
 //   CreateModel    POST /api/datasets/models: a super cube (779) holding the parsed model
-//                  (engine/push_model.h) under "pushModel", in the model's folder or the caller's
-//                  My Reports; a dataset of that name there is replaced (its id kept, its rows
-//                  dropped, its served data kept until the next publish).
+//                  (engine/push/push_model.h) under "pushModel", in the model's folder or the
+//                  caller's My Reports; a dataset of that name there is replaced (its id kept, its
+//                  rows dropped, its served data kept until the next publish).
 //   OpenSession    an upload session over some of the dataset's tables, each with its update
 //                  policy, column headers (default: all columns in table order) and orientation.
 //                  A new session supersedes the dataset's unpublished sessions.
 //   PutChunk       one base64 JSON chunk of a table, parsed and checked at once
-//                  (engine/pushed_table.h); `index` >= 1, a repeated index replaces its chunk.
+//                  (engine/push/pushed_table.h); `index` >= 1, a repeated index replaces its chunk.
 //   Publish        checks that each table's chunks are numbered 1..n without a gap, then merges
 //                  them, in index order, into the table's stored rows by its policy and publishes
 //                  the dataset on CubeService's thread. Atomic: the rows and the served data
@@ -53,8 +53,8 @@
 #include <vector>
 
 #include "core/json.h"
-#include "engine/push_model.h"
-#include "engine/pushed_table.h"
+#include "engine/push/push_model.h"
+#include "engine/push/pushed_table.h"
 #include "service/cube_service.h"
 #include "service/object_service.h"
 #include "service/principal.h"
@@ -109,8 +109,8 @@ class PushService {
 
  private:
   struct TableLoad {
-    engine::UpdatePolicy policy = engine::UpdatePolicy::kReplace;
-    engine::PushedRows rows;
+    engine::push::UpdatePolicy policy = engine::push::UpdatePolicy::kReplace;
+    engine::push::PushedRows rows;
   };
   using Loads = std::map<std::string, TableLoad>;
 
@@ -121,7 +121,7 @@ class PushService {
                                            const std::string& session_id);
   bool IsExpired(const storage::UploadSessionRecord& session) const;
   // The session's chunks, parsed and concatenated in index order per table.
-  Loads LoadsOf(const std::string& session_id, const engine::PushModel& model,
+  Loads LoadsOf(const std::string& session_id, const engine::push::PushModel& model,
                 const std::map<std::string, PushUploadTable>& tables);
   // Records the end of the session's publish ("" or the error) and drops its chunks.
   void EndSession(const std::string& session_id, const std::string& error);
@@ -129,10 +129,11 @@ class PushService {
   std::optional<PublishProgress> ProgressOfPublish(storage::UploadSessionRecord& session);
   // `session_id` "" for a publish without a session.
   void StartPublish(const std::string& project_id, const std::string& dataset_id,
-                    const engine::PushModel& model, Loads loads, const std::string& session_id,
+                    const engine::push::PushModel& model, Loads loads,
+                    const std::string& session_id,
                     std::function<void(const std::string&)> notify = {});
   void PublishAndWait(const std::string& project_id, const std::string& dataset_id,
-                      const engine::PushModel& model, Loads loads);
+                      const engine::push::PushModel& model, Loads loads);
 
   storage::MetadataStore& store_;
   ObjectService& objects_;

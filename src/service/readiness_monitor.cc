@@ -3,7 +3,7 @@
 namespace tessera::service {
 
 ReadinessMonitor::ReadinessMonitor(storage::MetadataStore& store, WarehouseRegistry& warehouses,
-                                   const StorageLocationService& storage_location,
+                                   const migration::StorageLocationService& storage_location,
                                    std::chrono::milliseconds probe_timeout,
                                    std::chrono::milliseconds max_age)
     : store_(store),

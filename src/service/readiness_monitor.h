@@ -17,7 +17,7 @@ namespace tessera::service {
 class ReadinessMonitor {
  public:
   ReadinessMonitor(storage::MetadataStore& store, WarehouseRegistry& warehouses,
-                   const StorageLocationService& storage_location,
+                   const migration::StorageLocationService& storage_location,
                    std::chrono::milliseconds probe_timeout,
                    std::chrono::milliseconds max_age = std::chrono::seconds(1));
 
@@ -28,7 +28,7 @@ class ReadinessMonitor {
 
   storage::MetadataStore& store_;
   WarehouseRegistry& warehouses_;
-  const StorageLocationService& storage_location_;
+  const migration::StorageLocationService& storage_location_;
   std::chrono::milliseconds probe_timeout_;
   std::chrono::milliseconds max_age_;
 

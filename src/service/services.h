@@ -6,21 +6,21 @@
 #pragma once
 
 #include "service/cube_service.h"
-#include "service/dashboard_service.h"
+#include "service/dashboard/dashboard_service.h"
 #include "service/dataset_definition_service.h"
 #include "service/dataset_instance_service.h"
 #include "service/directory_service.h"
 #include "service/instance_store.h"
 #include "service/job_runner.h"
-#include "service/migration_service.h"
+#include "service/migration/migration_service.h"
+#include "service/migration/shared_file_service.h"
+#include "service/migration/storage_location_service.h"
 #include "service/object_service.h"
 #include "service/project_service.h"
 #include "service/push_service.h"
 #include "service/readiness_monitor.h"
 #include "service/search_service.h"
 #include "service/session_service.h"
-#include "service/shared_file_service.h"
-#include "service/storage_location_service.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::service {
@@ -29,8 +29,8 @@ namespace tessera::service {
 struct MigrationSetup {
   JobRunnerOptions jobs;
   std::filesystem::path packages_dir;  // empty: not configured
-  MigrationServiceOptions migrations;
-  SharedFileOptions shared_files;
+  migration::MigrationServiceOptions migrations;
+  migration::SharedFileOptions shared_files;
 };
 
 // How long /health/ready waits for one warehouse to answer.
@@ -99,12 +99,12 @@ struct Services {
   InstanceStore instances;
   SharedInstances shared_instances;
   DatasetInstanceService dataset_instances;  // computes on the compute pool once set_pool()
-  DashboardService dashboards;               // renders on the compute pool once set_pool()
+  dashboard::DashboardService dashboards;    // renders on the compute pool once set_pool()
   PushService push;
-  StorageLocationService storage_location;
+  migration::StorageLocationService storage_location;
   ReadinessMonitor readiness;  // GET /health/ready
-  MigrationService migrations;
-  SharedFileService shared_files;
+  migration::MigrationService migrations;
+  migration::SharedFileService shared_files;
   // Last, so that it is destroyed first: its jobs stop before the services they run on go.
   JobRunner jobs;
   std::unique_ptr<storage::NoticeSubscription> notices;  // reset first by the destructor

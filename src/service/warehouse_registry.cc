@@ -23,7 +23,7 @@ std::vector<std::string> WarehouseRegistry::Names() const {
   return names;
 }
 
-engine::Warehouse& WarehouseRegistry::Get(const std::string& requested) {
+engine::warehouse::Warehouse& WarehouseRegistry::Get(const std::string& requested) {
   const std::string name = Resolved(requested);
   std::lock_guard lock(mutex_);
   if (auto it = open_.find(name); it != open_.end()) return *it->second;
@@ -32,10 +32,10 @@ engine::Warehouse& WarehouseRegistry::Get(const std::string& requested) {
     throw Error(ErrorCode::kEngineUnreachable,
                 "The warehouse '" + name + "' is not configured on this server");
   }
-  engine::WarehouseOptions options;
+  engine::warehouse::WarehouseOptions options;
   options.name = name;
   options.url = url->second;
-  return *open_.emplace(name, engine::Warehouse::Open(options)).first->second;
+  return *open_.emplace(name, engine::warehouse::Warehouse::Open(options)).first->second;
 }
 
 std::map<std::string, PoolUsage> WarehouseRegistry::OpenPoolUsage() {

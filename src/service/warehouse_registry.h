@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/warehouse.h"
+#include "engine/warehouse/warehouse.h"
 
 namespace tessera::service {
 
@@ -21,7 +21,7 @@ class WarehouseRegistry {
   explicit WarehouseRegistry(std::map<std::string, std::string> urls);
 
   // Throws Error(kEngineUnreachable) naming the warehouse when no URL is configured for it.
-  engine::Warehouse& Get(const std::string& name);
+  engine::warehouse::Warehouse& Get(const std::string& name);
 
   // Whether a URL is configured for `name` ("" = "demo"); opens nothing.
   bool Has(const std::string& name) const;
@@ -33,7 +33,7 @@ class WarehouseRegistry {
  private:
   std::map<std::string, std::string> urls_;
   mutable std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<engine::Warehouse>> open_;
+  std::map<std::string, std::unique_ptr<engine::warehouse::Warehouse>> open_;
 };
 
 }  // namespace tessera::service

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "engine/demo_data.h"
-#include "engine/warehouse.h"
+#include "engine/demo/data.h"
+#include "engine/warehouse/warehouse.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
 #include "service/bundle_service.h"
@@ -80,9 +80,9 @@ void DemoNodeTest::SetUp() {
   model::SemanticModel model = service::LoadSemanticModel(*store_, project_);
   sales_cube_ = *model.FindByName(model::kTypeReportDefinition, "Sales Cube");
   revenue_metric_ = *model.FindByName(model::kTypeMetric, "Revenue");
-  auto warehouse =
-      engine::Warehouse::Open({.name = "demo", .url = "sqlite://" + warehouse_path().string()});
-  engine::GenerateDemoData(*warehouse, {DemoRows(), 7});
+  auto warehouse = engine::warehouse::Warehouse::Open(
+      {.name = "demo", .url = "sqlite://" + warehouse_path().string()});
+  engine::demo::GenerateDemoData(*warehouse, {DemoRows(), 7});
 }
 
 NodeSettings DemoNodeTest::Settings(std::vector<std::string> environment) const {

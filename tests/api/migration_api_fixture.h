@@ -16,7 +16,7 @@
 #include "api/node_process.h"
 #include "app/node.h"
 #include "model/privileges.h"
-#include "service/migration_environments.h"
+#include "service/migration/migration_environments.h"
 
 namespace tessera::testing {
 

@@ -14,9 +14,9 @@
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "engine/cube_executor.h"
-#include "engine/dataset_builder.h"
 #include "engine/row_selection.h"
-#include "engine/warehouse.h"
+#include "engine/sql/dataset_builder.h"
+#include "engine/warehouse/warehouse.h"
 #include "support/temp_dir.h"
 
 namespace tessera::engine {
@@ -63,13 +63,13 @@ std::vector<Row> RandomRows(std::mt19937& random, size_t count, double null_shar
 enum Metric { kXSum, kYMin, kYMax, kAvg, kRows, kDistinctC, kMetricCount };
 
 std::shared_ptr<const Dataset> BuildDataset(const std::vector<Row>& rows) {
-  std::vector<AttributeSpec> attributes;
+  std::vector<sql::AttributeSpec> attributes;
   for (int a = 0; a < kAttributes; ++a) {
     attributes.push_back({"A" + std::to_string(a),
                           "Attribute " + std::to_string(a),
                           {{"ID", DataType::kInteger}, {"DESC", DataType::kText}}});
   }
-  std::vector<MetricSpec> metrics(kMetricCount);
+  std::vector<sql::MetricSpec> metrics(kMetricCount);
   metrics[kXSum] = {"x_sum", "X", AggregateFunction::kSum};
   metrics[kYMin] = {"y_min", "Y min", AggregateFunction::kMin};
   metrics[kYMax] = {"y_max", "Y max", AggregateFunction::kMax};
@@ -80,7 +80,7 @@ std::shared_ptr<const Dataset> BuildDataset(const std::vector<Row>& rows) {
   metrics[kRows].counts_rows = true;
   metrics[kDistinctC] = {"distinct_c", "Distinct C", AggregateFunction::kCountDistinct};
   metrics[kDistinctC].counted_attribute_id = "A2";
-  DatasetBuilder builder(attributes, metrics);
+  sql::DatasetBuilder builder(attributes, metrics);
   for (const Row& row : rows) {
     std::vector<Cell> cells;
     for (int a = 0; a < kAttributes; ++a) {
@@ -500,25 +500,28 @@ TEST(CubeExecutor, AnswersEqualSqliteOnTheSameRows) {
   const auto rows = RandomRows(random, 30000, 0.05);
   const auto dataset = BuildDataset(rows);
   testing::TempDir dir;
-  auto warehouse = Warehouse::Open({"check", "sqlite:///" + (dir.path() / "check.db").string()});
+  auto warehouse =
+      warehouse::Warehouse::Open({"check", "sqlite:///" + (dir.path() / "check.db").string()});
   size_t next = 0;
-  warehouse->BulkLoad(
-      {"t",
-       {{"a0", DataType::kInteger},
-        {"a1", DataType::kInteger},
-        {"a2", DataType::kInteger},
-        {"x", DataType::kReal},
-        {"y", DataType::kReal},
-        {"s", DataType::kReal},
-        {"n", DataType::kReal}},
-       {}},
-      [&](std::vector<SqlValue>& cells) {
-        if (next == rows.size()) return false;
-        const Row& row = rows[next++];
-        cells = {row.ids[0], row.ids[1], row.ids[2], row.x ? SqlValue(*row.x) : SqlValue(),
-                 row.y,      row.s,      row.count};
-        return true;
-      });
+  warehouse->BulkLoad({"t",
+                       {{"a0", DataType::kInteger},
+                        {"a1", DataType::kInteger},
+                        {"a2", DataType::kInteger},
+                        {"x", DataType::kReal},
+                        {"y", DataType::kReal},
+                        {"s", DataType::kReal},
+                        {"n", DataType::kReal}},
+                       {}},
+                      [&](std::vector<warehouse::SqlValue>& cells) {
+                        if (next == rows.size()) return false;
+                        const Row& row = rows[next++];
+                        cells = {
+                            row.ids[0], row.ids[1],
+                            row.ids[2], row.x ? warehouse::SqlValue(*row.x) : warehouse::SqlValue(),
+                            row.y,      row.s,
+                            row.count};
+                        return true;
+                      });
   const std::vector<std::vector<int>> subsets = {{}, {0}, {2}, {1, 0}, {0, 1, 2}, {2, 1}};
   for (const auto& attributes : subsets) {
     std::string columns;
@@ -531,9 +534,9 @@ TEST(CubeExecutor, AnswersEqualSqliteOnTheSameRows) {
         "SUM(x), MIN(y), MAX(y), SUM(s) / SUM(n), COUNT(*), COUNT(DISTINCT a2), "
         "SUM(x) / COUNT(*) FROM t WHERE y < 40" +
         group;
-    struct Sink : RowSink {
+    struct Sink : warehouse::RowSink {
       void OnColumns(const std::vector<std::string>&) override {}
-      void OnRow(const std::vector<SqlValue>& row) override {
+      void OnRow(const std::vector<warehouse::SqlValue>& row) override {
         std::vector<int64_t> key;
         std::vector<std::optional<double>> values;
         for (size_t i = 0; i < row.size(); ++i) {
@@ -599,9 +602,9 @@ TEST(CubeExecutorEdges, LimitThatKeepsNothingAndFilterThatKeepsNothing) {
 }
 
 TEST(CubeExecutorEdges, MillionElementAttributeAggregatesThroughTheHashTable) {
-  DatasetBuilder builder({{"big", "Big", {{"ID", DataType::kInteger}}},
-                          {"small", "Small", {{"ID", DataType::kInteger}}}},
-                         {{"v", "V", AggregateFunction::kSum}});
+  sql::DatasetBuilder builder({{"big", "Big", {{"ID", DataType::kInteger}}},
+                               {"small", "Small", {{"ID", DataType::kInteger}}}},
+                              {{"v", "V", AggregateFunction::kSum}});
   constexpr int64_t kElements = 1000000;
   std::map<int64_t, double> by_small;
   for (int64_t i = 0; i < kElements; ++i) {
@@ -634,11 +637,11 @@ TEST(CubeExecutorEdges, AttributesWhoseCombinationsOverflowSixtyFourBitsStillAgg
   // Five attributes of 20,000 elements each: 20,000^5 combinations, far beyond a 64-bit key.
   constexpr int kColumns = 5;
   constexpr int64_t kElements = 20000;
-  std::vector<AttributeSpec> attributes;
+  std::vector<sql::AttributeSpec> attributes;
   for (int a = 0; a < kColumns; ++a) {
     attributes.push_back({"a" + std::to_string(a), "A", {{"ID", DataType::kInteger}}});
   }
-  DatasetBuilder builder(attributes, {{"v", "V", AggregateFunction::kSum}});
+  sql::DatasetBuilder builder(attributes, {{"v", "V", AggregateFunction::kSum}});
   // Each id appears once per column; rows repeat every 3 * kElements, so groups have 1-3 rows.
   std::map<std::vector<int64_t>, double> reference;
   for (int64_t i = 0; i < 3 * kElements + 500; ++i) {
@@ -677,9 +680,9 @@ TEST(CubeExecutorEdges, AttributesWhoseCombinationsOverflowSixtyFourBitsStillAgg
 // the memory budget dropped it, or by another node rebuilding an instance) must have the very
 // same values, page for page, whichever thread took which rows.
 TEST(CubeExecutor, ARepeatedQueryGivesTheSameValuesToTheLastBit) {
-  DatasetBuilder builder({{"few", "Few", {{"ID", DataType::kInteger}}},
-                          {"many", "Many", {{"ID", DataType::kInteger}}}},
-                         {{"v", "V", AggregateFunction::kSum}});
+  sql::DatasetBuilder builder({{"few", "Few", {{"ID", DataType::kInteger}}},
+                               {"many", "Many", {{"ID", DataType::kInteger}}}},
+                              {{"v", "V", AggregateFunction::kSum}});
   std::mt19937_64 random(42);
   std::uniform_real_distribution<double> value(0.0, 1000.0);
   for (int64_t i = 0; i < 1200000; ++i) {  // about twenty chunks of rows
@@ -762,9 +765,9 @@ TEST(CubeExecutorElements, SearchPagingAndCascadingFromOtherSelections) {
 
 // Airports: the ID form is a code, the DESC form a nickname; "b" begins BOS and two nicknames.
 std::shared_ptr<const Dataset> AirportDataset() {
-  MetricSpec flights;
+  sql::MetricSpec flights;
   flights.id = flights.name = "flights";
-  DatasetBuilder builder(
+  sql::DatasetBuilder builder(
       {{"airport", "Airport", {{"ID", DataType::kText}, {"DESC", DataType::kText}}}}, {flights});
   builder.AddRow({std::string("NYC"), std::string("Big Apple"), 1.0});
   builder.AddRow({std::string("LAX"), std::string("Angels"), 1.0});

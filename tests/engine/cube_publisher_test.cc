@@ -20,7 +20,7 @@ namespace tessera::testing {
 namespace {
 
 using engine::Dataset;
-using engine::SqlValue;
+using engine::warehouse::SqlValue;
 
 bool Close(std::optional<double> a, std::optional<double> b) {
   if (!a || !b) return !a && !b;
@@ -41,7 +41,8 @@ std::string KeyOf(const std::vector<std::string>& parts) {
   return key;
 }
 
-Reference ReferenceRows(engine::Warehouse& warehouse, const std::string& sql, size_t key_columns) {
+Reference ReferenceRows(engine::warehouse::Warehouse& warehouse, const std::string& sql,
+                        size_t key_columns) {
   Reference reference;
   for (const auto& row : QueryRows(warehouse, sql)) {
     std::vector<std::string> key;
@@ -148,7 +149,7 @@ const std::map<std::string, std::vector<std::string>>& FlatColumns() {
 
 // Each attribute's dictionary holds exactly the elements `flat` has (under `where`), ordered by
 // ID (numbers numerically, text by bytes), with every form's value.
-void ExpectDictionariesMatch(engine::Warehouse& warehouse, const Dataset& dataset,
+void ExpectDictionariesMatch(engine::warehouse::Warehouse& warehouse, const Dataset& dataset,
                              const std::string& where = "") {
   for (const auto& attribute : dataset.attributes()) {
     SCOPED_TRACE(attribute.name);
@@ -193,7 +194,7 @@ class CubePublish : public ::testing::TestWithParam<StoreBackend> {
     }
   }
 
-  engine::Warehouse& warehouse() { return *SharedDemoWarehouse(GetParam()).warehouse; }
+  engine::warehouse::Warehouse& warehouse() { return *SharedDemoWarehouse(GetParam()).warehouse; }
 
   static std::string Id(const model::SemanticModel& model, int type, const std::string& name) {
     auto id = model.FindByName(type, name);
@@ -411,7 +412,7 @@ TEST_P(CubePublish, TheCubeQuerySelectsAvgAsSumAndCountWithoutSorting) {
   model::SemanticModel model = ModelWithTestCubes();
   const auto& cube = model.cube(Id(model, model::kTypeReportDefinition, "Western Europe Cube"));
   engine::CubeLayout layout = engine::LayoutOfCube(model, cube);
-  auto generated = engine::GenerateReportSql(model, layout.query, warehouse().dialect());
+  auto generated = engine::sql::GenerateReportSql(model, layout.query, warehouse().dialect());
   const std::string& sql = generated.statement.text;
   EXPECT_EQ(sql.find("AVG("), std::string::npos) << sql;
   EXPECT_NE(sql.find("COUNT(f.\"revenue\")"), std::string::npos) << sql;
@@ -422,7 +423,7 @@ TEST_P(CubePublish, TheCubeQuerySelectsAvgAsSumAndCountWithoutSorting) {
 
 TEST_P(CubePublish, AnUnreachableWarehouseFailsThePublishWithItsError) {
   model::SemanticModel model = DemoModel();
-  auto unreachable = engine::Warehouse::Open(
+  auto unreachable = engine::warehouse::Warehouse::Open(
       {.name = "nowhere", .url = "postgresql://tessera@127.0.0.1:1/none?connect_timeout=2"});
   auto error = ErrorFrom([&] {
     engine::PublishCubeDataset(*unreachable, model,

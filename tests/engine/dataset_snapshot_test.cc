@@ -11,8 +11,8 @@
 
 #include "core/error.h"
 #include "engine/cube_publisher.h"
-#include "engine/dataset_builder.h"
 #include "engine/demo_fixture.h"
+#include "engine/sql/dataset_builder.h"
 #include "model/object_types.h"
 #include "support/temp_dir.h"
 
@@ -99,8 +99,9 @@ void ExpectSameDataset(const Dataset& a, const Dataset& b) {
 // A dataset with every kind of cell and column: integer, text, real, date and null IDs, more than
 // 256 elements (two-byte codes), nulls, an avg with counts, a metric sharing another's values,
 // a count of rows and a hidden attribute.
-engine::MetricSpec Metric(std::string id, std::string name, model::AggregateFunction function) {
-  engine::MetricSpec spec;
+engine::sql::MetricSpec Metric(std::string id, std::string name,
+                               model::AggregateFunction function) {
+  engine::sql::MetricSpec spec;
   spec.id = std::move(id);
   spec.name = std::move(name);
   spec.function = function;
@@ -108,7 +109,7 @@ engine::MetricSpec Metric(std::string id, std::string name, model::AggregateFunc
 }
 
 Dataset VariedDataset(size_t rows) {
-  std::vector<engine::MetricSpec> metrics = {
+  std::vector<engine::sql::MetricSpec> metrics = {
       Metric("S", "Sales", model::AggregateFunction::kSum),
       Metric("V", "Average", model::AggregateFunction::kAvg),
       Metric("M", "Smallest", model::AggregateFunction::kMin),
@@ -117,7 +118,7 @@ Dataset VariedDataset(size_t rows) {
   metrics[1].with_count = true;
   metrics[2].shares_values_of = "S";
   metrics[3].counts_rows = true;
-  engine::DatasetBuilder builder(
+  engine::sql::DatasetBuilder builder(
       {{"A", "Store", {{"ID", model::DataType::kInteger}, {"DESC", model::DataType::kText}}},
        {"B", "Day", {{"ID", model::DataType::kDate}}},
        {"C", "Price", {{"ID", model::DataType::kReal}}, true}},
@@ -195,8 +196,8 @@ TEST(DatasetSnapshot, AnEmptyDatasetRoundTrips) {
 TEST(DatasetSnapshot, IdsOfMixedNumericTypesReadBackAsBuilt) {
   // A loosely typed source may give 2 and 2.0 for one column; whatever the builder makes of
   // them must read back.
-  engine::DatasetBuilder builder({{"A", "Code", {{"ID", model::DataType::kReal}}}},
-                                 {Metric("S", "Sales", model::AggregateFunction::kSum)});
+  engine::sql::DatasetBuilder builder({{"A", "Code", {{"ID", model::DataType::kReal}}}},
+                                      {Metric("S", "Sales", model::AggregateFunction::kSum)});
   builder.AddRow({int64_t{2}, 1.0});
   builder.AddRow({2.0, 2.0});
   builder.AddRow({int64_t{3}, 3.0});

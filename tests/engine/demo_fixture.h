@@ -1,6 +1,6 @@
 // tests/engine/demo_fixture.h
 //
-// The demo warehouse (engine/demo_data.h) for tests of what is built on it, generated once per
+// The demo warehouse (engine/demo/data.h) for tests of what is built on it, generated once per
 // backend per test binary, with `flat`: the star schema flattened by hand (demo/SCHEMA.md), one
 // row per order line, so reference results are SQL written independently of the engine. And the
 // demo bundle's semantic model, optionally with extra objects.
@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/demo_data.h"
-#include "engine/warehouse.h"
+#include "engine/demo/data.h"
+#include "engine/warehouse/warehouse.h"
 #include "engine/warehouse_fixture.h"
-#include "model/bundle.h"
+#include "model/bundle/bundle.h"
 #include "model/semantic_model.h"
 #include "support/test_databases.h"
 
@@ -57,7 +57,7 @@ inline std::string CreateFlatSql(StoreBackend backend) {
 
 struct DemoWarehouse {
   std::unique_ptr<TestDatabase> database;
-  std::unique_ptr<engine::Warehouse> warehouse;
+  std::unique_ptr<engine::warehouse::Warehouse> warehouse;
 };
 
 // The demo warehouse of `backend` with its `flat` table, made on first use.
@@ -66,15 +66,16 @@ inline DemoWarehouse& SharedDemoWarehouse(StoreBackend backend) {
   DemoWarehouse& demo = warehouses[backend];
   if (!demo.warehouse) {
     demo.database = std::make_unique<TestDatabase>(backend);
-    demo.warehouse = engine::Warehouse::Open({.name = "demo", .url = demo.database->url()});
-    engine::GenerateDemoData(*demo.warehouse, {kDemoFixtureRows, kDemoFixtureSeed});
+    demo.warehouse =
+        engine::warehouse::Warehouse::Open({.name = "demo", .url = demo.database->url()});
+    engine::demo::GenerateDemoData(*demo.warehouse, {kDemoFixtureRows, kDemoFixtureSeed});
     QueryRows(*demo.warehouse, CreateFlatSql(backend));
   }
   return demo;
 }
 
 inline std::vector<model::ObjectRecord> DemoRecords() {
-  model::Bundle bundle = model::ReadBundle(TESSERA_SOURCE_DIR "/demo/tutorial");
+  model::bundle::Bundle bundle = model::bundle::ReadBundle(TESSERA_SOURCE_DIR "/demo/tutorial");
   std::vector<model::ObjectRecord> records;
   for (const auto& object : bundle.objects) records.push_back(object.record);
   return records;
@@ -87,7 +88,7 @@ inline model::SemanticModel DemoModel(std::vector<model::ObjectRecord> extra = {
 }
 
 // A cell as text, the same for both backends: integers in decimal, reals with 17 digits.
-inline std::string CellText(const engine::SqlValue& value) {
+inline std::string CellText(const engine::warehouse::SqlValue& value) {
   if (std::holds_alternative<std::monostate>(value)) return "<null>";
   if (const auto* integer = std::get_if<int64_t>(&value)) return std::to_string(*integer);
   if (const auto* real = std::get_if<double>(&value)) {
@@ -98,7 +99,7 @@ inline std::string CellText(const engine::SqlValue& value) {
   return std::get<std::string>(value);
 }
 
-inline std::optional<double> CellNumber(const engine::SqlValue& value) {
+inline std::optional<double> CellNumber(const engine::warehouse::SqlValue& value) {
   if (const auto* integer = std::get_if<int64_t>(&value)) return static_cast<double>(*integer);
   if (const auto* real = std::get_if<double>(&value)) return *real;
   return std::nullopt;

@@ -12,7 +12,7 @@
 
 #include "core/error.h"
 #include "engine/cube_executor.h"
-#include "engine/dataset_builder.h"
+#include "engine/sql/dataset_builder.h"
 
 namespace tessera::engine {
 namespace {
@@ -32,13 +32,13 @@ struct Fixture {
 const Fixture& Data() {
   static const Fixture fixture = [] {
     Fixture f;
-    MetricSpec revenue;
+    sql::MetricSpec revenue;
     revenue.id = kRevenue;
     revenue.name = "Revenue";
-    MetricSpec units;
+    sql::MetricSpec units;
     units.id = kUnits;
     units.name = "Units";
-    DatasetBuilder builder({{kCity, "City", {{"ID", DataType::kInteger}}}}, {revenue, units});
+    sql::DatasetBuilder builder({{kCity, "City", {{"ID", DataType::kInteger}}}}, {revenue, units});
     std::mt19937 random(23);
     for (int i = 0; i < 2000; ++i) {
       const int64_t city = random() % 20;

@@ -14,7 +14,7 @@
 
 #include "core/error.h"
 #include "engine/cube_executor.h"
-#include "engine/dataset_builder.h"
+#include "engine/sql/dataset_builder.h"
 
 namespace tessera::engine {
 namespace {
@@ -44,13 +44,13 @@ const std::vector<Store>& Stores() {
 
 std::shared_ptr<const Dataset> StoreDataset() {
   static const std::shared_ptr<const Dataset> dataset = [] {
-    MetricSpec sales;
+    sql::MetricSpec sales;
     sales.id = kSales;
     sales.name = "Sales";
-    MetricSpec cost;
+    sql::MetricSpec cost;
     cost.id = kCost;
     cost.name = "Cost";
-    DatasetBuilder builder({{kStore, "Store", {{"ID", DataType::kInteger}}}}, {sales, cost});
+    sql::DatasetBuilder builder({{kStore, "Store", {{"ID", DataType::kInteger}}}}, {sales, cost});
     auto half = [](std::optional<double> value) { return value ? Cell(*value / 2) : Cell(); };
     for (const Store& store : Stores()) {
       // Two rows per store, so the values are aggregated.

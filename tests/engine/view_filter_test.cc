@@ -11,9 +11,9 @@
 #include <set>
 
 #include "core/error.h"
-#include "engine/dataset_builder.h"
 #include "engine/qualification.h"
 #include "engine/row_selection.h"
+#include "engine/sql/dataset_builder.h"
 
 namespace tessera::engine {
 namespace {
@@ -62,15 +62,15 @@ const Fixture& Data() {
       if (random() % 10) row.revenue = static_cast<double>(random() % 200000) / 100 - 300;
       f.rows.push_back(row);
     }
-    MetricSpec revenue;
+    sql::MetricSpec revenue;
     revenue.id = kRevenue;
     revenue.name = "Revenue";
-    MetricSpec distinct;
+    sql::MetricSpec distinct;
     distinct.id = kDistinct;
     distinct.name = "Hidden count";
     distinct.function = AggregateFunction::kCountDistinct;
     distinct.counted_attribute_id = kHidden;
-    DatasetBuilder builder(
+    sql::DatasetBuilder builder(
         {{kRegion, "Region", {{"ID", DataType::kInteger}, {"DESC", DataType::kText}}},
          {kDay, "Day", {{"ID", DataType::kDate}}},
          {kSegment, "Segment", {{"ID", DataType::kText}}},

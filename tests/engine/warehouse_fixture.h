@@ -18,27 +18,27 @@
 #include <vector>
 
 #include "core/error.h"
-#include "engine/warehouse.h"
+#include "engine/warehouse/warehouse.h"
 #include "support/store_backend_test.h"
 #include "support/test_databases.h"
 
 namespace tessera::testing {
 
 // Keeps everything a query streams.
-class CollectingSink : public engine::RowSink {
+class CollectingSink : public engine::warehouse::RowSink {
  public:
   void OnColumns(const std::vector<std::string>& names) override { columns = names; }
-  void OnRow(const std::vector<engine::SqlValue>& row) override { rows.push_back(row); }
+  void OnRow(const std::vector<engine::warehouse::SqlValue>& row) override { rows.push_back(row); }
 
   std::vector<std::string> columns;
-  std::vector<std::vector<engine::SqlValue>> rows;
+  std::vector<std::vector<engine::warehouse::SqlValue>> rows;
 };
 
 // Counts rows without keeping them.
-class CountingSink : public engine::RowSink {
+class CountingSink : public engine::warehouse::RowSink {
  public:
   void OnColumns(const std::vector<std::string>&) override {}
-  void OnRow(const std::vector<engine::SqlValue>& row) override {
+  void OnRow(const std::vector<engine::warehouse::SqlValue>& row) override {
     ++rows;
     if (const auto* number = std::get_if<int64_t>(&row.front())) sum += *number;
   }
@@ -47,17 +47,18 @@ class CountingSink : public engine::RowSink {
   int64_t sum = 0;
 };
 
-inline std::vector<std::vector<engine::SqlValue>> QueryRows(
-    engine::Warehouse& warehouse, const std::string& sql,
-    std::vector<engine::SqlValue> parameters = {}) {
+inline std::vector<std::vector<engine::warehouse::SqlValue>> QueryRows(
+    engine::warehouse::Warehouse& warehouse, const std::string& sql,
+    std::vector<engine::warehouse::SqlValue> parameters = {}) {
   CollectingSink sink;
   warehouse.Query({sql, std::move(parameters)}, sink);
   return sink.rows;
 }
 
 // The value of a one-row, one-column query.
-inline engine::SqlValue QueryValue(engine::Warehouse& warehouse, const std::string& sql,
-                                   std::vector<engine::SqlValue> parameters = {}) {
+inline engine::warehouse::SqlValue QueryValue(
+    engine::warehouse::Warehouse& warehouse, const std::string& sql,
+    std::vector<engine::warehouse::SqlValue> parameters = {}) {
   auto rows = QueryRows(warehouse, sql, std::move(parameters));
   if (rows.size() != 1 || rows.front().size() != 1) {
     ADD_FAILURE() << sql << " returned " << rows.size() << " rows";
@@ -66,8 +67,8 @@ inline engine::SqlValue QueryValue(engine::Warehouse& warehouse, const std::stri
   return rows.front().front();
 }
 
-inline int64_t QueryInt(engine::Warehouse& warehouse, const std::string& sql) {
-  engine::SqlValue value = QueryValue(warehouse, sql);
+inline int64_t QueryInt(engine::warehouse::Warehouse& warehouse, const std::string& sql) {
+  engine::warehouse::SqlValue value = QueryValue(warehouse, sql);
   if (const auto* number = std::get_if<int64_t>(&value)) return *number;
   ADD_FAILURE() << sql << " did not return an integer";
   return -1;
@@ -84,10 +85,12 @@ inline std::optional<Error> ErrorFrom(const std::function<void()>& call) {
 }
 
 // A RowSource over rows held in memory.
-inline engine::RowSource RowsFrom(std::vector<std::vector<engine::SqlValue>> rows) {
-  auto shared = std::make_shared<std::vector<std::vector<engine::SqlValue>>>(std::move(rows));
+inline engine::warehouse::RowSource RowsFrom(
+    std::vector<std::vector<engine::warehouse::SqlValue>> rows) {
+  auto shared =
+      std::make_shared<std::vector<std::vector<engine::warehouse::SqlValue>>>(std::move(rows));
   auto next = std::make_shared<size_t>(0);
-  return [shared, next](std::vector<engine::SqlValue>& row) {
+  return [shared, next](std::vector<engine::warehouse::SqlValue>& row) {
     if (*next >= shared->size()) return false;
     row = (*shared)[(*next)++];
     return true;
@@ -106,13 +109,13 @@ class WarehouseBackendTest : public ::testing::TestWithParam<StoreBackend> {
   TestDatabase& database() { return *database_; }
   bool is_postgres() const { return GetParam() == StoreBackend::kPostgres; }
 
-  std::unique_ptr<engine::Warehouse> OpenWarehouse(int max_connections = 4) {
+  std::unique_ptr<engine::warehouse::Warehouse> OpenWarehouse(int max_connections = 4) {
     return OpenWarehouseAt(*database_, max_connections);
   }
 
-  static std::unique_ptr<engine::Warehouse> OpenWarehouseAt(const TestDatabase& database,
-                                                            int max_connections = 4) {
-    return engine::Warehouse::Open(
+  static std::unique_ptr<engine::warehouse::Warehouse> OpenWarehouseAt(const TestDatabase& database,
+                                                                       int max_connections = 4) {
+    return engine::warehouse::Warehouse::Open(
         {.name = "Test Warehouse", .url = database.url(), .max_connections = max_connections});
   }
 

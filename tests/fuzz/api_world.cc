@@ -5,7 +5,7 @@
 #include "api/api.h"
 #include "core/json.h"
 #include "fuzz/fuzz_support.h"
-#include "model/bundle.h"
+#include "model/bundle/bundle.h"
 #include "model/well_known.h"
 
 namespace tessera::fuzz {
@@ -25,7 +25,8 @@ constexpr const char* kJsonType = "application/json";
 
 // Every object of the demo bundle by name (the first of a name wins), and the project.
 Names DemoNames() {
-  const model::Bundle bundle = model::ReadBundle(TESSERA_SOURCE_DIR "/demo/tutorial");
+  const model::bundle::Bundle bundle =
+      model::bundle::ReadBundle(TESSERA_SOURCE_DIR "/demo/tutorial");
   Names names;
   for (const auto& object : bundle.objects) names.emplace(object.record.name, object.record.id);
   names["project"] = bundle.project_id;

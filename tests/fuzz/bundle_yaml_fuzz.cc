@@ -1,4 +1,4 @@
-// Fuzz harness: project bundles (model/bundle.h), the YAML folders `tessera project import`
+// Fuzz harness: project bundles (model/bundle/bundle.h), the YAML folders `tessera project import`
 // reads.
 //
 // Input: the bundle's files as sections (fuzz/fuzz_support.h), e.g.
@@ -20,13 +20,13 @@
 
 #include "core/json.h"
 #include "fuzz/fuzz_support.h"
-#include "model/bundle.h"
-#include "model/bundle_layout.h"
+#include "model/bundle/bundle.h"
+#include "model/bundle/layout.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using tessera::model::Bundle;
+using tessera::model::bundle::Bundle;
 
 bool IsPlainYamlName(std::string_view name) {
   if (name.empty() || name.size() > 64 || !name.ends_with(".yaml") || name.starts_with('.')) {
@@ -42,10 +42,10 @@ bool IsPlainYamlName(std::string_view name) {
 
 bool IsBundleFile(std::string_view name) {
   if (name == "project.yaml") return true;
-  for (const auto& list : tessera::model::kListFiles) {
+  for (const auto& list : tessera::model::bundle::kListFiles) {
     if (name == list.file) return true;
   }
-  for (const auto& folder : tessera::model::kObjectFolders) {
+  for (const auto& folder : tessera::model::bundle::kObjectFolders) {
     std::string prefix = std::string(folder.folder) + "/";
     if (name.starts_with(prefix) && IsPlainYamlName(name.substr(prefix.size()))) return true;
   }
@@ -97,16 +97,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   WriteInput(std::string_view(reinterpret_cast<const char*>(data), size), directory);
   Bundle bundle;
   try {
-    bundle = tessera::model::ReadBundle(directory);
-  } catch (const tessera::model::BundleError& error) {
+    bundle = tessera::model::bundle::ReadBundle(directory);
+  } catch (const tessera::model::bundle::BundleError& error) {
     if (error.problems().empty()) tessera::fuzz::Finding("a BundleError lists no problem", "");
     return 0;
   }
   const fs::path written = FreshDirectory("written");
-  tessera::model::WriteBundle(bundle, written);
+  tessera::model::bundle::WriteBundle(bundle, written);
   try {
-    ExpectSameObjects(bundle, tessera::model::ReadBundle(written));
-  } catch (const tessera::model::BundleError& error) {
+    ExpectSameObjects(bundle, tessera::model::bundle::ReadBundle(written));
+  } catch (const tessera::model::bundle::BundleError& error) {
     tessera::fuzz::Finding("a written bundle does not read back", error.problems().front());
   }
   return 0;

@@ -23,14 +23,14 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "engine/cube_executor.h"
-#include "engine/dataset_builder.h"
 #include "engine/metric_limits.h"
 #include "engine/metric_qualification.h"
 #include "engine/qualification.h"
+#include "engine/sql/dataset_builder.h"
 #include "engine/view_filter.h"
 #include "fuzz/fuzz_support.h"
 #include "fuzz/request_text.h"
-#include "model/bundle.h"
+#include "model/bundle/bundle.h"
 #include "model/semantic_model.h"
 #include "service/instance_request.h"
 
@@ -50,18 +50,18 @@ const std::string kDistinct = "B0000000000000000000000000000002";
 const std::string kCityRevenue = "B0000000000000000000000000000011";
 const std::string kUnits = "B0000000000000000000000000000012";
 
-engine::MetricSpec Metric(const std::string& id, const std::string& name) {
-  engine::MetricSpec metric;
+engine::sql::MetricSpec Metric(const std::string& id, const std::string& name) {
+  engine::sql::MetricSpec metric;
   metric.id = id;
   metric.name = name;
   return metric;
 }
 
 std::shared_ptr<const engine::Dataset> BuildDataset() {
-  engine::MetricSpec distinct = Metric(kDistinct, "Hidden count");
+  engine::sql::MetricSpec distinct = Metric(kDistinct, "Hidden count");
   distinct.function = model::AggregateFunction::kCountDistinct;
   distinct.counted_attribute_id = kHidden;
-  engine::DatasetBuilder builder(
+  engine::sql::DatasetBuilder builder(
       {{kRegion, "Region", {{"ID", DataType::kInteger}, {"DESC", DataType::kText}}},
        {kDay, "Day", {{"ID", DataType::kDate}}},
        {kSegment, "Segment", {{"ID", DataType::kText}}},
@@ -102,7 +102,7 @@ const Demo& TheDemo() {
   static const Demo demo = [] {
     std::vector<model::ObjectRecord> records;
     fuzz::Names names;
-    for (auto& object : model::ReadBundle(TESSERA_SOURCE_DIR "/demo/tutorial").objects) {
+    for (auto& object : model::bundle::ReadBundle(TESSERA_SOURCE_DIR "/demo/tutorial").objects) {
       names.emplace(object.record.name, object.record.id);
       records.push_back(std::move(object.record));
     }

@@ -25,9 +25,9 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "fuzz/fuzz_support.h"
-#include "model/package_entry.h"
-#include "model/package_kind.h"
-#include "model/package_settings.h"
+#include "model/package/entry.h"
+#include "model/package/kind.h"
+#include "model/package/settings.h"
 #include "storage/package_format.h"
 #include "storage/package_reader.h"
 #include "storage/package_samples.h"
@@ -73,10 +73,10 @@ std::optional<fs::path> WritePackage(std::string_view input) {
   return path;
 }
 
-void ExpectEntryRoundTrip(const tessera::model::PackageObject& object) {
-  const tessera::Json written = tessera::model::EntryToJson(object);
-  const tessera::Json again =
-      tessera::model::EntryToJson(tessera::model::EntryFromJson(written, object.record.project_id));
+void ExpectEntryRoundTrip(const tessera::model::package::PackageObject& object) {
+  const tessera::Json written = tessera::model::package::EntryToJson(object);
+  const tessera::Json again = tessera::model::package::EntryToJson(
+      tessera::model::package::EntryFromJson(written, object.record.project_id));
   if (again != written) {
     tessera::fuzz::Finding("a package entry does not round-trip",
                            tessera::DumpJson(written) + "\n" + tessera::DumpJson(again));
@@ -89,15 +89,16 @@ void ReadLikeAnImport(const fs::path& path) {
   tessera::storage::PackageReader reader(path);
   const auto& manifest = reader.manifest();
   (void)tessera::storage::ToJson(manifest);
-  const auto kind = tessera::model::ParsePackageKind(manifest.type, "manifest.type");
-  tessera::model::ParsePackagePurpose(manifest.purpose, "manifest.purpose");
-  tessera::model::ParsePackageSettings(manifest.settings, kind, "manifest.settings");
+  const auto kind = tessera::model::package::ParsePackageKind(manifest.type, "manifest.type");
+  tessera::model::package::ParsePackagePurpose(manifest.purpose, "manifest.purpose");
+  tessera::model::package::ParsePackageSettings(manifest.settings, kind, "manifest.settings");
   tessera::storage::ForEachContentEntry(
-      reader, [](tessera::Json entry) { tessera::model::ParseContent(entry, "content"); });
+      reader, [](tessera::Json entry) { tessera::model::package::ParseContent(entry, "content"); });
   tessera::storage::PackageEntry entry;
   while (reader.Next(entry)) {
-    const std::string scope = kind == tessera::model::PackageKind::kProject ? "P" : "";
-    ExpectEntryRoundTrip(tessera::model::EntryFromJson(tessera::ParseJson(entry.json), scope));
+    const std::string scope = kind == tessera::model::package::PackageKind::kProject ? "P" : "";
+    ExpectEntryRoundTrip(
+        tessera::model::package::EntryFromJson(tessera::ParseJson(entry.json), scope));
   }
 }
 

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "core/ids.h"
-#include "model/bundle.h"
+#include "model/bundle/bundle.h"
 #include "model/object_types.h"
 
 namespace tessera::model {
@@ -23,8 +23,8 @@ std::string TutorialId(int type, const std::string& name) {
   return DeterministicObjectId("tessera:Tutorial:" + std::to_string(type) + ":" + name);
 }
 
-const Bundle& Demo() {
-  static const Bundle bundle = ReadBundle(kDemoBundle);
+const bundle::Bundle& Demo() {
+  static const bundle::Bundle bundle = bundle::ReadBundle(kDemoBundle);
   return bundle;
 }
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "model/bundle.h"
+#include "model/bundle/bundle.h"
 #include "support/temp_dir.h"
 
 namespace tessera::testing {
@@ -68,13 +68,13 @@ class SmallBundle {
     std::ofstream(path) << text;
   }
 
-  model::Bundle Read() const { return model::ReadBundle(dir_.path()); }
+  model::bundle::Bundle Read() const { return model::bundle::ReadBundle(dir_.path()); }
 
   // ReadBundle's problems; none when it succeeds.
   std::vector<std::string> Problems() const {
     try {
-      model::ReadBundle(dir_.path());
-    } catch (const model::BundleError& e) {
+      model::bundle::ReadBundle(dir_.path());
+    } catch (const model::bundle::BundleError& e) {
       return e.problems();
     }
     return {};

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "core/ids.h"
-#include "model/bundle.h"
+#include "model/bundle/bundle.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
 #include "service/directory_service.h"
@@ -85,13 +85,13 @@ TEST_P(BundleImport, OnlyAChangedObjectGetsANewVersion) {
   auto first = bundles.Import(administrator_, copy.path());
   auto before = Objects(*store_, first.project_id);
 
-  model::Bundle bundle = model::ReadBundle(copy.path());
+  model::bundle::Bundle bundle = model::bundle::ReadBundle(copy.path());
   for (auto& object : bundle.objects) {
     if (object.record.name == "Revenue" && object.record.type == model::kTypeMetric) {
       object.record.description = "Money in";
     }
   }
-  model::WriteBundle(bundle, copy.path());
+  model::bundle::WriteBundle(bundle, copy.path());
   auto second = bundles.Import(administrator_, copy.path());
   EXPECT_EQ(second.updated, 1);
   auto after = Objects(*store_, first.project_id);
@@ -114,7 +114,7 @@ TEST_P(BundleImport, ABrokenBundleWritesNothingAndReportsEveryProblem) {
   try {
     bundles.Import(administrator_, copy.path());
     FAIL() << "expected the bundle to be refused";
-  } catch (const model::BundleError& e) {
+  } catch (const model::bundle::BundleError& e) {
     ASSERT_GE(e.problems().size(), 2u);
     std::string all;
     for (const auto& problem : e.problems()) all += problem + "\n";

@@ -14,7 +14,7 @@
 
 #include "core/error.h"
 #include "core/ids.h"
-#include "engine/demo_data.h"
+#include "engine/demo/data.h"
 #include "engine/warehouse_fixture.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
@@ -80,8 +80,9 @@ class CubeServiceTest : public StoreBackendTest {
     item_cube_id_ = *model.FindByName(model::kTypeReportDefinition, "Item Sales Cube");
 
     warehouse_database_ = std::make_unique<TestDatabase>(GetParam());
-    auto warehouse = engine::Warehouse::Open({.name = "demo", .url = warehouse_database_->url()});
-    engine::GenerateDemoData(*warehouse, {3000, 5});
+    auto warehouse =
+        engine::warehouse::Warehouse::Open({.name = "demo", .url = warehouse_database_->url()});
+    engine::demo::GenerateDemoData(*warehouse, {3000, 5});
   }
 
   // A node's cube service over the shared store and data directory, reading `warehouse_url`,
@@ -152,7 +153,8 @@ class CubeServiceTest : public StoreBackendTest {
   // The number of (year, ..., channel, customer) groups of the demo warehouse: the Sales Cube's
   // rows, computed by hand.
   int64_t SalesCubeGroups() {
-    auto warehouse = engine::Warehouse::Open({.name = "check", .url = warehouse_database_->url()});
+    auto warehouse =
+        engine::warehouse::Warehouse::Open({.name = "check", .url = warehouse_database_->url()});
     return QueryInt(
         *warehouse,
         "SELECT COUNT(*) FROM (SELECT DISTINCT f.channel_id, f.customer_id, "
@@ -163,7 +165,8 @@ class CubeServiceTest : public StoreBackendTest {
   }
 
   double TotalRevenue() {
-    auto warehouse = engine::Warehouse::Open({.name = "check", .url = warehouse_database_->url()});
+    auto warehouse =
+        engine::warehouse::Warehouse::Open({.name = "check", .url = warehouse_database_->url()});
     auto value = QueryValue(*warehouse, "SELECT SUM(revenue) FROM sales_fact");
     return std::get<double>(value);
   }
@@ -340,8 +343,9 @@ TEST_P(CubeServiceTest, ARefreshReplacesTheDatasetWithTheWarehouseData) {
   PublishAndWait(*cubes, item_cube_id_);
   auto first = cubes->Get(project_id_, item_cube_id_);
   ASSERT_NE(first, nullptr);
-  auto warehouse = engine::Warehouse::Open({.name = "demo", .url = warehouse_database_->url()});
-  engine::GenerateDemoData(*warehouse, {1000, 9});  // the warehouse changes
+  auto warehouse =
+      engine::warehouse::Warehouse::Open({.name = "demo", .url = warehouse_database_->url()});
+  engine::demo::GenerateDemoData(*warehouse, {1000, 9});  // the warehouse changes
 
   cubes->Refresh(project_id_, item_cube_id_);
   cubes->WaitForPublish(project_id_, item_cube_id_);

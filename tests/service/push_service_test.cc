@@ -20,7 +20,7 @@
 #include "core/base64.h"
 #include "core/error.h"
 #include "engine/cube_executor.h"
-#include "engine/pushed_dataset.h"
+#include "engine/push/pushed_dataset.h"
 #include "engine/warehouse_fixture.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
@@ -216,8 +216,8 @@ class PushServiceTest : public StoreBackendTest {
     }
     engine::CubeQuery query;
     const int attribute_index =
-        dataset->AttributeIndex(engine::PushedAttributeId(dataset_id, attribute));
-    const int metric_index = dataset->MetricIndex(engine::PushedMetricId(dataset_id, metric));
+        dataset->AttributeIndex(engine::push::PushedAttributeId(dataset_id, attribute));
+    const int metric_index = dataset->MetricIndex(engine::push::PushedMetricId(dataset_id, metric));
     if (attribute_index < 0 || metric_index < 0) {
       ADD_FAILURE() << "no " << attribute << " or " << metric << " in " << dataset_id;
       return {};

@@ -1,0 +1,506 @@
+#include "engine/push/pushed_table.h"
+
+#include <charconv>
+#include <cmath>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/civil_time.h"
+#include "core/error.h"
+#include "core/strings.h"
+
+namespace tessera::engine::push {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+enum class ValueKind { kInteger, kReal, kText, kBoolean, kDate, kDateTime, kTime };
+
+ValueKind KindOf(const PushColumn& column) {
+  switch (column.type) {
+    case model::DataType::kInteger:
+      return ValueKind::kInteger;
+    case model::DataType::kReal:
+      return ValueKind::kReal;
+    case model::DataType::kBoolean:
+      return ValueKind::kBoolean;
+    case model::DataType::kDate:
+      return ValueKind::kDate;
+    case model::DataType::kDateTime:
+      return ValueKind::kDateTime;
+    case model::DataType::kText:
+      break;
+  }
+  return column.type_name == "TIME" ? ValueKind::kTime : ValueKind::kText;
+}
+
+// One JSON scalar as the parser hands it over.
+struct RawValue {
+  enum class Type { kNull, kBoolean, kInteger, kUnsigned, kReal, kString } type = Type::kNull;
+  bool boolean = false;
+  int64_t integer = 0;
+  uint64_t unsigned_integer = 0;
+  double real = 0;
+  std::string* text = nullptr;         // kString
+  const std::string* token = nullptr;  // kReal: the number as written
+};
+
+std::string Shown(const RawValue& value) {
+  constexpr size_t kMaxShown = 60;
+  switch (value.type) {
+    case RawValue::Type::kNull:
+      return "null";
+    case RawValue::Type::kBoolean:
+      return value.boolean ? "true" : "false";
+    case RawValue::Type::kInteger:
+      return std::to_string(value.integer);
+    case RawValue::Type::kUnsigned:
+      return std::to_string(value.unsigned_integer);
+    case RawValue::Type::kReal:
+      return *value.token;
+    case RawValue::Type::kString: {
+      std::string text =
+          value.text->size() > kMaxShown ? value.text->substr(0, kMaxShown) + "..." : *value.text;
+      return Json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+  }
+  return "";
+}
+
+constexpr double kTwoTo63 = 9223372036854775808.0;
+
+std::optional<Cell> IntegerCell(const RawValue& value) {
+  switch (value.type) {
+    case RawValue::Type::kInteger:
+      return Cell(value.integer);
+    case RawValue::Type::kUnsigned:
+      if (value.unsigned_integer > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+      return Cell(static_cast<int64_t>(value.unsigned_integer));
+    case RawValue::Type::kReal:
+      // An integer literal the parser could only read as a real lies outside the 64-bit range
+      // (rounding could bring it back in: -9223372036854775809 reads as -2^63).
+      if (value.token->find_first_of(".eE") == std::string::npos) return std::nullopt;
+      if (std::trunc(value.real) != value.real || value.real < -kTwoTo63 ||
+          value.real >= kTwoTo63) {
+        return std::nullopt;
+      }
+      return Cell(static_cast<int64_t>(value.real));
+    case RawValue::Type::kString:
+      if (auto integer = ParseInt(*value.text)) return Cell(*integer);
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<Cell> RealCell(const RawValue& value) {
+  switch (value.type) {
+    case RawValue::Type::kInteger:
+      return Cell(static_cast<double>(value.integer));
+    case RawValue::Type::kUnsigned:
+      return Cell(static_cast<double>(value.unsigned_integer));
+    case RawValue::Type::kReal:
+      return Cell(value.real);
+    case RawValue::Type::kString: {
+      const std::string& text = *value.text;
+      double real = 0;
+      auto result = std::from_chars(text.data(), text.data() + text.size(), real);
+      if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() ||
+          !std::isfinite(real)) {
+        return std::nullopt;
+      }
+      return Cell(real);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<Cell> BooleanCell(const RawValue& value) {
+  switch (value.type) {
+    case RawValue::Type::kBoolean:
+      return Cell(int64_t{value.boolean ? 1 : 0});
+    case RawValue::Type::kInteger:
+      if (value.integer == 0 || value.integer == 1) return Cell(value.integer);
+      return std::nullopt;
+    case RawValue::Type::kUnsigned:
+      if (value.unsigned_integer <= 1) return Cell(static_cast<int64_t>(value.unsigned_integer));
+      return std::nullopt;
+    case RawValue::Type::kString:
+      if (auto flag = ParseBool(*value.text)) return Cell(int64_t{*flag ? 1 : 0});
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<Cell> TextCell(RawValue& value) {
+  switch (value.type) {
+    case RawValue::Type::kString:
+      return Cell(std::move(*value.text));
+    case RawValue::Type::kBoolean:
+    case RawValue::Type::kInteger:
+    case RawValue::Type::kUnsigned:
+    case RawValue::Type::kReal:
+      return Cell(Shown(value));
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<Cell> DateCell(const RawValue& value, ValueKind kind) {
+  if (value.type != RawValue::Type::kString) return std::nullopt;
+  if (kind == ValueKind::kTime) {
+    const std::optional<ClockTime> time = ParseClockTime(*value.text);
+    if (!time) return std::nullopt;
+    return Cell(FormatClockTime(*time));
+  }
+  const std::optional<CivilDateTime> parts = ParseCivilDateTime(*value.text);
+  if (!parts) return std::nullopt;
+  if (kind == ValueKind::kDate) return Cell(FormatCivilDate(*parts));
+  return Cell(FormatCivilDate(*parts) + " " + FormatClockTime(parts->time));
+}
+
+std::optional<Cell> ConvertValue(RawValue& value, ValueKind kind) {
+  if (value.type == RawValue::Type::kNull) return Cell();
+  switch (kind) {
+    case ValueKind::kInteger:
+      return IntegerCell(value);
+    case ValueKind::kReal:
+      return RealCell(value);
+    case ValueKind::kBoolean:
+      return BooleanCell(value);
+    case ValueKind::kText:
+      return TextCell(value);
+    case ValueKind::kDate:
+    case ValueKind::kDateTime:
+    case ValueKind::kTime:
+      return DateCell(value, kind);
+  }
+  return std::nullopt;
+}
+
+std::string_view Expected(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::kInteger:
+      return "an integer between -9223372036854775808 and 9223372036854775807";
+    case ValueKind::kReal:
+      return "a number";
+    case ValueKind::kBoolean:
+      return "true or false";
+    case ValueKind::kText:
+      return "a string";
+    case ValueKind::kDate:
+      return "a date \"yyyy-MM-dd\"";
+    case ValueKind::kDateTime:
+      return "a datetime \"yyyy-MM-ddTHH:mm:ss[.SSS]\"";
+    case ValueKind::kTime:
+      return "a time \"HH:mm:ss\"";
+  }
+  return "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The chunk reader: a SAX handler, so a chunk becomes cells without a JSON document in between.
+
+class ChunkReader : public nlohmann::json_sax<Json> {
+ public:
+  ChunkReader(const PushTable& table, const std::vector<std::string>& column_headers,
+              bool column_orientation)
+      : table_(table), column_orientation_(column_orientation) {
+    for (const auto& column : table.columns) kinds_.push_back(KindOf(column));
+    if (column_headers.empty()) {
+      for (size_t i = 0; i < table.columns.size(); ++i) positions_.push_back(i);
+      return;
+    }
+    std::vector<bool> seen(table.columns.size(), false);
+    for (const auto& header : column_headers) {
+      const int index = table.ColumnIndex(header);
+      if (index < 0) {
+        Fail("columnHeaders: table '" + table.name + "' has no column '" + header +
+             "'; its columns are " + ColumnList());
+      }
+      if (seen[static_cast<size_t>(index)]) {
+        Fail("columnHeaders: column '" + header + "' of table '" + table.name + "' is named twice");
+      }
+      seen[static_cast<size_t>(index)] = true;
+      positions_.push_back(static_cast<size_t>(index));
+    }
+  }
+
+  PushedRows TakeRows() {
+    if (column_orientation_ && outer_count_ != 0 && outer_count_ != positions_.size()) {
+      Fail("table '" + table_.name + "': the chunk has " + std::to_string(outer_count_) +
+           " columns; " + std::to_string(positions_.size()) + " are expected");
+    }
+    return std::move(rows_);
+  }
+
+  bool null() override { return Value(RawValue{}); }
+  bool boolean(bool flag) override {
+    RawValue value;
+    value.type = RawValue::Type::kBoolean;
+    value.boolean = flag;
+    return Value(value);
+  }
+  bool number_integer(number_integer_t number) override {
+    RawValue value;
+    value.type = RawValue::Type::kInteger;
+    value.integer = number;
+    return Value(value);
+  }
+  bool number_unsigned(number_unsigned_t number) override {
+    RawValue value;
+    value.type = RawValue::Type::kUnsigned;
+    value.unsigned_integer = number;
+    return Value(value);
+  }
+  bool number_float(number_float_t number, const string_t& token) override {
+    RawValue value;
+    value.type = RawValue::Type::kReal;
+    value.real = number;
+    value.token = &token;
+    return Value(value);
+  }
+  bool string(string_t& text) override {
+    RawValue value;
+    value.type = RawValue::Type::kString;
+    value.text = &text;
+    return Value(value);
+  }
+  bool binary(binary_t&) override { return Misplaced("binary data"); }
+  bool start_object(std::size_t) override { return Misplaced("an object"); }
+  bool key(string_t&) override { return Misplaced("an object"); }
+  bool end_object() override { return Misplaced("an object"); }
+
+  bool start_array(std::size_t) override {
+    if (depth_ == 2) return Misplaced("an array");
+    if (depth_ == 1) StartInner();
+    ++depth_;
+    return true;
+  }
+
+  bool end_array() override {
+    if (depth_ == 2) EndInner();
+    --depth_;
+    return true;
+  }
+
+  bool parse_error(std::size_t, const std::string&,
+                   const nlohmann::detail::exception& error) override {
+    Fail("table '" + table_.name + "': the chunk is not valid JSON: " + error.what());
+  }
+
+ private:
+  [[noreturn]] void Fail(const std::string& message) const {
+    throw Error(ErrorCode::kInvalidInput, message);
+  }
+
+  std::string ColumnList() const {
+    std::vector<std::string> names;
+    for (const auto& column : table_.columns) names.push_back("'" + column.name + "'");
+    return JoinStrings(names, ", ");
+  }
+
+  std::string_view OuterNoun() const { return column_orientation_ ? "columns" : "rows"; }
+
+  bool Misplaced(std::string_view what) {
+    if (depth_ == 0) {
+      Fail("table '" + table_.name + "': the chunk must be a JSON array of " +
+           std::string(OuterNoun()) + "; it is " + std::string(what));
+    }
+    if (depth_ == 1) {
+      Fail("table '" + table_.name + "', " + (column_orientation_ ? "column " : "row ") +
+           std::to_string(outer_count_ + 1) + ": expected an array of values; got " +
+           std::string(what));
+    }
+    Fail(Where(inner_count_) + ": expected a value; got " + std::string(what));
+  }
+
+  // The cell being read: table, column and row.
+  std::string Where(size_t position) const {
+    const size_t row = column_orientation_ ? position + 1 : outer_count_;
+    const size_t header = column_orientation_ ? outer_count_ - 1 : position;
+    std::string where = "table '" + table_.name + "'";
+    if (header < positions_.size())
+      where += ", column '" + table_.columns[positions_[header]].name + "'";
+    return where + ", row " + std::to_string(row);
+  }
+
+  void StartInner() {
+    ++outer_count_;
+    inner_count_ = 0;
+    if (!column_orientation_) {
+      rows_.emplace_back(table_.columns.size());
+    } else if (outer_count_ > positions_.size()) {
+      Fail("table '" + table_.name + "': the chunk has more than " +
+           std::to_string(positions_.size()) + " columns");
+    }
+  }
+
+  void EndInner() {
+    if (!column_orientation_) {
+      if (inner_count_ != positions_.size()) {
+        Fail("table '" + table_.name + "', row " + std::to_string(outer_count_) + ": " +
+             std::to_string(inner_count_) + " values; " + std::to_string(positions_.size()) +
+             " are expected");
+      }
+    } else if (inner_count_ != rows_.size()) {
+      Fail("table '" + table_.name + "', column '" +
+           table_.columns[positions_[outer_count_ - 1]].name +
+           "': " + std::to_string(inner_count_) + " values; the first column has " +
+           std::to_string(rows_.size()));
+    }
+  }
+
+  bool Value(RawValue value) {
+    if (depth_ != 2) {
+      std::string shown = Shown(value);
+      return Misplaced(depth_ == 0 ? shown : "the value " + shown);
+    }
+    const size_t position = inner_count_++;
+    size_t row_index = rows_.size() - 1;
+    size_t header = position;
+    if (column_orientation_) {
+      header = outer_count_ - 1;
+      row_index = position;
+      if (header == 0) {
+        rows_.emplace_back(table_.columns.size());
+      } else if (position >= rows_.size()) {
+        Fail("table '" + table_.name + "', column '" + table_.columns[positions_[header]].name +
+             "': more values than the first column's " + std::to_string(rows_.size()));
+      }
+    } else if (position >= positions_.size()) {
+      Fail("table '" + table_.name + "', row " + std::to_string(outer_count_) + ": more than " +
+           std::to_string(positions_.size()) + " values");
+    }
+    const size_t column = positions_[header];
+    const ValueKind kind = kinds_[column];
+    // Only a text cell takes the string, and a text cell always converts: on failure `value` is
+    // intact.
+    std::optional<Cell> cell = ConvertValue(value, kind);
+    if (!cell) {
+      Fail(Where(position) + ": " + Shown(value) + " is not " + std::string(Expected(kind)) + " (" +
+           table_.columns[column].type_name + ")");
+    }
+    rows_[row_index][column] = std::move(*cell);
+    return true;
+  }
+
+  const PushTable& table_;
+  bool column_orientation_;
+  std::vector<ValueKind> kinds_;   // per column of the table
+  std::vector<size_t> positions_;  // per header: the table column
+  PushedRows rows_;
+  int depth_ = 0;
+  size_t outer_count_ = 0;  // rows (ROW) or columns (COLUMN) started
+  size_t inner_count_ = 0;  // values in the current row or column
+};
+
+// ---------------------------------------------------------------------------------------------
+// Update policies
+
+struct KeyOf {
+  const std::vector<size_t>* columns;
+
+  size_t operator()(const std::vector<Cell>* row) const {
+    size_t hash = 0x9E3779B97F4A7C15ull;
+    for (size_t column : *columns) {
+      hash ^= std::hash<Cell>()((*row)[column]) + 0x9E3779B97F4A7C15ull + (hash << 6) + (hash >> 2);
+    }
+    return hash;
+  }
+  bool operator()(const std::vector<Cell>* a, const std::vector<Cell>* b) const {
+    for (size_t column : *columns) {
+      if ((*a)[column] != (*b)[column]) return false;
+    }
+    return true;
+  }
+};
+
+using RowIndex = std::unordered_map<const std::vector<Cell>*, size_t, KeyOf, KeyOf>;
+using RowSet = std::unordered_set<const std::vector<Cell>*, KeyOf, KeyOf>;
+
+}  // namespace
+
+PushedRows ParseChunk(const PushTable& table, const std::vector<std::string>& column_headers,
+                      bool column_orientation, std::string_view json_text) {
+  ChunkReader reader(table, column_headers, column_orientation);
+  Json::sax_parse(json_text.begin(), json_text.end(), &reader);
+  return reader.TakeRows();
+}
+
+UpdatePolicy ParseUpdatePolicy(std::string_view text) {
+  for (UpdatePolicy policy :
+       {UpdatePolicy::kReplace, UpdatePolicy::kAdd, UpdatePolicy::kUpdate, UpdatePolicy::kUpsert}) {
+    if (EqualsIgnoreCase(text, UpdatePolicyName(policy))) return policy;
+  }
+  throw Error(ErrorCode::kInvalidInput, "updatePolicy: '" + std::string(text) +
+                                            "' is not an update policy; expected one of add, "
+                                            "update, upsert, replace");
+}
+
+std::string_view UpdatePolicyName(UpdatePolicy policy) {
+  switch (policy) {
+    case UpdatePolicy::kReplace:
+      return "replace";
+    case UpdatePolicy::kAdd:
+      return "add";
+    case UpdatePolicy::kUpdate:
+      return "update";
+    case UpdatePolicy::kUpsert:
+      return "upsert";
+  }
+  return "replace";
+}
+
+PushedRows ApplyUpdatePolicy(UpdatePolicy policy, PushedRows existing, PushedRows incoming,
+                             const std::vector<size_t>& key_columns) {
+  if (policy == UpdatePolicy::kReplace) return incoming;
+  std::vector<size_t> whole_row;
+  const std::vector<size_t>* columns = &key_columns;
+  if (key_columns.empty()) {
+    const size_t width = !existing.empty() ? existing.front().size()
+                                           : (!incoming.empty() ? incoming.front().size() : 0);
+    for (size_t i = 0; i < width; ++i) whole_row.push_back(i);
+    columns = &whole_row;
+  }
+  for (const PushedRows* rows : {&existing, &incoming}) {
+    for (const auto& row : *rows) {
+      for (size_t column : *columns) {
+        if (column >= row.size()) {
+          throw Error(ErrorCode::kInvalidInput,
+                      "a key column is beyond the row's " + std::to_string(row.size()) + " cells");
+        }
+      }
+    }
+  }
+  const KeyOf key{columns};
+  RowIndex first_incoming(incoming.size(), key, key);
+  for (size_t i = 0; i < incoming.size(); ++i) first_incoming.emplace(&incoming[i], i);
+
+  if (policy == UpdatePolicy::kUpdate || policy == UpdatePolicy::kUpsert) {
+    for (auto& row : existing) {
+      auto it = first_incoming.find(&row);
+      if (it != first_incoming.end()) row = incoming[it->second];
+    }
+  }
+  if (policy == UpdatePolicy::kAdd || policy == UpdatePolicy::kUpsert) {
+    std::vector<size_t> added;
+    {
+      RowSet existing_keys(existing.size(), key, key);
+      for (const auto& row : existing) existing_keys.insert(&row);
+      for (size_t i = 0; i < incoming.size(); ++i) {
+        if (first_incoming.at(&incoming[i]) == i && !existing_keys.contains(&incoming[i])) {
+          added.push_back(i);
+        }
+      }
+    }
+    existing.reserve(existing.size() + added.size());
+    for (size_t i : added) existing.push_back(std::move(incoming[i]));
+  }
+  return existing;
+}
+
+}  // namespace tessera::engine::push

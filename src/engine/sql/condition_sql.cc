@@ -1,0 +1,234 @@
+#include "engine/sql/condition_sql.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/error.h"
+#include "core/ids.h"
+#include "core/strings.h"
+#include "engine/element_id.h"
+#include "engine/qualification.h"
+
+namespace tessera::engine::sql {
+
+namespace {
+
+using Render = std::string (*)(SelectBuilder&, const Json&);
+
+std::string ConstantText(const Json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_integer()) return std::to_string(value.get<int64_t>());
+  if (value.is_number()) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.17g", value.get<double>());
+    return buffer;
+  }
+  throw Error(ErrorCode::kInvalidInput, "a constant's value must be a string or a number");
+}
+
+std::string CanonicalId(const Json& reference) {
+  std::string raw = reference.value("id", "");
+  return CanonicalObjectId(raw).value_or(raw);
+}
+
+std::string Combine(SelectBuilder& builder, const Json& node, Render render) {
+  std::string op = *CanonicalOperator(node["operator"].get<std::string>());
+  const Json& operands = node["operands"];
+  if (op == "Not") return "NOT (" + render(builder, operands[0]) + ")";
+  std::vector<std::string> parts;
+  for (const auto& operand : operands) parts.push_back("(" + render(builder, operand) + ")");
+  return JoinStrings(parts, op == "And" ? " AND " : " OR ");
+}
+
+bool IsCombinator(const Json& node) {
+  std::string op = *CanonicalOperator(node["operator"].get<std::string>());
+  return op == "And" || op == "Or" || op == "Not";
+}
+
+std::string Comparison(const std::string& op) {
+  if (op == "Equals") return " = ";
+  if (op == "NotEqual") return " <> ";
+  if (op == "Greater") return " > ";
+  if (op == "Less") return " < ";
+  if (op == "GreaterEqual") return " >= ";
+  return " <= ";
+}
+
+std::string EscapeLike(const std::string& text) {
+  std::string out;
+  for (char c : ToLower(text)) {
+    if (c == '%' || c == '_' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string ElementList(SelectBuilder& builder, const Json& operands, bool negate) {
+  const model::SemanticModel& model = builder.model();
+  const model::Attribute& attribute = model.attribute(CanonicalId(operands[0]));
+  const model::Table& lookup = model.table(attribute.lookup_table_id);
+  model::DataType key_type = lookup.FindColumn(attribute.id_form().column)->type;
+  std::vector<std::string> placeholders;
+  for (const auto& element : operands[1].value("elements", Json::array())) {
+    std::string text = element.value("id", "");
+    ElementId id = ParseElementId(
+        text, [&](const std::string& candidate) { return model.has_attribute(candidate); });
+    if (id.attribute_id != attribute.id) {
+      throw Error(ErrorCode::kInvalidInput, "Invalid element id - " + text);
+    }
+    if (auto value = ValueOfType(id.key, key_type))
+      placeholders.push_back(builder.Parameter(*value));
+  }
+  if (placeholders.empty()) return negate ? "1 = 1" : "1 = 0";
+  return builder.AttributeKey(attribute) + (negate ? " NOT IN (" : " IN (") +
+         JoinStrings(placeholders, ", ") + ")";
+}
+
+std::string FormQualification(SelectBuilder& builder, const std::string& op, const Json& operands) {
+  const model::Attribute* attribute = nullptr;
+  const model::AttributeForm& form = ResolveForm(builder.model(), operands[0], attribute);
+  const model::Table& lookup = builder.model().table(attribute->lookup_table_id);
+  model::DataType type = lookup.FindColumn(form.column)->type;
+  std::string column = builder.FormColumn(*attribute, form);
+
+  auto typed = [&](const Json& constant) {
+    std::string text = ConstantText(constant);
+    auto value = ValueOfType(text, type);
+    if (!value) {
+      throw Error(ErrorCode::kInvalidInput,
+                  "'" + text + "' is not a valid " + std::string(model::DataTypeName(type)) +
+                      " value for form " + form.name + " of attribute " + attribute->name);
+    }
+    return builder.Parameter(*value);
+  };
+  auto pattern = [&](const std::string& prefix, const std::string& suffix) {
+    std::string text = ConstantText(operands[1].value("value", Json("")));
+    return "LOWER(CAST(" + column + " AS TEXT)) LIKE " +
+           builder.Parameter(prefix + EscapeLike(text) + suffix) + " ESCAPE '\\'";
+  };
+
+  if (op == "IsNull") return column + " IS NULL";
+  if (op == "IsNotNull") return column + " IS NOT NULL";
+  if (op == "In" || op == "NotIn") {
+    std::vector<std::string> placeholders;
+    for (const auto& value : operands[1].value("values", Json::array())) {
+      placeholders.push_back(typed(value));
+    }
+    if (placeholders.empty()) return op == "In" ? "1 = 0" : "1 = 1";
+    return column + (op == "In" ? " IN (" : " NOT IN (") + JoinStrings(placeholders, ", ") + ")";
+  }
+  if (op == "Between" || op == "NotBetween") {
+    std::string low = typed(operands[1].value("value", Json()));
+    std::string high = typed(operands[2].value("value", Json()));
+    return column + (op == "Between" ? " BETWEEN " : " NOT BETWEEN ") + low + " AND " + high;
+  }
+  if (op == "Like" || op == "NotLike") {
+    std::string text = ToLower(ConstantText(operands[1].value("value", Json(""))));
+    return std::string(op == "NotLike" ? "NOT " : "") + "LOWER(CAST(" + column +
+           " AS TEXT)) LIKE " + builder.Parameter(text);
+  }
+  if (op == "Contains") return pattern("%", "%");
+  if (op == "NotContains") return "NOT (" + pattern("%", "%") + ")";
+  if (op == "BeginsWith") return pattern("", "%");
+  if (op == "NotBeginsWith") return "NOT (" + pattern("", "%") + ")";
+  if (op == "EndsWith") return pattern("%", "");
+  if (op == "NotEndsWith") return "NOT (" + pattern("%", "") + ")";
+  return column + Comparison(op) + typed(operands[1].value("value", Json()));
+}
+
+std::string MetricValue(SelectBuilder& builder, const Json& constant) {
+  std::string text = ConstantText(constant.value("value", Json()));
+  auto value = ValueOfType(text, model::DataType::kReal);
+  if (!value) throw Error(ErrorCode::kInvalidInput, "'" + text + "' is not a number");
+  return builder.Parameter(*value);
+}
+
+std::string MetricQualification(SelectBuilder& builder, const std::string& op,
+                                const Json& operands) {
+  std::string aggregate = "(" + builder.Aggregate(CanonicalId(operands[0])) + ")";
+  if (op == "IsNull") return aggregate + " IS NULL";
+  if (op == "IsNotNull") return aggregate + " IS NOT NULL";
+  if (op == "Between" || op == "NotBetween") {
+    std::string low = MetricValue(builder, operands[1]);
+    std::string high = MetricValue(builder, operands[2]);
+    return aggregate + (op == "Between" ? " BETWEEN " : " NOT BETWEEN ") + low + " AND " + high;
+  }
+  if (operands[1].value("type", "") == "metric") {
+    return aggregate + Comparison(op) + "(" + builder.Aggregate(CanonicalId(operands[1])) + ")";
+  }
+  return aggregate + Comparison(op) + MetricValue(builder, operands[1]);
+}
+
+std::string RowNode(SelectBuilder& builder, const Json& node) {
+  if (IsCombinator(node)) return Combine(builder, node, RowNode);
+  std::string op = *CanonicalOperator(node["operator"].get<std::string>());
+  const Json& operands = node["operands"];
+  if (operands[0].value("type", "") == "attribute") {
+    return ElementList(builder, operands, op == "NotIn");
+  }
+  return FormQualification(builder, op, operands);
+}
+
+std::string GroupNode(SelectBuilder& builder, const Json& node) {
+  if (IsCombinator(node)) return Combine(builder, node, GroupNode);
+  return MetricQualification(builder, *CanonicalOperator(node["operator"].get<std::string>()),
+                             node["operands"]);
+}
+
+std::optional<std::string> IsoDate(const std::string& text) {
+  int year = 0, month = 0, day = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &year, &month, &day, &extra) == 3 ||
+      std::sscanf(text.c_str(), "%2d/%2d/%4d%c", &month, &day, &year, &extra) == 3) {
+    if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1) return std::nullopt;
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02d", year, month, day);
+    return std::string(buffer);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<warehouse::SqlValue> ValueOfType(const std::string& text, model::DataType type) {
+  switch (type) {
+    case model::DataType::kInteger:
+    case model::DataType::kBoolean: {
+      if (auto integer = ParseInt(text)) return warehouse::SqlValue(*integer);
+      char* end = nullptr;
+      double real = std::strtod(text.c_str(), &end);
+      if (!text.empty() && *end == '\0' && std::nearbyint(real) == real && std::fabs(real) < 9e18) {
+        return warehouse::SqlValue(static_cast<int64_t>(real));
+      }
+      if (type == model::DataType::kBoolean) {
+        if (auto flag = ParseBool(text)) return warehouse::SqlValue(int64_t{*flag ? 1 : 0});
+      }
+      return std::nullopt;
+    }
+    case model::DataType::kReal: {
+      char* end = nullptr;
+      double real = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(real)) return std::nullopt;
+      return warehouse::SqlValue(real);
+    }
+    case model::DataType::kDate: {
+      auto date = IsoDate(text);
+      if (!date) return std::nullopt;
+      return warehouse::SqlValue(*date);
+    }
+    case model::DataType::kDateTime:
+    case model::DataType::kText:
+      return warehouse::SqlValue(text);
+  }
+  return std::nullopt;
+}
+
+std::string RowCondition(SelectBuilder& builder, const Json& tree) {
+  return RowNode(builder, tree);
+}
+
+std::string GroupCondition(SelectBuilder& builder, const Json& tree) {
+  return GroupNode(builder, tree);
+}
+
+}  // namespace tessera::engine::sql

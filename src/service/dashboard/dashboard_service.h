@@ -1,0 +1,201 @@
+// service/dashboard/dashboard_service.h
+//
+// Dashboards and their instances (spec 03): the saved definition, instance creation in every
+// mode of §2.2, filters (§3), suggested elements (§4), visualization results (§5) and the
+// instance calls of §6.
+//
+// Contract:
+//   - A dashboard is a type-55 object marked as a dashboard, read with browse and read rights;
+//     anything else is Error(kNotFound). Its datasets are resolved when it is opened; a dataset
+//     the caller may not read fails the call (Error(kAccessDenied)).
+//   - Instance calls find the caller's instance of that dashboard (Error(kNotFound) for an
+//     unknown, foreign or expired id); when the caller names a project it must be the instance's.
+//   - Creation and filters validate every entry before any change (filter_entries.h); a failed
+//     call creates or changes nothing.
+//   - Rendering: an executed state renders the visualizations of its current chapter, current page
+//     first, as one RenderRun (visualization_render.h): concurrently on the compute pool when the
+//     state's parallel flag is set, else in order. Visualization() waits for its own result only
+//     (claim-or-wait). The flag is set at creation (enableParallelRendering, or
+//     parallelRenderingAfterManipulation when creation applies filters) and by a manipulation that
+//     asks for it, always ANDed with the dashboard's parallelRendering property; every other
+//     manipulation clears it. Results are cached per state generation in the InstanceStore.
+//   - A visualization that cannot be computed (an unpublished cube) fails alone.
+//   - Thread-safe.
+#pragma once
+
+#include <chrono>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/thread_pool.h"
+#include "service/dashboard/dashboard_instance.h"
+#include "service/dashboard/filter_entries.h"
+#include "service/dashboard/visualization_query.h"
+#include "service/dashboard/visualization_render.h"
+#include "service/dataset_definition_service.h"
+#include "service/dataset_instance_service.h"
+#include "service/instance_store.h"
+#include "service/object_service.h"
+#include "service/shared_instances.h"
+
+namespace tessera::service::dashboard {
+
+inline constexpr const char* kInMemoryDashboardId = "00000000000000000000000000000000";
+
+struct DashboardCreateOptions {
+  bool persist_view_state = false;
+  bool resolve_only = false;
+  bool ignore_missing_filter = false;
+  bool enable_parallel_rendering = true;
+  bool apply_filter_resolve_only = false;
+  bool parallel_rendering_after_manipulation = false;
+  Json filters;  // null = none
+  std::optional<std::string> target_page_key;
+  std::optional<std::string> bookmark_id;
+};
+
+struct DashboardFilterOptions {
+  bool ignore_missing_filter = false;
+  bool execute = false;  // executionMode=DATA
+  bool parallel_rendering_after_manipulation = false;
+};
+
+// A dashboard as the definition reads show it.
+struct DashboardView {
+  std::shared_ptr<const DashboardModel> model;
+  std::shared_ptr<const DashboardState> state;
+  std::shared_ptr<Instance> keep_alive;  // the instance, for an instance's definition
+};
+
+struct VisualizationAnswer {
+  std::shared_ptr<Instance> keep_alive;
+  std::shared_ptr<const DashboardModel> model;
+  const model::Visualization* visualization = nullptr;  // lives as long as `model`
+  VisualizationPlan plan;
+  ResultPtr result;
+};
+
+struct ElementsQuery {
+  std::string filter_key;
+  std::string target_id;
+  std::string pattern;
+  std::vector<std::string> form_ids;  // empty = the display forms
+  bool prefix = false;
+  int64_t offset = 0;
+  int64_t limit = -1;
+};
+
+struct SuggestedElement {
+  std::string id;  // "h" form
+  std::string name;
+};
+
+struct ElementsAnswer {
+  std::vector<SuggestedElement> elements;
+  int64_t total = 0;
+};
+
+struct DashboardInstanceStatus {
+  std::string dashboard_id;
+  std::string instance_id;
+  bool resolve_only = false;
+  bool parallel_rendering = false;
+};
+
+class DashboardService {
+ public:
+  DashboardService(ObjectService& objects, DatasetDefinitionService& definitions,
+                   InstanceStore& store, SharedInstances& shared);
+
+  DashboardView Definition(const Principal& principal, const std::string& project_id,
+                           const std::string& id);
+  DashboardView InstanceDefinition(const InstanceCaller& caller, const std::string& id,
+                                   const std::string& instance_id);
+
+  std::string Create(const InstanceCaller& caller, const std::string& id,
+                     const DashboardCreateOptions& options);
+  // An in-memory dashboard with one grid per report or cube (spec 03 §2.3).
+  std::string CreateInMemory(const InstanceCaller& caller,
+                             const std::vector<std::string>& object_ids,
+                             const DashboardCreateOptions& options);
+
+  void SetFilters(const InstanceCaller& caller, const std::string& id,
+                  const std::string& instance_id, const Json& body,
+                  const DashboardFilterOptions& options);
+  void Refresh(const InstanceCaller& caller, const std::string& id, const std::string& instance_id);
+  void AnswerPrompts(const InstanceCaller& caller, const std::string& id,
+                     const std::string& instance_id);
+  void Delete(const InstanceCaller& caller, const std::string& id, const std::string& instance_id);
+  DashboardInstanceStatus Status(const InstanceCaller& caller, const std::string& id,
+                                 const std::string& instance_id);
+
+  ElementsAnswer Elements(const InstanceCaller& caller, const std::string& id,
+                          const std::string& instance_id, const ElementsQuery& query);
+
+  // Error(kNotFound) saying which chapter key to use when `chapter_key` does not hold the
+  // visualization (service/dashboard/visualization_address.h).
+  VisualizationAnswer Visualization(const InstanceCaller& caller, const std::string& id,
+                                    const std::string& instance_id, const std::string& chapter_key,
+                                    const std::string& visualization_key);
+
+  // The display name of an element "<attribute id>:<key>" of the dashboard's data ("" unknown).
+  std::string ElementName(const DashboardModel& model, const std::string& element_id);
+
+  void set_pool(ThreadPool* pool) { pool_ = pool; }
+  // The time one computation on data may take before it stops with Error(kTimeout).
+  void set_query_budget(std::chrono::milliseconds budget) { query_budget_ = budget; }
+  void set_hooks(RenderHooks hooks) { hooks_ = std::move(hooks); }
+
+ private:
+  struct Opened {
+    std::shared_ptr<Instance> instance;
+    const DashboardInstance* definition = nullptr;
+  };
+
+  std::shared_ptr<const DashboardModel> Load(const Principal& principal,
+                                             const std::string& project_id, const std::string& id);
+  std::shared_ptr<const DashboardModel> ModelOf(const Principal& principal,
+                                                const std::string& project_id,
+                                                model::Dashboard dashboard);
+  std::shared_ptr<const DashboardModel> InMemoryModel(const Principal& principal,
+                                                      const std::string& project_id,
+                                                      const std::vector<std::string>& object_ids);
+  Opened Open(const InstanceCaller& caller, const std::string& id, const std::string& instance_id);
+  // The instance another node made, from its record; null when there is none for the caller.
+  std::shared_ptr<Instance> Rebuild(const InstanceCaller& caller, const InstanceOwner& owner,
+                                    const std::string& instance_id);
+  void Save(Instance& instance, const DashboardInstance& definition, const DashboardState& state);
+  std::string CreateFrom(const InstanceCaller& caller, std::shared_ptr<const DashboardModel> model,
+                         const DashboardCreateOptions& options);
+
+  DashboardState SavedStateOf(const DashboardModel& model);
+  FilterContext ContextOf(const DashboardModel& model, const DashboardState& state);
+  // Publishes `state` as the instance's next generation, with its render started when executed;
+  // with `record`, records it for the other nodes first.
+  void Publish(const std::shared_ptr<Instance>& instance, const DashboardInstance& definition,
+               DashboardState state, bool record = true);
+  std::shared_ptr<RenderRun> StartRender(const std::shared_ptr<Instance>& instance,
+                                         const DashboardInstance& definition,
+                                         std::shared_ptr<const DashboardState> state);
+  ResultPtr ComputeVisualization(Instance& instance, const DashboardInstance& definition,
+                                 const DashboardState& state, const std::string& key);
+  std::shared_ptr<const engine::Dataset> RowsOf(Instance* instance, const DashboardModel& model,
+                                                const std::string& dataset_id);
+  std::shared_ptr<const engine::Dataset> CubeRowsOf(const DashboardModel& model,
+                                                    const std::string& dataset_id);
+
+  ObjectService& objects_;
+  DatasetDefinitionService& definitions_;
+  InstanceStore& store_;
+  SharedInstances& shared_;
+  std::chrono::milliseconds query_budget_{std::chrono::minutes(5)};
+  ThreadPool* pool_ = nullptr;
+  RenderHooks hooks_;
+};
+
+}  // namespace tessera::service::dashboard

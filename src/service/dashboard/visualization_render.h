@@ -1,0 +1,103 @@
+// service/dashboard/visualization_render.h
+//
+// The first rendering of a dashboard instance: the visualizations of the current chapter,
+// identified by string keys and listed current page first, are computed once each. A RenderRun
+// pre-renders them on the compute pool and lets each visualization's GET wait for its own key.
+//
+//   - Parallel: every key may be computed at once. Await(key) returns as soon as that key is done.
+//   - Sequential: keys are computed strictly in `order`, one at a time, so Await(key) returns only
+//     after every key before it is done too.
+//
+// Every HTTP handler runs on the same compute pool, so a waiting Await occupies a pool worker.
+// Nothing ever waits for a task that has not started (claim-or-wait): an Await that finds its key
+// still pending computes it itself (parallel), or takes the sequence and computes the next pending
+// key itself (sequential). It waits only while another thread is computing, so a run finishes on a
+// pool of one worker, or with no pool at all.
+//
+// Contract:
+//   - Each key of `order` is computed exactly once, by whichever thread claims it first; a key
+//     listed twice counts once (its first place).
+//   - compute(key) may throw: the key is then failed, and every Await of it rethrows that same
+//     exception; no other key is affected, and in sequential mode the keys after it are still
+//     computed.
+//   - Await(key) of a key not in `order` computes it directly on the caller's thread (no caching,
+//     no waiting) and lets its exception through.
+//   - Start() is called at most once (later calls do nothing) and needs the run to be owned by a
+//     std::shared_ptr: each posted task holds one, so the run outlives its tasks. `compute` and
+//     the hooks must stay valid as long as the run.
+//   - The mutex is never held while computing or calling a hook. Thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/thread_pool.h"
+
+namespace tessera::service::dashboard {
+
+// Observation points for tests; an empty function is not called.
+struct RenderHooks {
+  // Called on the computing thread right before compute(key); may block.
+  std::function<void(const std::string& key)> before_compute;
+  // A caller of Await(key) starts waiting on `on`, which another thread is computing (parallel:
+  // `on` is `key`; sequential: the key the sequence is at). Called once per distinct `on`.
+  std::function<void(const std::string& key, const std::string& on)> waiting;
+};
+
+class RenderRun : public std::enable_shared_from_this<RenderRun> {
+ public:
+  using Compute = std::function<void(const std::string& key)>;
+
+  RenderRun(std::vector<std::string> order, bool parallel, Compute compute, RenderHooks hooks = {});
+  ~RenderRun();
+  RenderRun(const RenderRun&) = delete;
+  RenderRun& operator=(const RenderRun&) = delete;
+
+  // Parallel: posts one task per key, in order. Sequential: posts one task that runs the keys in
+  // order. A null pool pre-renders nothing; Await then computes on demand.
+  void Start(ThreadPool* pool);
+
+  // Returns once `key` is done; rethrows its failure.
+  void Await(const std::string& key);
+
+  bool parallel() const { return is_parallel_; }
+
+ private:
+  enum class KeyState { kPending, kRunning, kDone, kFailed };
+  struct Entry {
+    KeyState state = KeyState::kPending;
+    std::exception_ptr error;
+  };
+
+  using Lock = std::unique_lock<std::mutex>;
+
+  void RenderKeyInParallel(const std::string& key);
+  void AwaitInParallel(Lock& lock, const std::string& key, Entry& entry);
+  void RunSequence();
+  void AwaitInSequence(Lock& lock, const std::string& key, Entry& entry);
+  // Computes the key at the sequence cursor; called with the lock held and the sequence free.
+  void ComputeNextInSequence(Lock& lock);
+  // Marks `entry` running, computes it outside the lock, then marks it done or failed.
+  void ComputeEntry(Lock& lock, const std::string& key, Entry& entry);
+  void CallWaiting(Lock& lock, const std::string& key, const std::string& on);
+
+  const bool is_parallel_;
+  const Compute compute_;
+  const RenderHooks hooks_;
+  std::vector<std::string> order_;  // without repeats
+
+  std::mutex mutex_;
+  std::condition_variable changed_;  // a key finished or the sequence was released
+  std::unordered_map<std::string, Entry> entries_;
+  bool started_ = false;
+  size_t cursor_ = 0;           // sequential: index in order_ of the next key to compute
+  bool sequence_busy_ = false;  // sequential: someone is computing order_[cursor_]
+};
+
+}  // namespace tessera::service::dashboard

@@ -1,0 +1,197 @@
+// service/migration/migration_service.h
+//
+// Migrations (spec 04): package creation on the source, the import request and its approval,
+// import and undo on the target, deletion on each side -- over the storage service (records,
+// jobs) and the storage location (package files).
+//
+// Contract:
+//   - Every change of a record is stored before the call returns: a call that returns a record
+//     has committed it, in the same transaction as the job it started, if any.
+//   - Package creation, import and undo run as persisted jobs (service/job_runner.h). A job's
+//     outcome and its record's new state commit together; a job that fails or is interrupted
+//     (node stopped or restarted) leaves its record create_failed, import_failed or undo_failed
+//     with a message. An import or undo is one storage transaction: a failed one changes nothing.
+//   - A server keeps a "source" record for the packages it creates and a "target" record for the
+//     imports it runs; between two projects of one server both exist, and reads show the target's.
+//   - A creation, import or undo shows its progress to reads on the node that runs it (elsewhere
+//     it shows the progress stored when it started, until it ends).
+//   - Validation runs on the target and is started on the source (spec 04 §1.4, §7 step 7); the
+//     target shares validations, imports and undos through the migration's status file, and the
+//     source's reads show them (service/migration/status_sync.h).
+//   - Privileges (spec 04 §3.3): creating and requesting need Create package and Bypass all object
+//     security on the source project; importing and undoing need Apply package and Bypass on the
+//     target project; configuration packages need them for every project. Reading needs Create or
+//     Apply package anywhere. Each missing privilege is Error(kInsufficientPrivileges) naming it.
+//   - Refusals are those of spec 04 §2.3 (service/migration/migration_state.h and below); a refused
+//   call
+//     changes nothing.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "service/job_runner.h"
+#include "service/migration/migration_record.h"
+#include "service/migration/status_sync.h"
+#include "service/migration/storage_location_service.h"
+#include "service/principal.h"
+#include "storage/metadata_store.h"
+#include "storage/package_manifest.h"
+
+namespace tessera::service::migration {
+
+struct MigrationServiceOptions {
+  NamedRef environment;  // this server: its URL (the environment id) and name
+  std::string platform_version;
+  int64_t max_package_bytes = int64_t{1} << 31;
+  // Where package creation, import and undo keep what they track per object on disk
+  // (storage::ScratchTable); empty: the system's temporary directory.
+  std::filesystem::path scratch_dir;
+  // Fault injection for tests of interrupted work; unset in production. Each runs inside its job
+  // right before the outcome is committed: the package file is written but not yet recorded; the
+  // import's transaction is open with every change applied.
+  std::function<void()> before_creation_commit;
+  std::function<void()> before_import_commit;
+  // How long the source waits for a sign of life from the target of a running import or undo
+  // before it shows it failed (service/migration/status_sync.h).
+  std::chrono::seconds target_silence = kDefaultTargetSilence;
+};
+
+struct MigrationPage {
+  int64_t total = 0;
+  std::vector<MigrationRecord> records;
+};
+
+class MigrationService {
+ public:
+  MigrationService(storage::MetadataStore& store, JobRunner& jobs, StorageLocationService& location,
+                   MigrationServiceOptions options);
+
+  // Where requests and jobs keep what grows with a package (storage::ScratchTable).
+  const std::filesystem::path& scratch_dir() const { return options_.scratch_dir; }
+
+  // Registers the job kinds this service runs; before jobs start or are recovered.
+  void RegisterJobs();
+
+  // POST /api/migrations. `project_id`: the project header, resolved (absent for configuration
+  // packages: spec 04 §2.3 rows 3, 4).
+  MigrationRecord Create(const Principal& principal, const std::optional<std::string>& project_id,
+                         const CreateRequest& request);
+  // POST /api/migrations?packageId= (T15).
+  MigrationRecord Reuse(const Principal& principal, const std::string& package_id,
+                        const NamedRef& target_environment, const NamedRef& target_project);
+
+  // `with_content`: tocView.content too. Once a package is built, its content list is kept only
+  // in the package file's manifest (a record rewritten on every state change stays small), and
+  // is read from there; a package file that cannot be read shows an empty list.
+  MigrationRecord Get(const Principal& principal, const MigrationId& id, bool with_content = true);
+  // Newest first; `purposes` empty = object migrations only (spec 04 §1.8).
+  MigrationPage List(const Principal& principal,
+                     const std::vector<model::package::PackagePurpose>& purposes, int64_t offset,
+                     int64_t limit);
+
+  // The content list Get(..., with_content=true) would show, as JSON array text, built one chunk
+  // at a time for a showContent=all or tocview response (a long list is never a document).
+  std::string ContentListText(const Principal& principal, const MigrationId& id);
+
+  // PATCH /api/migrations/{id}: the import request, rename and retarget on the source; the undo
+  // request on the target. `project_id`: the resolved project header, if sent.
+  MigrationRecord Patch(const Principal& principal, const MigrationId& id,
+                        const PatchRequest& request, const std::optional<std::string>& project_id);
+
+  // PUT /api/migrations/{id}: `body` is the source's record read with showContent=all.
+  // `streamed`: what its tocView.content held when the list was read item by item (the body then
+  // holds an empty list).
+  MigrationRecord Import(const Principal& principal, const MigrationId& id, const Json& body,
+                         const std::optional<std::string>& project_id, bool generate_undo,
+                         const std::optional<ContentDigest>& streamed = std::nullopt);
+
+  // PUT /api/migrations/{id}/validation (target): a dry run of the import of `body` (the
+  // source's record read with showContent=all) into the target project, as a job; nothing is
+  // stored but the job. The outcome goes to the migration's status file, where the source
+  // reads it (service/migration/status_sync.h). Checks and refusals are the import's, except
+  // that the package need only be created and the record need not be replicated.
+  void Validate(const Principal& principal, const MigrationId& id, const Json& body,
+                const std::optional<std::string>& project_id);
+
+  // PUT /api/migrations/{id}/packageInfo (spec 04 §1.10, T8), on the source: the package is
+  // rebuilt from `body` ({type, name, tocView, treeView}, or the same under "packageInfo") as a
+  // creation job, keeping its package and import ids; its type and purpose cannot change. The
+  // previous package file is removed once the edit is stored.
+  MigrationRecord Edit(const Principal& principal, const MigrationId& id, const Json& body);
+
+  // PATCH /api/migrations/{id}/packageInfo/certification (§1.10): sets the certification `body`
+  // gives on this server's record (only while created) and shares it through the status file;
+  // with `auto_sync` the body is ignored and the status file's certification is taken when it is
+  // newer than the record's.
+  void Certify(const Principal& principal, const MigrationId& id, const Json& body, bool auto_sync);
+
+  // DELETE /api/migrations?packageId=: this server's records of the package and their files.
+  void Delete(const Principal& principal, const std::string& package_id);
+
+  // POST /api/migrations with packageInfo.purpose migration_from_shared_file_store (spec 04 §3.4
+  // step 4): a target record for the uploaded file named by
+  // packageInfo.storage.sharedFileStore.files.id, described by its manifest, approved and
+  // imported at once with an undo package -- the import's checks and refusals apply.
+  MigrationRecord ImportSharedFile(const Principal& principal,
+                                   const std::optional<std::string>& project_id, const Json& body);
+
+  // GET /api/migrations/packages/{id}/binary: a created package's file on this server, and the
+  // name to download it under ("<package name>.mmp", unsafe characters replaced by '_').
+  struct PackageDownload {
+    std::filesystem::path file;
+    std::string file_name;
+  };
+  PackageDownload Download(const Principal& principal, const std::string& package_id);
+
+ private:
+  struct Loaded;
+
+  Loaded Load(storage::MetadataTransaction& tx, const MigrationId& id, bool for_update);
+  void Store(storage::MetadataTransaction& tx, const std::string& role,
+             const MigrationRecord& record, const std::string& project_id, const Json& internal);
+  std::string ResolveTargetProject(const MigrationRecord& record,
+                                   const std::optional<std::string>& header);
+  storage::PackageManifest CheckPackageFile(const MigrationRecord& record);
+  void CheckSchemaLineage(const storage::PackageManifest& manifest,
+                          const storage::ProjectRecord& target);
+  void CheckNoMigrationRunningOn(storage::MetadataTransaction& tx, const std::string& project_id);
+  void RunCreation(JobContext& context);
+  void RunImport(JobContext& context);
+  void RunUndo(JobContext& context);
+  void RunValidation(JobContext& context);
+  void FailJob(storage::MetadataTransaction& tx, const storage::JobRecord& job,
+               const std::string& reason);
+  // Removes the package or undo file a failed job may have left (written, or partly written by a
+  // killed process, but never recorded).
+  void RemoveUncommittedFile(const std::string& relative_path);
+  void RemoveUncommittedUndo(const std::string& relative_path);
+  // Shares a target record's import status with the source (service/migration/status_sync.h);
+  // a failure is logged, never thrown.
+  void PublishTargetStatus(const MigrationRecord& record);
+  // Tracks the progress of a running creation, import or undo until the returned guard is
+  // destroyed; ShowRunningProgress puts it in a record read meanwhile.
+  std::shared_ptr<void> TrackRunning(const MigrationId& id, std::function<void(int)>& on_progress);
+  void ShowRunningProgress(MigrationRecord& record);
+  void ShowContentFromPackage(MigrationRecord& record);
+  // The record with what the target wrote to the shared status file, or as it is when the
+  // location cannot be read.
+  MigrationRecord WithTargetStatusIfReadable(MigrationRecord record) const;
+
+  storage::MetadataStore& store_;
+  JobRunner& jobs_;
+  StorageLocationService& location_;
+  MigrationServiceOptions options_;
+  // The progress of the creations, imports and undos this node runs, by migration id: kept
+  // here rather than written to their records (an import's transaction holds its record, and a
+  // record with a long content list is costly to rewrite), and shown by Get.
+  std::mutex running_mutex_;
+  std::map<std::string, int> running_progress_;
+};
+
+}  // namespace tessera::service::migration

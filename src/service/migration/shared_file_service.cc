@@ -1,0 +1,274 @@
+#include "service/migration/shared_file_service.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/base64.h"
+#include "core/error.h"
+#include "core/ids.h"
+#include "core/strings.h"
+#include "core/time.h"
+#include "model/package/kind.h"
+#include "storage/package_format.h"
+#include "storage/package_reader.h"
+
+namespace tessera::service::migration {
+namespace {
+
+constexpr std::string_view kFileIdPrefix = "migrations.packages:";
+
+std::string NewFileId(const std::string& key) {
+  return EncodeBase64(std::string(kFileIdPrefix) + key);
+}
+
+Error FileNotFound(std::string_view file_id) {
+  return Error(ErrorCode::kNotFound, fmt::format("Shared file '{}' was not found", file_id));
+}
+
+void RequireUploader(const Principal& principal) {
+  if (principal.HasPrivilegeAnywhere(model::Privilege::kApplyPackage)) return;
+  RequirePrivilege(principal, model::Privilege::kApplyPackage, "");
+}
+
+void RequireReader(const Principal& principal) {
+  if (principal.HasPrivilegeAnywhere(model::Privilege::kCreatePackage)) return;
+  RequireUploader(principal);
+}
+
+bool IsSha256Hex(std::string_view text) {
+  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+         });
+}
+
+Json EnvironmentOf(const Json& body) {
+  if (!body.contains("environment") || body["environment"].is_null()) return Json::object();
+  const Json& environment = body["environment"];
+  if (!environment.is_object()) {
+    throw Error(ErrorCode::kInvalidInput, "environment: an object {id, name} is expected");
+  }
+  return {{"id", OptionalString(environment, "id", "environment.id").value_or("")},
+          {"name", OptionalString(environment, "name", "environment.name").value_or("")}};
+}
+
+Json ExtraInfoOf(const Json& body) {
+  if (!body.contains("extraInfo") || !body["extraInfo"].is_object()) {
+    throw Error(ErrorCode::kMissingField, "extraInfo: an object is required");
+  }
+  const Json& extra = body["extraInfo"];
+  auto type = model::package::ParsePackageKind(
+      RequiredString(extra, "packageType", "extraInfo.packageType"), "extraInfo.packageType");
+  auto purpose = model::package::ParsePackagePurpose(
+      RequiredString(extra, "packagePurpose", "extraInfo.packagePurpose"),
+      "extraInfo.packagePurpose");
+  return {{"packageId", ""},
+          {"packageType", model::package::PackageKindName(type)},
+          {"packagePurpose", model::package::PackagePurposeName(purpose)}};
+}
+
+// The metadata of a described file (header comment), from a checked body.
+Json DescribeBody(const Json& body, const std::string& id, const std::string& key,
+                  const Principal& principal, int64_t max_file_bytes, Timestamp now) {
+  if (!body.is_object()) throw Error(ErrorCode::kInvalidInput, "The body must be a JSON object");
+  std::string type = RequiredString(body, "type", "type");
+  if (type != kSharedPackageFileType) {
+    throw Error(ErrorCode::kInvalidInput, fmt::format("type: '{}' is not supported; expected '{}'",
+                                                      type, kSharedPackageFileType));
+  }
+  std::string extension = OptionalString(body, "extension", "extension").value_or("mmp");
+  if (extension != "mmp") {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("extension: '{}' is not supported; expected 'mmp'", extension));
+  }
+  auto size = OptionalInt(body, "size", "size");
+  if (!size) throw Error(ErrorCode::kMissingField, "size: the file's size in bytes is required");
+  if (*size < 1 || *size > max_file_bytes) {
+    throw Error(
+        ErrorCode::kInvalidInput,
+        fmt::format("size: {} is not between 1 and the limit of {} bytes", *size, max_file_bytes));
+  }
+  std::string sha256 = RequiredString(body, "sha256", "sha256");
+  if (!IsSha256Hex(sha256)) {
+    throw Error(ErrorCode::kInvalidInput, "sha256: 64 hexadecimal digits are expected");
+  }
+  std::string name = OptionalString(body, "name", "name").value_or("");
+  if (name.empty()) name = "Uploaded package " + FormatTimestamp(now);
+  return {{"id", id},
+          {"type", type},
+          {"name", name},
+          {"path", storage::UploadedFileRelativePath(key)},
+          {"sha256", ToLower(sha256)},
+          {"existing", false},
+          {"size", *size},
+          {"extension", extension},
+          {"creator", {{"id", principal.user_id}, {"name", principal.username}}},
+          {"environment", EnvironmentOf(body)},
+          {"creationDate", FormatTimestamp(now)},
+          {"lastUpdatedDate", FormatTimestamp(now)},
+          {"extraInfo", ExtraInfoOf(body)}};
+}
+
+void CheckUploadedSize(const Json& metadata, uint64_t length) {
+  uint64_t expected_size = metadata["size"].get<uint64_t>();
+  if (length != expected_size) {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("The uploaded file has {} bytes; its metadata announced {}", length,
+                            expected_size));
+  }
+}
+
+// The uploaded content must be what Describe() announced. Returns its package id.
+std::string CheckUploadedContent(const Json& metadata, const std::filesystem::path& staged,
+                                 const std::string& sha256) {
+  if (sha256 != metadata["sha256"].get<std::string>()) {
+    throw Error(ErrorCode::kInvalidInput,
+                "The uploaded file's SHA-256 differs from the one its metadata announced");
+  }
+  storage::PackageManifest manifest =
+      storage::CheckPackageStructure(staged, metadata["size"].get<int64_t>());
+  if (manifest.kind != storage::PackageFileKind::kPackage) {
+    throw storage::PackageCorrupt("the file is an undo package");
+  }
+  const std::string& type = metadata["extraInfo"]["packageType"].get_ref<const std::string&>();
+  if (manifest.type != type) {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("extraInfo.packageType: the file holds a '{}' package, not '{}'",
+                            manifest.type, type));
+  }
+  return manifest.package_id;
+}
+
+Error AlreadyUploaded(std::string_view file_id) {
+  return Error(ErrorCode::kInvalidInput,
+               fmt::format("Shared file '{}' was already uploaded", file_id));
+}
+
+}  // namespace
+
+std::optional<std::string> SharedFileKey(std::string_view file_id) {
+  auto decoded = DecodeBase64(file_id);
+  if (!decoded || !decoded->starts_with(kFileIdPrefix)) return std::nullopt;
+  std::string key = decoded->substr(kFileIdPrefix.size());
+  if (CanonicalObjectId(key) != key) return std::nullopt;
+  return key;
+}
+
+SharedFileService::SharedFileService(storage::MetadataStore& store,
+                                     StorageLocationService& location, SharedFileOptions options)
+    : store_(store), location_(location), options_(options) {}
+
+storage::SharedFileRecord SharedFileService::Find(const std::string& file_id) {
+  if (!SharedFileKey(file_id)) throw FileNotFound(file_id);
+  std::optional<storage::SharedFileRecord> found;
+  store_.Read([&](storage::MetadataTransaction& tx) { found = tx.FindSharedFile(file_id); });
+  if (!found) throw FileNotFound(file_id);
+  return *found;
+}
+
+Json SharedFileService::Describe(const Principal& principal, const Json& body) {
+  RequireUploader(principal);
+  location_.Require();
+  std::string key = NewObjectId();
+  storage::SharedFileRecord record;
+  record.id = NewFileId(key);
+  record.created = record.updated = Now();
+  record.data =
+      DescribeBody(body, record.id, key, principal, options_.max_file_bytes, record.created);
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    if (static_cast<int64_t>(tx.ListSharedFiles().size()) >= options_.max_files) {
+      throw Error(ErrorCode::kInvalidInput,
+                  fmt::format("At most {} uploaded packages can be stored; delete some first",
+                              options_.max_files));
+    }
+    tx.PutSharedFile(record);
+  });
+  return record.data;
+}
+
+Json SharedFileService::Upload(const Principal& principal, const std::string& file_id,
+                               const UploadedContent& content) {
+  RequireUploader(principal);
+  storage::SharedFileRecord record = Find(file_id);
+  if (record.data.value("existing", false)) throw AlreadyUploaded(file_id);
+  CheckUploadedSize(record.data, content.length);
+  storage::PackageLocation location = location_.Require();
+  std::filesystem::path target = location.Resolve(record.data["path"].get<std::string>());
+  std::string package_id;
+  storage::StoreFileRange(
+      content.file, content.offset, content.length, target,
+      [&](const std::filesystem::path& staged, const std::string& sha256) {
+        package_id = CheckUploadedContent(record.data, staged, sha256);
+      },
+      location.writer());
+  bool uploaded_by_another = false;  // the same verified content: that file stays
+  try {
+    store_.Write([&](storage::MetadataTransaction& tx) {
+      auto current = tx.FindSharedFile(file_id);
+      if (!current) throw FileNotFound(file_id);  // deleted meanwhile
+      if (current->data.value("existing", false)) {
+        uploaded_by_another = true;
+        throw AlreadyUploaded(file_id);
+      }
+      record = *current;
+      record.updated = Now();
+      record.data["existing"] = true;
+      record.data["lastUpdatedDate"] = FormatTimestamp(record.updated);
+      record.data["extraInfo"]["packageId"] = package_id;
+      tx.PutSharedFile(record);
+    });
+  } catch (...) {
+    if (!uploaded_by_another) storage::RemoveFileQuietly(target);
+    throw;
+  }
+  return record.data;
+}
+
+Json SharedFileService::Get(const Principal& principal, const std::string& file_id) {
+  RequireReader(principal);
+  return Find(file_id).data;
+}
+
+SharedFilePage SharedFileService::List(const Principal& principal, const std::string& type,
+                                       int64_t offset, int64_t limit) {
+  RequireReader(principal);
+  if (!type.empty() && type != kSharedPackageFileType) {
+    throw Error(ErrorCode::kInvalidInput, fmt::format("type: '{}' is not supported; expected '{}'",
+                                                      type, kSharedPackageFileType));
+  }
+  std::vector<storage::SharedFileRecord> records;
+  store_.Read([&](storage::MetadataTransaction& tx) { records = tx.ListSharedFiles(); });
+  SharedFilePage page;
+  page.total = static_cast<int64_t>(records.size());
+  for (int64_t i = offset; i < page.total && i - offset < limit; ++i) {
+    page.files.push_back(std::move(records[static_cast<size_t>(i)].data));
+  }
+  return page;
+}
+
+std::filesystem::path SharedFileService::ContentPath(const Principal& principal,
+                                                     const std::string& file_id) {
+  RequireReader(principal);
+  storage::SharedFileRecord record = Find(file_id);
+  if (!record.data.value("existing", false)) {
+    throw Error(ErrorCode::kNotFound,
+                fmt::format("Shared file '{}' has no content yet: upload it first", file_id));
+  }
+  return location_.Require().Resolve(record.data["path"].get<std::string>());
+}
+
+void SharedFileService::Delete(const Principal& principal, const std::string& file_id) {
+  RequireUploader(principal);
+  storage::SharedFileRecord record = Find(file_id);
+  store_.Write([&](storage::MetadataTransaction& tx) {
+    if (!tx.DeleteSharedFile(file_id)) throw FileNotFound(file_id);
+  });
+  if (!record.data.value("existing", false)) return;
+  try {
+    storage::RemoveFileQuietly(location_.Require().Resolve(record.data["path"].get<std::string>()));
+  } catch (const Error&) {
+    // The location is gone: the metadata is deleted; the file stays where nothing names it.
+  }
+}
+
+}  // namespace tessera::service::migration

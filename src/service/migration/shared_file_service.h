@@ -1,0 +1,85 @@
+// service/migration/shared_file_service.h
+//
+// The shared file store (spec 04 §3.4): package files uploaded to a target environment that
+// cannot see the source's storage location. A file is first described (its metadata: name, size,
+// SHA-256, package type and purpose), then its content is uploaded once; a migration then
+// imports it (MigrationService::ImportSharedFile). Metadata lives in the storage service; the
+// content in the storage location, at mstr/shared/files/<32 hex>.mmp.
+//
+// Contract:
+//   - File ids are opaque text: base64 of "migrations.packages:<32 hex>", as the public reference
+//     shows; they never contain '/' or '+'.
+//   - Describe() checks the body (type "migrations.packages", extension "mmp" if sent, size
+//     1..max_file_bytes, sha256 of 64 hex digits, extraInfo.packageType and packagePurpose among
+//     the spec's values) and refuses once max_files are stored; it answers the metadata:
+//     {id, type, name, path, sha256, existing:false, size, extension, creator, environment,
+//     creationDate, lastUpdatedDate, extraInfo{packageId:"", packageType, packagePurpose}}.
+//   - Upload() takes the content from a range of a local file. It must have the described size and
+//     SHA-256 and be a package of the described type; then it is stored atomically and the
+//     metadata shows existing:true and extraInfo.packageId (from the package's manifest). A file
+//     is uploaded once. Anything refused changes nothing and leaves no file.
+//   - ContentPath() is where an uploaded file's content is (for download and import).
+//   - Delete() removes the metadata and the content.
+//   - Describing, uploading and deleting need Apply package in some project; reading needs
+//     Create or Apply package. Unknown ids are Error(kNotFound); bad bodies Error(kInvalidInput)
+//     or Error(kMissingField) naming the field.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "core/json.h"
+#include "service/migration/storage_location_service.h"
+#include "service/principal.h"
+#include "storage/metadata_store.h"
+
+namespace tessera::service::migration {
+
+inline constexpr std::string_view kSharedPackageFileType = "migrations.packages";
+
+struct SharedFileOptions {
+  int64_t max_file_bytes = int64_t{1} << 31;
+  int64_t max_files = 1000;  // storage.sharedFileStore.migrations.packages.maxNumber
+};
+
+// A byte range of a local file: where an upload's content arrived.
+struct UploadedContent {
+  std::filesystem::path file;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
+struct SharedFilePage {
+  int64_t total = 0;
+  std::vector<Json> files;
+};
+
+class SharedFileService {
+ public:
+  SharedFileService(storage::MetadataStore& store, StorageLocationService& location,
+                    SharedFileOptions options);
+
+  Json Describe(const Principal& principal, const Json& body);
+  Json Upload(const Principal& principal, const std::string& file_id,
+              const UploadedContent& content);
+  Json Get(const Principal& principal, const std::string& file_id);
+  // Oldest first. `type` "" or "migrations.packages"; anything else is Error(kInvalidInput).
+  SharedFilePage List(const Principal& principal, const std::string& type, int64_t offset,
+                      int64_t limit);
+  // Throws Error(kNotFound) while the file has no content.
+  std::filesystem::path ContentPath(const Principal& principal, const std::string& file_id);
+  void Delete(const Principal& principal, const std::string& file_id);
+
+ private:
+  storage::SharedFileRecord Find(const std::string& file_id);
+
+  storage::MetadataStore& store_;
+  StorageLocationService& location_;
+  SharedFileOptions options_;
+};
+
+// The 32-hex key inside a file id, or nullopt when `file_id` is not one this server made.
+std::optional<std::string> SharedFileKey(std::string_view file_id);
+
+}  // namespace tessera::service::migration

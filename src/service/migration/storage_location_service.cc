@@ -1,0 +1,133 @@
+#include "service/migration/storage_location_service.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace tessera::service::migration {
+namespace {
+
+constexpr char kSettingKey[] = "storage.sharedFileStore";
+
+Error NotConfigured() {
+  return Error(ErrorCode::kServiceUnavailable, std::string(storage::kLocationNotConfiguredMessage));
+}
+
+bool IsUsableDirectory(const std::filesystem::path& dir) {
+  std::error_code error;
+  return std::filesystem::is_directory(dir, error) && ::access(dir.c_str(), W_OK | X_OK) == 0;
+}
+
+struct RequestedLocation {
+  bool unset = false;
+  std::filesystem::path location;
+  std::string alias;
+};
+
+RequestedLocation ParseBody(const Json& body) {
+  if (!body.is_object() || !body.contains("sharedFileStore") ||
+      !body["sharedFileStore"].is_object()) {
+    throw Error(ErrorCode::kMissingField, "sharedFileStore: an object is required");
+  }
+  const Json& store = body["sharedFileStore"];
+  std::string type = RequiredString(store, "type", "sharedFileStore.type");
+  RequestedLocation requested;
+  if (type == "unset") {
+    requested.unset = true;
+    return requested;
+  }
+  if (type != "file_system") {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("sharedFileStore.type: '{}' is not supported by this server; "
+                            "expected file_system or unset",
+                            type));
+  }
+  std::string location = RequiredString(store, "location", "sharedFileStore.location");
+  if (location.empty() || location.front() != '/') {
+    throw Error(
+        ErrorCode::kInvalidInput,
+        fmt::format("sharedFileStore.location: '{}' is not an absolute directory", location));
+  }
+  requested.location = location;
+  requested.alias = OptionalString(store, "alias", "sharedFileStore.alias").value_or("");
+  return requested;
+}
+
+void ProbeOrRefuse(const std::filesystem::path& location) {
+  if (!IsUsableDirectory(location)) {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("sharedFileStore.location: '{}' is not a directory this server can "
+                            "write",
+                            location.string()));
+  }
+  try {
+    storage::PackageLocation(location).Probe();
+  } catch (const Error&) {
+    throw Error(ErrorCode::kInvalidInput,
+                fmt::format("sharedFileStore.location: files cannot be written and read back "
+                            "under '{}'",
+                            location.string()));
+  }
+}
+
+}  // namespace
+
+StorageLocationService::StorageLocationService(storage::MetadataStore& store,
+                                               std::filesystem::path configured_dir,
+                                               std::string writer)
+    : store_(store), configured_dir_(std::move(configured_dir)), writer_(std::move(writer)) {}
+
+StorageLocationService::Choice StorageLocationService::Current() const {
+  std::optional<Json> setting;
+  store_.Read([&](storage::MetadataTransaction& tx) { setting = tx.FindSetting(kSettingKey); });
+  if (setting && setting->is_object() && setting->contains("location")) {
+    return {setting->value("location", ""), setting->value("alias", "")};
+  }
+  return {configured_dir_, ""};
+}
+
+bool StorageLocationService::IsConfigured() const { return !Current().location.empty(); }
+
+storage::PackageLocation StorageLocationService::Require() const {
+  Choice choice = Current();
+  if (choice.location.empty() || !IsUsableDirectory(choice.location)) throw NotConfigured();
+  return storage::PackageLocation(choice.location, writer_);
+}
+
+Json StorageLocationService::Describe(const Principal& principal) const {
+  RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
+  Choice choice = Current();
+  bool is_set = !choice.location.empty();
+  return {{"sharedFileStore",
+           {{"type", is_set ? "file_system" : "unset"},
+            {"alias", choice.alias},
+            {"location", choice.location.string()},
+            {"s3Region", ""},
+            {"awsAccessId", ""},
+            {"awsSecretKey", ""},
+            {"azureStorageAccountName", ""},
+            {"azureSecretKey", ""},
+            {"gcsServiceAccountKey", ""},
+            {"configured", is_set && IsUsableDirectory(choice.location)}}}};
+}
+
+void StorageLocationService::Validate(const Principal& principal, const Json& body) const {
+  RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
+  RequestedLocation requested = ParseBody(body);
+  ProbeOrRefuse(requested.unset ? configured_dir_ : requested.location);
+}
+
+void StorageLocationService::Configure(const Principal& principal, const Json& body) {
+  RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
+  RequestedLocation requested = ParseBody(body);
+  if (!requested.unset) ProbeOrRefuse(requested.location);
+  Json value = requested.unset ? Json::object()
+                               : Json{{"type", "file_system"},
+                                      {"location", requested.location.string()},
+                                      {"alias", requested.alias}};
+  store_.Write([&](storage::MetadataTransaction& tx) { tx.PutSetting(kSettingKey, value); });
+}
+
+}  // namespace tessera::service::migration

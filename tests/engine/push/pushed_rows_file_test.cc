@@ -1,0 +1,101 @@
+// Pushed rows on disk: what is written reads back, under a changed model too, and a damaged file
+// is refused rather than trusted.
+#include "engine/push/pushed_rows_file.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/error.h"
+#include "engine/push/push_samples.h"
+#include "support/temp_dir.h"
+
+namespace tessera::testing {
+namespace {
+
+using engine::Cell;
+using engine::push::PushedTables;
+
+engine::push::PushModel SampleModel() {
+  return engine::push::ParsePushModel(ParseJson(kSalesAndStoresModel));
+}
+
+PushedTables SampleRows() {
+  PushedTables tables;
+  tables["Sales"] = {
+      {Cell(int64_t{1}), Cell(std::string("2024-05-01")), Cell(12.5), Cell(int64_t{3})},
+      {Cell(int64_t{2}), Cell(), Cell(-0.25), Cell()}};
+  tables["Stores"] = {{Cell(int64_t{1}), Cell(std::string("North")), Cell(7.0)}};
+  return tables;
+}
+
+TEST(PushedRowsFile, WhatIsWrittenReadsBack) {
+  TempDir dir;
+  const auto path = dir.path() / "rows";
+  WritePushedRows(SampleModel(), SampleRows(), path);
+  EXPECT_EQ(ReadPushedRows(SampleModel(), path), SampleRows());
+  WritePushedRows(SampleModel(), {}, path);  // replaced, not appended
+  EXPECT_TRUE(ReadPushedRows(SampleModel(), path).empty());
+}
+
+TEST(PushedRowsFile, NoFileIsNoRows) {
+  TempDir dir;
+  EXPECT_TRUE(ReadPushedRows(SampleModel(), dir.path() / "absent").empty());
+}
+
+TEST(PushedRowsFile, RowsFollowTheirColumnsByNameUnderAChangedModel) {
+  TempDir dir;
+  const auto path = dir.path() / "rows";
+  WritePushedRows(SampleModel(), SampleRows(), path);
+  Json changed = ParseJson(kSalesAndStoresModel);
+  // Sales loses "day", gains "note" and reorders; revenue becomes a string; Stores goes away.
+  changed["tables"][0]["columnHeaders"] = {{{"name", "revenue"}, {"dataType", "STRING"}},
+                                           {{"name", "note"}, {"dataType", "STRING"}},
+                                           {{"name", "units"}, {"dataType", "BIGINTEGER"}},
+                                           {{"name", "store_id"}, {"dataType", "BIGINTEGER"}}};
+  changed["tables"].erase(1);
+  changed["metrics"] = Json::array();
+  changed["attributes"] = {
+      {{"name", "store_id"},
+       {"attributeForms",
+        {{{"category", "ID"},
+          {"expressions", {{{"tableName", "Sales"}, {"columnName", "store_id"}}}}}}}}};
+  PushedTables read = ReadPushedRows(engine::push::ParsePushModel(changed), path);
+  ASSERT_EQ(read.size(), 1u);
+  EXPECT_EQ(read["Sales"],
+            (engine::push::PushedRows{{Cell(), Cell(), Cell(int64_t{3}), Cell(int64_t{1})},
+                                      {Cell(), Cell(), Cell(), Cell(int64_t{2})}}));
+}
+
+TEST(PushedRowsFile, ADamagedFileIsRefused) {
+  TempDir dir;
+  const auto path = dir.path() / "rows";
+  WritePushedRows(SampleModel(), SampleRows(), path);
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto write = [&](const std::string& content) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
+  };
+  auto expect_refused = [&](const std::string& content, const std::string& what) {
+    write(content);
+    try {
+      ReadPushedRows(SampleModel(), path);
+      ADD_FAILURE() << what << " was read";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.code(), ErrorCode::kInternal) << what;
+    }
+  };
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x40;
+  expect_refused(flipped, "a flipped byte");
+  expect_refused(bytes.substr(0, bytes.size() - 3), "a truncated file");
+  expect_refused("TSNAPSHT" + bytes.substr(8), "another magic");
+  write(bytes);
+  EXPECT_EQ(ReadPushedRows(SampleModel(), path), SampleRows());
+}
+
+}  // namespace
+}  // namespace tessera::testing

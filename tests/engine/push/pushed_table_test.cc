@@ -1,0 +1,337 @@
+// Chunks of a pushed table (spec 02 §8.3) read into typed cells in the table's column order, every
+// wrong value refused naming table, column, row and value; and the four update policies, each
+// with duplicate keys among the incoming rows.
+#include "engine/push/pushed_table.h"
+
+#include <gtest/gtest.h>
+
+#include "core/base64.h"
+#include "core/error.h"
+
+namespace tessera::engine::push {
+namespace {
+
+using model::DataType;
+using Row = std::vector<Cell>;
+
+const Cell kNull;
+
+push::PushTable Stores() {
+  return push::PushTable{"Stores",
+                         {{"store_id", DataType::kInteger, "INTEGER"},
+                          {"city", DataType::kText, "STRING"},
+                          {"sales", DataType::kReal, "DOUBLE"}}};
+}
+
+// A one-column table of the given type, for value tests.
+push::PushTable OneColumn(DataType type, const std::string& type_name) {
+  return push::PushTable{"T", {{"v", type, type_name}}};
+}
+
+// The cell one JSON value becomes in a one-column table.
+Cell ValueOf(DataType type, const std::string& type_name, const std::string& json_value) {
+  push::PushedRows rows =
+      push::ParseChunk(OneColumn(type, type_name), {"v"}, false, "[[" + json_value + "]]");
+  EXPECT_EQ(rows.size(), 1u);
+  return rows.at(0).at(0);
+}
+
+// The message of the Error(kInvalidInput) that `action` throws, or "" (and a failure) if none.
+template <typename Action>
+std::string Refusal(Action action) {
+  try {
+    action();
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ErrorCode::kInvalidInput) << error.what();
+    return std::string(error.message());
+  }
+  ADD_FAILURE() << "no error";
+  return "";
+}
+
+std::string ValueRefusal(DataType type, const std::string& type_name,
+                         const std::string& json_value) {
+  return Refusal([&] { ValueOf(type, type_name, json_value); });
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(PushedTableChunk, ReadsRowsInHeaderOrderIntoTableOrder) {
+  const push::PushedRows rows = push::ParseChunk(Stores(), {"city", "sales", "store_id"}, false,
+                                                 R"([["Oslo", 12.5, 1], ["Bergen", 7, 2]])");
+  EXPECT_EQ(rows, (push::PushedRows{{int64_t{1}, std::string("Oslo"), 12.5},
+                                    {int64_t{2}, std::string("Bergen"), 7.0}}));
+}
+
+TEST(PushedTableChunk, ReadsTheSpecSampleAfterBase64) {
+  const auto json = DecodeBase64("W1sxLCJPc2xvIiwxMi41XSxbMiwiQmVyZ2VuIiw3LjBdXQ==");
+  ASSERT_TRUE(json);
+  const push::PushedRows rows =
+      push::ParseChunk(Stores(), {"store_id", "city", "sales"}, false, *json);
+  EXPECT_EQ(rows, (push::PushedRows{{int64_t{1}, std::string("Oslo"), 12.5},
+                                    {int64_t{2}, std::string("Bergen"), 7.0}}));
+}
+
+TEST(PushedTableChunk, ReadsColumnOrientation) {
+  const push::PushedRows rows =
+      push::ParseChunk(Stores(), {"sales", "store_id", "city"}, true,
+                       R"([[12.5, 7.0, null], [1, 2, 3], ["Oslo", "Bergen", "Bodø"]])");
+  EXPECT_EQ(rows, (push::PushedRows{{int64_t{1}, std::string("Oslo"), 12.5},
+                                    {int64_t{2}, std::string("Bergen"), 7.0},
+                                    {int64_t{3}, std::string("Bodø"), kNull}}));
+}
+
+TEST(PushedTableChunk, TakesTheTableOrderWithoutHeaders) {
+  const push::PushedRows rows = push::ParseChunk(Stores(), {}, false, R"([[1, "Oslo", 12.5]])");
+  EXPECT_EQ(rows, (push::PushedRows{{int64_t{1}, std::string("Oslo"), 12.5}}));
+}
+
+TEST(PushedTableChunk, LeavesColumnsTheHeadersOmitNull) {
+  const push::PushedRows rows =
+      push::ParseChunk(Stores(), {"sales", "store_id"}, false, "[[1.5, 4]]");
+  EXPECT_EQ(rows, (push::PushedRows{{int64_t{4}, kNull, 1.5}}));
+  const push::PushedRows columns =
+      push::ParseChunk(Stores(), {"city"}, true, R"([["Oslo", "Bergen"]])");
+  EXPECT_EQ(columns, (push::PushedRows{{kNull, std::string("Oslo"), kNull},
+                                       {kNull, std::string("Bergen"), kNull}}));
+}
+
+TEST(PushedTableChunk, ReadsAnEmptyChunkAsNoRows) {
+  EXPECT_TRUE(push::ParseChunk(Stores(), {}, false, "[]").empty());
+  EXPECT_TRUE(push::ParseChunk(Stores(), {}, true, "[]").empty());
+  EXPECT_TRUE(push::ParseChunk(Stores(), {}, true, "[[], [], []]").empty());
+}
+
+TEST(PushedTableChunk, RefusesUnknownAndRepeatedHeaders) {
+  EXPECT_EQ(Refusal([] {
+              push::ParseChunk(Stores(), {"store_id", "town"}, false, "[]");
+            }),
+            "columnHeaders: table 'Stores' has no column 'town'; its columns are 'store_id', "
+            "'city', 'sales'");
+  EXPECT_TRUE(Contains(Refusal([] {
+                         push::ParseChunk(Stores(), {"city", "city"}, false, "[]");
+                       }),
+                       "column 'city' of table 'Stores' is named twice"));
+}
+
+TEST(PushedTableChunk, NamesTableColumnRowAndValueOfAWrongValue) {
+  EXPECT_EQ(Refusal([] {
+              push::ParseChunk(Stores(), {"store_id", "city", "sales"}, false,
+                               R"([[1, "Oslo", 1.5], [2, "Bergen", 2.5], [3.5, "Bodø", 1]])");
+            }),
+            "table 'Stores', column 'store_id', row 3: 3.5 is not an integer between "
+            "-9223372036854775808 and 9223372036854775807 (INTEGER)");
+  EXPECT_EQ(
+      Refusal([] {
+        push::ParseChunk(Stores(), {"sales", "city"}, true, R"([[1.5, "x"], ["Oslo", "Bergen"]])");
+      }),
+      "table 'Stores', column 'sales', row 2: \"x\" is not a number (DOUBLE)");
+}
+
+TEST(PushedTableChunk, ReadsIntegers) {
+  EXPECT_EQ(ValueOf(DataType::kInteger, "INTEGER", "12"), Cell(int64_t{12}));
+  EXPECT_EQ(ValueOf(DataType::kInteger, "BIGINTEGER", "-9223372036854775808"), Cell(INT64_MIN));
+  EXPECT_EQ(ValueOf(DataType::kInteger, "INTEGER", "9223372036854775807"), Cell(INT64_MAX));
+  EXPECT_EQ(ValueOf(DataType::kInteger, "INTEGER", "12.0"), Cell(int64_t{12}));
+  EXPECT_EQ(ValueOf(DataType::kInteger, "INTEGER", "1e3"), Cell(int64_t{1000}));
+  EXPECT_EQ(ValueOf(DataType::kInteger, "INTEGER", "\"-7\""), Cell(int64_t{-7}));
+  EXPECT_EQ(ValueOf(DataType::kInteger, "INTEGER", "null"), kNull);
+}
+
+TEST(PushedTableChunk, RefusesIntegersOutOfRangeOrOfAnotherType) {
+  for (const char* bad :
+       {"9223372036854775808", "-9223372036854775809", "1e19", "12.5", "\"12x\"", "\"\"", "true"}) {
+    EXPECT_TRUE(
+        Contains(ValueRefusal(DataType::kInteger, "BIGINTEGER", bad), "is not an integer between"))
+        << bad;
+  }
+  EXPECT_TRUE(Contains(ValueRefusal(DataType::kInteger, "INTEGER", "9223372036854775808"),
+                       "row 1: 9223372036854775808 is not"));
+}
+
+TEST(PushedTableChunk, ReadsReals) {
+  EXPECT_EQ(ValueOf(DataType::kReal, "DOUBLE", "2.5"), Cell(2.5));
+  EXPECT_EQ(ValueOf(DataType::kReal, "DOUBLE", "3"), Cell(3.0));
+  EXPECT_EQ(ValueOf(DataType::kReal, "BIGDECIMAL", "18446744073709551615"),
+            Cell(18446744073709551615.0));
+  EXPECT_EQ(ValueOf(DataType::kReal, "DOUBLE", "\"1e3\""), Cell(1000.0));
+  for (const char* bad : {"true", "\"abc\"", "\"inf\"", "\"\""}) {
+    EXPECT_TRUE(Contains(ValueRefusal(DataType::kReal, "DOUBLE", bad), "is not a number")) << bad;
+  }
+}
+
+TEST(PushedTableChunk, ReadsBooleansAsZeroAndOne) {
+  EXPECT_EQ(ValueOf(DataType::kBoolean, "BOOLEAN", "true"), Cell(int64_t{1}));
+  EXPECT_EQ(ValueOf(DataType::kBoolean, "BOOL", "false"), Cell(int64_t{0}));
+  EXPECT_EQ(ValueOf(DataType::kBoolean, "BOOL", "1"), Cell(int64_t{1}));
+  EXPECT_EQ(ValueOf(DataType::kBoolean, "BOOL", "\"False\""), Cell(int64_t{0}));
+  for (const char* bad : {"2", "0.5", "\"yes\"", "-1"}) {
+    EXPECT_TRUE(Contains(ValueRefusal(DataType::kBoolean, "BOOL", bad), "is not true or false"))
+        << bad;
+  }
+}
+
+TEST(PushedTableChunk, ReadsStringsAndKeepsNumbersAsTheirText) {
+  EXPECT_EQ(ValueOf(DataType::kText, "STRING", "\"Oslo\""), Cell(std::string("Oslo")));
+  EXPECT_EQ(ValueOf(DataType::kText, "STRING", "12"), Cell(std::string("12")));
+  EXPECT_EQ(ValueOf(DataType::kText, "STRING", "12.50"), Cell(std::string("12.50")));
+  EXPECT_EQ(ValueOf(DataType::kText, "STRING", "true"), Cell(std::string("true")));
+  EXPECT_EQ(ValueOf(DataType::kText, "STRING", "\"\""), Cell(std::string("")));
+}
+
+TEST(PushedTableChunk, ReadsDatesAndDropsTheTimePandasAdds) {
+  EXPECT_EQ(ValueOf(DataType::kDate, "DATE", "\"2024-05-01\""), Cell(std::string("2024-05-01")));
+  EXPECT_EQ(ValueOf(DataType::kDate, "DATE", "\"2024-05-01T00:00:00.000\""),
+            Cell(std::string("2024-05-01")));
+  EXPECT_EQ(ValueOf(DataType::kDate, "DATE", "\"2024-02-29\""), Cell(std::string("2024-02-29")));
+  for (const char* bad : {"\"2023-02-29\"", "\"2024-13-01\"", "\"2024-04-31\"", "\"05/01/2024\"",
+                          "\"2024-5-1\"", "20240501", "\"2024-05-01T25:00:00\""}) {
+    EXPECT_TRUE(Contains(ValueRefusal(DataType::kDate, "DATE", bad), "is not a date")) << bad;
+  }
+}
+
+TEST(PushedTableChunk, ReadsDatetimesIntoOneSortableText) {
+  EXPECT_EQ(ValueOf(DataType::kDateTime, "DATETIME", "\"2024-05-01T13:45:00.000\""),
+            Cell(std::string("2024-05-01 13:45:00")));
+  EXPECT_EQ(ValueOf(DataType::kDateTime, "DATETIME", "\"2024-05-01 13:45:00.5\""),
+            Cell(std::string("2024-05-01 13:45:00.500")));
+  EXPECT_EQ(ValueOf(DataType::kDateTime, "DATETIME", "\"2024-05-01T13:45:07.123456Z\""),
+            Cell(std::string("2024-05-01 13:45:07.123")));
+  EXPECT_EQ(ValueOf(DataType::kDateTime, "DATETIME", "\"2024-05-01\""),
+            Cell(std::string("2024-05-01 00:00:00")));
+  for (const char* bad :
+       {"\"2024-05-01T13:45\"", "\"2024-05-01T24:00:00\"", "\"2024-05-01T13:60:00\"",
+        "\"2024-05-01T13:45:00+02:00\"", "\"2024-05-01T13:45:00.\"", "1714571100000"}) {
+    EXPECT_TRUE(Contains(ValueRefusal(DataType::kDateTime, "DATETIME", bad), "is not a datetime"))
+        << bad;
+  }
+}
+
+TEST(PushedTableChunk, ReadsTimesAsText) {
+  EXPECT_EQ(ValueOf(DataType::kText, "TIME", "\"13:45:00\""), Cell(std::string("13:45:00")));
+  EXPECT_EQ(ValueOf(DataType::kText, "TIME", "\"13:45:00.250\""),
+            Cell(std::string("13:45:00.250")));
+  for (const char* bad : {"\"25:00:00\"", "\"13:45\"", "\"1:45:00\"", "\"13:45:00 PM\"", "5"}) {
+    EXPECT_TRUE(Contains(ValueRefusal(DataType::kText, "TIME", bad), "is not a time")) << bad;
+  }
+}
+
+TEST(PushedTableChunk, RefusesRowsOfTheWrongLength) {
+  EXPECT_EQ(Refusal([] {
+              push::ParseChunk(Stores(), {}, false, R"([[1, "Oslo", 1.5], [2, "Bergen"]])");
+            }),
+            "table 'Stores', row 2: 2 values; 3 are expected");
+  EXPECT_EQ(Refusal([] { push::ParseChunk(Stores(), {}, false, R"([[1, "Oslo", 1.5, 9]])"); }),
+            "table 'Stores', row 1: more than 3 values");
+}
+
+TEST(PushedTableChunk, RefusesColumnsOfUnequalLengthOrNumber) {
+  EXPECT_TRUE(
+      Contains(Refusal([] { push::ParseChunk(Stores(), {}, true, R"([[1, 2], ["a"], [1, 2]])"); }),
+               "column 'city': 1 values; the first column has 2"));
+  EXPECT_TRUE(
+      Contains(Refusal([] { push::ParseChunk(Stores(), {}, true, R"([[1], ["a"], [1], [2]])"); }),
+               "the chunk has more than 3 columns"));
+  EXPECT_TRUE(Contains(Refusal([] { push::ParseChunk(Stores(), {}, true, R"([[1], ["a"]])"); }),
+                       "the chunk has 2 columns; 3 are expected"));
+}
+
+TEST(PushedTableChunk, RefusesMalformedJsonAndOtherShapes) {
+  EXPECT_TRUE(
+      Contains(Refusal([] { push::ParseChunk(Stores(), {}, false, R"([[1, "Oslo", 1.5])"); }),
+               "table 'Stores': the chunk is not valid JSON"));
+  EXPECT_TRUE(
+      Contains(Refusal([] { push::ParseChunk(Stores(), {}, false, ""); }), "not valid JSON"));
+  EXPECT_TRUE(
+      Contains(Refusal([] { push::ParseChunk(Stores(), {}, false, "[] []"); }), "not valid JSON"));
+  EXPECT_TRUE(Contains(Refusal([] { push::ParseChunk(Stores(), {}, false, R"({"rows": []})"); }),
+                       "the chunk must be a JSON array of rows"));
+  EXPECT_TRUE(Contains(Refusal([] {
+                         push::ParseChunk(Stores(), {}, false,
+                                          R"([{"store_id": 1, "city": "Oslo"}])");
+                       }),
+                       "row 1: expected an array of values; got an object"));
+  EXPECT_TRUE(Contains(Refusal([] { push::ParseChunk(Stores(), {}, false, "[1, 2]"); }),
+                       "row 1: expected an array of values; got the value 1"));
+  EXPECT_TRUE(
+      Contains(Refusal([] { push::ParseChunk(Stores(), {}, false, R"([[[1], "Oslo", 1.5]])"); }),
+               "column 'store_id', row 1: expected a value; got an array"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Update policies. Rows are (key, name, amount); the key is column 0.
+
+Row R(int64_t key, const std::string& name, double amount) { return Row{key, name, amount}; }
+
+const std::vector<size_t> kKey = {0};
+
+push::PushedRows Existing() { return {R(1, "a", 10), R(2, "b", 20)}; }
+
+// Key 2 exists; key 3 is new; both appear twice, the first of each must win.
+push::PushedRows Incoming() {
+  return {R(2, "B", 21), R(3, "c", 30), R(3, "C", 31), R(2, "BB", 22)};
+}
+
+TEST(PushedTablePolicy, ReplaceKeepsExactlyTheIncomingRows) {
+  EXPECT_EQ(push::ApplyUpdatePolicy(push::UpdatePolicy::kReplace, Existing(), Incoming(), kKey),
+            Incoming());
+}
+
+TEST(PushedTablePolicy, AddAppendsOnlyTheFirstRowOfEachNewKey) {
+  EXPECT_EQ(push::ApplyUpdatePolicy(push::UpdatePolicy::kAdd, Existing(), Incoming(), kKey),
+            (push::PushedRows{R(1, "a", 10), R(2, "b", 20), R(3, "c", 30)}));
+}
+
+TEST(PushedTablePolicy, UpdateReplacesExistingKeysWithTheFirstIncomingRowAndIgnoresNewKeys) {
+  EXPECT_EQ(push::ApplyUpdatePolicy(push::UpdatePolicy::kUpdate, Existing(), Incoming(), kKey),
+            (push::PushedRows{R(1, "a", 10), R(2, "B", 21)}));
+}
+
+TEST(PushedTablePolicy, UpsertUpdatesThenAdds) {
+  EXPECT_EQ(push::ApplyUpdatePolicy(push::UpdatePolicy::kUpsert, Existing(), Incoming(), kKey),
+            (push::PushedRows{R(1, "a", 10), R(2, "B", 21), R(3, "c", 30)}));
+}
+
+TEST(PushedTablePolicy, UpdateChangesEveryExistingRowOfAKey) {
+  const push::PushedRows existing = {R(2, "x", 1), R(1, "a", 10), R(2, "y", 2)};
+  EXPECT_EQ(push::ApplyUpdatePolicy(push::UpdatePolicy::kUpdate, existing, {R(2, "z", 3)}, kKey),
+            (push::PushedRows{R(2, "z", 3), R(1, "a", 10), R(2, "z", 3)}));
+}
+
+TEST(PushedTablePolicy, AddIntoAnEmptyTableDropsDuplicateKeys) {
+  EXPECT_EQ(push::ApplyUpdatePolicy(push::UpdatePolicy::kAdd, {}, Incoming(), kKey),
+            (push::PushedRows{R(2, "B", 21), R(3, "c", 30)}));
+}
+
+TEST(PushedTablePolicy, KeysOfSeveralColumnsCompareEveryColumnAndNullsAreEqual) {
+  const push::PushedRows existing = {Row{int64_t{1}, kNull, 1.0},
+                                     Row{int64_t{1}, std::string("x"), 2.0}};
+  const push::PushedRows incoming = {Row{int64_t{1}, kNull, 5.0},
+                                     Row{int64_t{1}, std::string("y"), 6.0}};
+  EXPECT_EQ(push::ApplyUpdatePolicy(push::UpdatePolicy::kUpsert, existing, incoming, {0, 1}),
+            (push::PushedRows{Row{int64_t{1}, kNull, 5.0}, Row{int64_t{1}, std::string("x"), 2.0},
+                              Row{int64_t{1}, std::string("y"), 6.0}}));
+}
+
+TEST(PushedTablePolicy, WithoutKeyColumnsTheWholeRowIsTheKey) {
+  const push::PushedRows incoming = {R(1, "a", 10), R(1, "a", 11), R(1, "a", 11)};
+  EXPECT_EQ(push::ApplyUpdatePolicy(push::UpdatePolicy::kAdd, Existing(), incoming, {}),
+            (push::PushedRows{R(1, "a", 10), R(2, "b", 20), R(1, "a", 11)}));
+}
+
+TEST(PushedTablePolicy, ParsesPolicyNamesCaseInsensitively) {
+  EXPECT_EQ(push::ParseUpdatePolicy("replace"), push::UpdatePolicy::kReplace);
+  EXPECT_EQ(push::ParseUpdatePolicy("Add"), push::UpdatePolicy::kAdd);
+  EXPECT_EQ(push::ParseUpdatePolicy("UPDATE"), push::UpdatePolicy::kUpdate);
+  EXPECT_EQ(push::ParseUpdatePolicy("upSert"), push::UpdatePolicy::kUpsert);
+  EXPECT_EQ(push::UpdatePolicyName(push::UpdatePolicy::kUpsert), "upsert");
+  EXPECT_EQ(Refusal([] { push::ParseUpdatePolicy("merge"); }),
+            "updatePolicy: 'merge' is not an update policy; expected one of add, update, upsert, "
+            "replace");
+  EXPECT_TRUE(Contains(Refusal([] { push::ParseUpdatePolicy(""); }), "is not an update policy"));
+}
+
+}  // namespace
+}  // namespace tessera::engine::push

@@ -1,0 +1,376 @@
+// The first rendering of a dashboard's visualizations: parallel runs let each GET return with its
+// own key, sequential runs compute strictly in order, and no mix of waiting callers deadlocks the
+// compute pool, even with one worker.
+#include "service/dashboard/visualization_render.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/thread_pool.h"
+
+namespace tessera::testing {
+namespace {
+
+using service::dashboard::RenderHooks;
+using service::dashboard::RenderRun;
+
+// Generous: only reached when the code under test is broken, to fail instead of hanging.
+constexpr auto kTimeout = std::chrono::seconds(30);
+
+// The visualizations' computation: records every key it computes, in order, and throws for the
+// keys told to fail.
+class FakeVisualizations {
+ public:
+  void Fail(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    failing_.insert(key);
+  }
+
+  RenderRun::Compute Compute() {
+    return [this](const std::string& key) {
+      std::lock_guard lock(mutex_);
+      computed_.push_back(key);
+      if (failing_.count(key)) throw std::runtime_error("visualization " + key + " failed");
+    };
+  }
+
+  std::vector<std::string> Computed() const {
+    std::lock_guard lock(mutex_);
+    return computed_;
+  }
+
+  std::map<std::string, int> TimesComputed() const {
+    std::lock_guard lock(mutex_);
+    std::map<std::string, int> times;
+    for (const auto& key : computed_) ++times[key];
+    return times;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::set<std::string> failing_;
+  std::vector<std::string> computed_;
+};
+
+// Observes a run through its hooks: which keys started computing, who waited on what, and holds
+// chosen keys before their computation until released.
+class RenderProbe {
+ public:
+  RenderHooks Hooks() {
+    RenderHooks hooks;
+    hooks.before_compute = [this](const std::string& key) { BeforeCompute(key); };
+    hooks.waiting = [this](const std::string& key, const std::string& on) {
+      std::lock_guard lock(mutex_);
+      waits_.emplace_back(key, on);
+      changed_.notify_all();
+    };
+    return hooks;
+  }
+
+  void Hold(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    held_.insert(key);
+  }
+
+  void Release(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    held_.erase(key);
+    changed_.notify_all();
+  }
+
+  bool WaitUntilStarted(const std::string& key) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, kTimeout, [&] { return Contains(started_, key); });
+  }
+
+  bool WaitUntilWaiting(const std::string& key, const std::string& on) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, kTimeout, [&] { return Contains(waits_, std::pair(key, on)); });
+  }
+
+  std::vector<std::string> Started() const {
+    std::lock_guard lock(mutex_);
+    return started_;
+  }
+
+  std::vector<std::pair<std::string, std::string>> Waits() const {
+    std::lock_guard lock(mutex_);
+    return waits_;
+  }
+
+ private:
+  template <typename T>
+  static bool Contains(const std::vector<T>& values, const T& value) {
+    for (const auto& v : values) {
+      if (v == value) return true;
+    }
+    return false;
+  }
+
+  void BeforeCompute(const std::string& key) {
+    std::unique_lock lock(mutex_);
+    started_.push_back(key);
+    changed_.notify_all();
+    if (!changed_.wait_for(lock, kTimeout, [&] { return held_.count(key) == 0; })) {
+      ADD_FAILURE() << "visualization " << key << " was never released";
+    }
+  }
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::set<std::string> held_;
+  std::vector<std::string> started_;
+  std::vector<std::pair<std::string, std::string>> waits_;
+};
+
+// Counts callers that have returned; a deadlock aborts the test binary instead of hanging it.
+class Finished {
+ public:
+  void Add() {
+    std::lock_guard lock(mutex_);
+    ++count_;
+    changed_.notify_all();
+  }
+
+  int count() const {
+    std::lock_guard lock(mutex_);
+    return count_;
+  }
+
+  void RequireWithin(int expected, const char* what) {
+    std::unique_lock lock(mutex_);
+    if (changed_.wait_for(lock, kTimeout, [&] { return count_ >= expected; })) return;
+    // The pool's destructor would join a deadlocked worker forever: stop here, loudly.
+    std::fprintf(stderr, "deadlock: %s: %d of %d callers returned\n", what, count_, expected);
+    std::abort();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  int count_ = 0;
+};
+
+const std::vector<std::string> kChapter = {"K1", "K2", "K3", "K4"};
+
+TEST(ParallelRender, AHeldVisualizationDoesNotDelayTheOthers) {
+  FakeVisualizations visualizations;
+  RenderProbe probe;
+  probe.Hold("K1");
+  ThreadPool pool(3);
+  auto run = std::make_shared<RenderRun>(kChapter, true, visualizations.Compute(), probe.Hooks());
+
+  run->Start(&pool);
+  ASSERT_TRUE(probe.WaitUntilStarted("K1"));
+  run->Await("K2");
+  run->Await("K3");
+  run->Await("K4");
+
+  EXPECT_EQ(visualizations.TimesComputed(),
+            (std::map<std::string, int>{{"K2", 1}, {"K3", 1}, {"K4", 1}}));
+  probe.Release("K1");
+  run->Await("K1");
+  EXPECT_EQ(visualizations.TimesComputed(),
+            (std::map<std::string, int>{{"K1", 1}, {"K2", 1}, {"K3", 1}, {"K4", 1}}));
+}
+
+TEST(ParallelRender, AwaitOfAKeyComputedElsewhereWaitsForIt) {
+  FakeVisualizations visualizations;
+  RenderProbe probe;
+  probe.Hold("K1");
+  ThreadPool pool(1);
+  auto run = std::make_shared<RenderRun>(kChapter, true, visualizations.Compute(), probe.Hooks());
+  run->Start(&pool);
+  ASSERT_TRUE(probe.WaitUntilStarted("K1"));
+
+  Finished finished;
+  std::thread get([&] {
+    run->Await("K1");
+    finished.Add();
+  });
+  ASSERT_TRUE(probe.WaitUntilWaiting("K1", "K1"));
+  EXPECT_EQ(finished.count(), 0);
+
+  probe.Release("K1");
+  finished.RequireWithin(1, "Await(K1) after release");
+  get.join();
+  EXPECT_EQ(visualizations.TimesComputed()["K1"], 1);
+}
+
+TEST(SequentialRender, AwaitWaitsForEveryVisualizationBeforeIt) {
+  FakeVisualizations visualizations;
+  RenderProbe probe;
+  probe.Hold("K1");
+  ThreadPool pool(1);
+  auto run = std::make_shared<RenderRun>(kChapter, false, visualizations.Compute(), probe.Hooks());
+  run->Start(&pool);
+  ASSERT_TRUE(probe.WaitUntilStarted("K1"));
+
+  Finished finished;
+  std::thread get([&] {
+    run->Await("K3");
+    finished.Add();
+  });
+  ASSERT_TRUE(probe.WaitUntilWaiting("K3", "K1"));
+  EXPECT_EQ(probe.Started(), (std::vector<std::string>{"K1"}));
+  EXPECT_EQ(finished.count(), 0);
+
+  probe.Release("K1");
+  finished.RequireWithin(1, "Await(K3) after release");
+  get.join();
+  run->Await("K4");
+  EXPECT_EQ(visualizations.Computed(), kChapter);
+  using Wait = std::pair<std::string, std::string>;
+  EXPECT_EQ(probe.Waits().front(), Wait("K3", "K1"));
+}
+
+// Every handler runs on the pool, so pool tasks awaiting keys are queued ahead of the render tasks
+// on a single worker: a waiter that waited for a task not yet started would never return.
+void AwaitFromEverywhereOnOneWorker(bool parallel) {
+  const std::vector<std::string> chapter = {"K1", "K2", "K3", "K4", "K5", "K6"};
+  FakeVisualizations visualizations;
+  Finished finished;
+  std::mutex worker_gate;
+  std::unique_lock hold_worker(worker_gate);
+  ThreadPool pool(1);
+  auto run = std::make_shared<RenderRun>(chapter, parallel, visualizations.Compute());
+
+  pool.Post([&] { std::lock_guard wait_for_setup(worker_gate); });
+  for (auto it = chapter.rbegin(); it != chapter.rend(); ++it) {
+    pool.Post([&, key = *it] {
+      run->Await(key);
+      finished.Add();
+    });
+  }
+  run->Start(&pool);
+  hold_worker.unlock();
+  std::vector<std::thread> gets;
+  for (const auto& key : chapter) {
+    gets.emplace_back([&, key] {
+      run->Await(key);
+      finished.Add();
+    });
+  }
+
+  finished.RequireWithin(2 * static_cast<int>(chapter.size()), "awaiting on one worker");
+  for (auto& get : gets) get.join();
+  std::map<std::string, int> once;
+  for (const auto& key : chapter) once[key] = 1;
+  EXPECT_EQ(visualizations.TimesComputed(), once);
+  if (!parallel) {
+    EXPECT_EQ(visualizations.Computed(), chapter);
+  }
+}
+
+TEST(ParallelRender, ConcurrentAwaitsOnOneWorkerComputeEachKeyOnce) {
+  AwaitFromEverywhereOnOneWorker(true);
+}
+
+TEST(SequentialRender, ConcurrentAwaitsOnOneWorkerComputeEachKeyOnceInOrder) {
+  AwaitFromEverywhereOnOneWorker(false);
+}
+
+void ExpectFailureOnlyForItsAwaiters(bool parallel) {
+  FakeVisualizations visualizations;
+  visualizations.Fail("K2");
+  ThreadPool pool(2);
+  auto run = std::make_shared<RenderRun>(kChapter, parallel, visualizations.Compute());
+  run->Start(&pool);
+
+  run->Await("K4");
+  run->Await("K1");
+  run->Await("K3");
+  for (int awaiter = 0; awaiter < 2; ++awaiter) {
+    try {
+      run->Await("K2");
+      ADD_FAILURE() << "Await(K2) returned";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "visualization K2 failed");
+    }
+  }
+  EXPECT_EQ(visualizations.TimesComputed()["K2"], 1);
+}
+
+TEST(ParallelRender, AFailureReachesOnlyTheAwaitersOfItsKey) {
+  ExpectFailureOnlyForItsAwaiters(true);
+}
+
+TEST(SequentialRender, AFailureReachesOnlyTheAwaitersOfItsKey) {
+  ExpectFailureOnlyForItsAwaiters(false);
+}
+
+TEST(SequentialRender, TheSequenceContinuesAfterAFailure) {
+  FakeVisualizations visualizations;
+  visualizations.Fail("K1");
+  ThreadPool pool(1);
+  auto run = std::make_shared<RenderRun>(kChapter, false, visualizations.Compute());
+  run->Start(&pool);
+
+  run->Await("K4");
+
+  EXPECT_EQ(visualizations.Computed(), kChapter);
+}
+
+TEST(ParallelRender, WithoutAPoolAwaitComputesOnlyItsKey) {
+  FakeVisualizations visualizations;
+  auto run = std::make_shared<RenderRun>(kChapter, true, visualizations.Compute());
+  run->Start(nullptr);
+  EXPECT_TRUE(visualizations.Computed().empty());
+
+  run->Await("K3");
+  run->Await("K3");
+
+  EXPECT_EQ(visualizations.Computed(), (std::vector<std::string>{"K3"}));
+}
+
+TEST(SequentialRender, WithoutAPoolAwaitComputesEverythingUpToItsKey) {
+  FakeVisualizations visualizations;
+  auto run = std::make_shared<RenderRun>(kChapter, false, visualizations.Compute());
+  run->Start(nullptr);
+  EXPECT_TRUE(visualizations.Computed().empty());
+
+  run->Await("K3");
+  run->Await("K2");
+
+  EXPECT_EQ(visualizations.Computed(), (std::vector<std::string>{"K1", "K2", "K3"}));
+}
+
+TEST(RenderRun, AKeyOutsideTheChapterIsComputedByTheCallerEachTime) {
+  FakeVisualizations visualizations;
+  auto run = std::make_shared<RenderRun>(kChapter, false, visualizations.Compute());
+
+  run->Await("Other");
+  run->Await("Other");
+
+  EXPECT_EQ(visualizations.Computed(), (std::vector<std::string>{"Other", "Other"}));
+}
+
+TEST(RenderRun, AKeyListedTwiceIsComputedOnce) {
+  FakeVisualizations visualizations;
+  auto run = std::make_shared<RenderRun>(std::vector<std::string>{"K1", "K2", "K1"}, false,
+                                         visualizations.Compute());
+  ThreadPool pool(1);
+  run->Start(&pool);
+
+  run->Await("K1");
+  run->Await("K2");
+
+  EXPECT_EQ(visualizations.Computed(), (std::vector<std::string>{"K1", "K2"}));
+}
+
+}  // namespace
+}  // namespace tessera::testing
