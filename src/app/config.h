@@ -5,7 +5,8 @@
 //   2. an environment variable (TESSERA_LISTEN ...),
 //   3. the configuration file (tessera.toml, or --config FILE / TESSERA_CONFIG), key
 //   "server.listen",
-//   4. the built-in default, which gives the embedded deployment (ARCHITECTURE §1).
+//   4. the built-in default, which gives the embedded deployment: one node with everything
+//      under data_dir (SQLite metadata and warehouse).
 // SettingSpecs() lists them all; `tessera serve --help` prints the same list.
 // Loading validates every value and throws std::invalid_argument naming the setting and source
 // (a flag, a variable, or "FILE:LINE: key"). The file is read strictly (app/config_file.h): a
@@ -42,7 +43,7 @@ struct Config {
   int max_failed_logins_per_address = 20;
   int lockout_seconds = 30;
   std::string reported_version = "11.6.0200.0001";
-  // This server's environment id in migrations (spec 04 §3.2); default http://<listen><context>/.
+  // This server's URL, its environment id in migration records; default http://<listen><context>/.
   std::string public_url;
   std::string packages_dir;  // default: <data_dir>/packages; "none" = not configured
   std::string cubes_dir;     // default: <data_dir>/cubes

@@ -1,9 +1,9 @@
 // core/error.h
 //
 // The one error type that crosses layers. Code throws tessera::Error where a failure is found;
-// only api/ catches it and maps the code to an HTTP status and the spec's error body
-// (spec 01 §3). The message is written for the person who made the request: what was wrong and
-// what is accepted. Anything else that escapes a handler is a fault (500) and a bug.
+// only api/ catches it and maps the code to an HTTP status and a JSON error body
+// (api/error_response.h). The message is written for the person who made the request: what was
+// wrong and what is accepted. Anything else that escapes a handler is a fault (500) and a bug.
 #pragma once
 
 #include <cstdint>
@@ -14,12 +14,12 @@
 
 namespace tessera {
 
-// Meanings, not statuses: api/ decides the status of each (spec 01 §3.2).
+// Meanings, not statuses: api/ decides the status of each.
 enum class ErrorCode {
   kInternal,                // ERR001, a fault
   kEngine,                  // ERR002
   kAuthenticationFailed,    // ERR003
-  kLoginModeDisabled,       // ERR001 with 401 (spec 01 §2.1)
+  kLoginModeDisabled,       // ERR001 with 401: a login mode this server does not accept
   kNotFound,                // ERR004
   kMissingParameter,        // ERR005 (header or query parameter)
   kInvalidInput,            // ERR006
@@ -34,7 +34,7 @@ enum class ErrorCode {
   kAccessDenied,            // ERR017, the object's ACL refuses
   kPayloadTooLarge,         // ERR006 with 413
   kTimeout,                 // ERR001 with 503-class meaning: the request took too long
-  kNothingToDelete,         // ERR006 with 404: deleting what is gone (spec 04 §2.3 row 34)
+  kNothingToDelete,         // ERR006 with 404: deleting what is gone (a migration package)
   kTooManyRequests,         // ERR003 with 429 and Retry-After: login attempts throttled
 };
 

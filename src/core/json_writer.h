@@ -1,8 +1,8 @@
 // core/json_writer.h
 //
-// A streaming JSON writer for result grids (ARCHITECTURE §9: millions of cells without a DOM).
-// It appends compact JSON text to a string, placing commas itself, so callers write values in
-// order: BeginObject(); Key("a"); Int(1); EndObject();
+// A streaming JSON writer for result grids, which may hold millions of cells: no DOM is built. It
+// appends compact JSON text to a string, placing commas itself, so callers write values in order:
+// BeginObject(); Key("a"); Int(1); EndObject();
 //
 // Contract:
 //   - Strings are escaped per RFC 8259; invalid UTF-8 bytes become U+FFFD, so the output is

@@ -29,7 +29,7 @@ std::string Abbreviate(std::string_view text, size_t max_chars = 200);
 
 std::string JoinStrings(const std::vector<std::string>& pieces, std::string_view separator);
 
-// Booleans as real clients send them: true/True/TRUE/1 and false/False/FALSE/0 (spec 01 §1.3).
+// Booleans as real clients send them: true/True/TRUE/1 and false/False/FALSE/0.
 std::optional<bool> ParseBool(std::string_view text);
 
 // A whole decimal integer, optionally signed; no white space, no trailing garbage.
