@@ -1,10 +1,9 @@
 // model/dashboard.h
 //
-// The typed view of a dashboard's canonical definition (model/bundle/dashboard.h, spec 03 §1):
-// chapters -> pages -> visualizations, the selectors of every type (chapter filters, in-canvas
-// selectors, visualizations used as filters, and the parameter-based variants of the element
-// list, object replacement and value parameter), and the property that enables parallel
-// rendering.
+// The typed view of a dashboard's canonical definition (model/bundle/dashboard.h): chapters ->
+// pages -> visualizations, the selectors of every type (chapter filters, in-canvas selectors,
+// visualizations used as filters, and the parameter-based variants of the element list, object
+// replacement and value parameter), and the property that enables parallel rendering.
 //
 // ParseDashboard is total: a valid view, or Error(kInvalidInput) naming the dashboard and the
 // path ("dashboard 'Sales Overview': chapters[0].pages[1].visualizations[2].dataset: required").
@@ -50,7 +49,7 @@ struct Selection {
   SelectionStatus status = SelectionStatus::kUnfiltered;
   bool all_selected = false;          // "(All)" chosen: no restriction
   std::vector<std::string> elements;  // element ids "<attribute id>:<ID form value>"
-  Json expression;                    // a qualification tree (spec 02 §3.4), or null
+  Json expression;                    // a qualification tree, or null
   std::vector<std::string> objects;   // object replacement: object ids
   std::vector<std::string> values;    // value parameter: values as text
 };
@@ -92,7 +91,7 @@ struct Visualization {
   std::vector<std::string> attribute_ids;
   std::vector<std::string> metric_ids;
   std::optional<Selector> as_filter;  // when the visualization filters others
-  // A qualification on the aggregated rows (spec 03 §5.4 layer 5), or null; its constants may be
+  // A qualification on the aggregated rows, or null; its constants may be
   // {"type": "parameter", "key": <a value parameter selector of the chapter>}.
   Json metric_limit;
 };

@@ -40,9 +40,9 @@ Json ToJson(const UserDefinition& user);
 UserDefinition UserFromJson(const Json& json);
 Json ToJson(const GroupDefinition& group);
 GroupDefinition GroupFromJson(const Json& json);
-// Project links (spec 04 §4.8, project_security packages): the security roles a user's or
-// group's definition grants by naming `project_id` explicitly ("*" grants are environment-wide,
-// not links of one project).
+// Project links (what project_security packages carry): the security roles a user's or group's
+// definition grants by naming `project_id` explicitly ("*" grants are environment-wide, not links
+// of one project).
 std::vector<std::string> ProjectRoleIds(const Json& definition, const std::string& project_id);
 // `target` with its links to `target_project` replaced by the roles `source` links to
 // `source_project`; every other grant of `target` and every other key is kept.

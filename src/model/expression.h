@@ -1,10 +1,9 @@
 // model/expression.h
 //
-// Arithmetic expressions of facts and compound metrics (spec 05 §1): numbers, references,
-// + - * /, unary minus and parentheses. A reference is a bare identifier (a column name, in
-// facts) or a bracketed name ("[Revenue]" or "[<metric id>]", in compound metrics). Parsed once,
-// when the definition is read; the tree is what SQL generation and the engine walk, so text is
-// never passed to a database.
+// Arithmetic expressions of facts and compound metrics: numbers, references, + - * /, unary minus
+// and parentheses. A reference is a bare identifier (a column name, in facts) or a bracketed name
+// ("[Revenue]" or "[<metric id>]", in compound metrics). Parsed once, when the definition is read;
+// the tree is what SQL generation and the engine walk, so text is never passed to a database.
 //
 // ParseArithmetic is total: it returns the tree or throws Error(kInvalidInput) with the position
 // ("expression 'revenue -': column 10: expected a number, a name or '('").
@@ -22,7 +21,7 @@ struct ArithmeticNode {
   enum class Kind { kNumber, kReference, kAdd, kSubtract, kMultiply, kDivide, kNegate };
   Kind kind = Kind::kNumber;
   double number = 0;
-  std::string reference;                         // kReference: the name inside, without brackets
+  std::string reference;  // kReference: the name inside, without brackets
   std::vector<std::shared_ptr<const ArithmeticNode>> operands;  // 2 for binary, 1 for kNegate
 };
 

@@ -1,10 +1,9 @@
 // model/number_format.h
 //
-// A metric's number format (spec 02 §4.3): parsed once from the metric's format string, then
-// used to write the `formatted` value of every cell and the `numberFormatting` object of result
-// definitions.
+// A metric's number format: parsed once from the metric's format string, then used to write the
+// `formatted` value of every cell and the `numberFormatting` object of result definitions.
 //
-// Format strings are the subset spec 02 §4.3 names:
+// Format strings are this subset of the spreadsheet-style codes:
 //   ""  or "General"      category 9: the shortest text that reads back as the same double,
 //                         no grouping ("1250.4", "40", "-0.5", "10000000"); in scientific
 //                         notation below 1e-6 and from 1e21 ("1e+21").

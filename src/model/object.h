@@ -1,10 +1,10 @@
 // model/object.h
 //
-// A metadata object as the storage service keeps it (ARCHITECTURE §5): identity, type codes
-// (spec 01 §8.3), placement, ownership, version, dates, ACL and a type-specific JSON definition.
+// A metadata object as the storage service keeps it: identity, type codes (model/object_types.h),
+// placement, ownership, version, dates, ACL and a type-specific JSON definition.
 // Configuration-level objects (users, groups, security roles, projects) have an empty project_id;
 // every other object belongs to exactly one project. (project_id, id) is unique; the same id may
-// exist in several projects (the root folder id is the same in every project, spec 01 §1.4).
+// exist in several projects (the root folder id is the same in every project).
 #pragma once
 
 #include <string>
@@ -17,7 +17,7 @@ namespace tessera::model {
 
 struct AclEntry {
   std::string trustee_id;  // a user or user group
-  int rights = 0;          // spec 01 §5.1 bits
+  int rights = 0;          // model/rights.h bits
   bool denied = false;
   bool inheritable = false;
 };

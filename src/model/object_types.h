@@ -1,7 +1,7 @@
 // model/object_types.h
 //
-// Object type and subtype codes (spec 01 §8.3). A subtype is always type * 256 + n, so
-// SubtypeToType(subtype) recovers the type; clients rely on it.
+// Object type and subtype codes. A subtype is always type * 256 + n, so SubtypeToType(subtype)
+// recovers the type; clients rely on it.
 #pragma once
 
 namespace tessera::model {
@@ -76,10 +76,11 @@ inline constexpr bool IsProjectOnlyType(int type) {
 }
 
 // A code in a search's `type` list: below 256 it is a type matching all its subtypes, otherwise a
-// subtype matching exactly (spec 01 §7.1).
+// subtype matching exactly.
 inline constexpr bool IsSubtypeCode(int code) { return code >= 256; }
 
-// `viewMedia` for type 55 (spec 01 §7.2): dashboards pass (v & 0xE8000000) == 0x60000000.
+// `viewMedia` for type 55 when its definition has none: dashboards pass
+// (v & 0xE8000000) == 0x60000000.
 inline constexpr long long kViewMediaDashboard = 1610612736;  // 0x60000000
 inline constexpr long long kViewMediaDocument = 134217728;    // 0x08000000
 

@@ -1,10 +1,9 @@
 // model/qualification_references.h
 //
-// The objects a qualification tree (spec 02 §3.4) names: the ids of `attribute` and `metric`
-// operands, of a `form` operand's attribute, and the attribute of every element id in an
-// `elements` operand ("h<value>;<attribute id>" or "<attribute id>:<value>", spec 03 §7.2).
-// Collection is lenient: parts of the tree that do not have the expected shape are skipped, since
-// checking the grammar is the engine's job.
+// The objects a qualification tree names: the ids of `attribute` and `metric` operands, of a `form`
+// operand's attribute, and the attribute of every element id in an `elements` operand
+// ("h<value>;<attribute id>" or "<attribute id>:<value>"). Collection is lenient: parts of the tree
+// that do not have the expected shape are skipped, since checking the grammar is the engine's job.
 #pragma once
 
 #include <optional>

@@ -1,8 +1,8 @@
 // model/rights.h
 //
-// Access rights on an object (spec 01 §5.1 bits) and how a principal's effective rights follow
-// from the object's ACL: the owner has full control; otherwise the rights granted to the user or
-// any of its groups, minus the rights denied to any of them (a deny always wins).
+// Access rights on an object (the bits below) and how a principal's effective rights follow from
+// the object's ACL: the owner has full control; otherwise the rights granted to the user or any of
+// its groups, minus the rights denied to any of them (a deny always wins).
 #pragma once
 
 #include <string>

@@ -149,7 +149,7 @@ ReportSource ReadReportSource(const DefinitionReader& reader, const Json& defini
   reader.Fail("source", "'" + source + "' is not a report source; expected warehouse or cube");
 }
 
-// Dashboards keep references in fields with these names (spec 03); form ids are not objects.
+// Dashboards keep references in fields with these names; form ids are not objects.
 bool IsReferenceKey(std::string_view key) {
   return key == "dataset" || key == "datasets" || key == "attributes" || key == "metrics" ||
          key == "id";

@@ -1,10 +1,10 @@
 // model/semantic.h
 //
-// Typed, validated views of the semantic layer's objects (spec 05 §1-2). Each view is parsed
-// from an ObjectRecord's JSON definition, the canonical form kept by the storage service and
-// written by bundles; every reference in a definition is an object id. Parsing is total: a
-// definition either yields the view or throws Error(kInvalidInput) naming the object and the
-// field ("attribute 'Region': forms[1].column: required").
+// Typed, validated views of the semantic layer's objects. Each view is parsed from an
+// ObjectRecord's JSON definition, the canonical form kept by the storage service and written by
+// bundles; every reference in a definition is an object id. Parsing is total: a definition either
+// yields the view or throws Error(kInvalidInput) naming the object and the field
+// ("attribute 'Region': forms[1].column: required").
 //
 // Canonical definitions, by type:
 //   Table (15, 3840):      {"physicalName": "lu_region",
@@ -18,12 +18,13 @@
 //                                   {"function": "count_distinct", "attribute": <id>}
 //                          compound {"expression": "[<metric id>] - [<metric id>]"}
 //                          both may carry "format": {"formatString": "#,##0.00"}
-//   Filter (1, 256):       {"qualification": <tree of spec 02 §3.4 with ids>}
+//   Filter (1, 256):       {"qualification": <qualification tree with ids>}
 //   Report (3, 768):       {"source": "warehouse" | "cube", "cube": <id> (when source is cube),
 //                           "rows": [<attribute id>, ...], "columns": [<metric id>, ...],
 //                           "filter": <filter id> (optional)}
 //   Cube (3, 776):         {"attributes": [...], "metrics": [...], "filter": <id> (optional)}
-//   Dashboard (55, 14081): see spec 03; its uses are its datasets, attributes and metrics.
+//   Dashboard (55, 14081): see model/dashboard.h; its uses are its datasets, attributes and
+//                          metrics.
 #pragma once
 
 #include <memory>
@@ -97,7 +98,7 @@ struct Metric {
 struct Filter {
   std::string id;
   std::string name;
-  Json qualification;  // spec 02 §3.4 tree, ids only
+  Json qualification;  // a qualification tree, ids only
 };
 
 enum class ReportSource { kWarehouse, kCube };
@@ -132,14 +133,14 @@ Filter ParseFilter(const ObjectRecord& record);
 Report ParseReport(const ObjectRecord& record);
 Cube ParseCube(const ObjectRecord& record);
 
-// The ids `record` refers to, for the dependency graph (ARCHITECTURE §5): each type's list is
-// derived from its definition and nothing else. Unknown types use nothing. The folder is not a
-// dependency.
+// The ids `record` refers to, for the dependency graph the storage service keeps
+// (MetadataTransaction::SetDependencies): each type's list is derived from its definition and
+// nothing else. Unknown types use nothing. The folder is not a dependency.
 std::vector<std::string> UsedObjectIds(const ObjectRecord& record);
 
-// A dataset of the push API (spec 02 §8): a super cube (779) whose definition holds its push model
-// under "pushModel" rather than references to the semantic layer. It is no part of the project's
-// semantic model (SemanticModel ignores it); its own model is derived from the push model.
+// A dataset of the push API: a super cube (779) whose definition holds its push model under
+// "pushModel" rather than references to the semantic layer. It is no part of the project's semantic
+// model (SemanticModel ignores it); its own model is derived from the push model.
 bool IsPushedDataset(const ObjectRecord& record);
 
 }  // namespace tessera::model

@@ -171,7 +171,7 @@ class Catalog {
     }
   }
 
-  // spec 05 §1: the child's lookup table holds the parent's ID column (snowflake).
+  // The child's lookup table holds the parent's ID column (snowflake).
   void CheckParentColumn(const ObjectRecord& record, const Attribute& attribute) {
     const Table* table = FindIn(tables, attribute.lookup_table_id);
     const Attribute* parent = FindIn(attributes, *attribute.parent_id);

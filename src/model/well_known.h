@@ -1,8 +1,8 @@
 // model/well_known.h
 //
-// Well-known system ids (spec 01 §1.4) and the predefined folders every project has
-// (spec 01 §8.2). Predefined folders carry the same id in every project, as on the reference
-// server; the ids the public material does not print are derived deterministically.
+// Well-known system ids and the predefined folders every project has. Predefined folders carry the
+// same id in every project: the root, Public Objects and Shared Reports the reference server's ids,
+// the others ids derived deterministically from their folder type.
 #pragma once
 
 #include <optional>

@@ -1,7 +1,7 @@
 // model/bundle/bundle.h
 //
-// Project bundles (spec 05 §3): a project as a folder of YAML files, authored by people and kept
-// in version control.
+// Project bundles: a project as a folder of YAML files, authored by people and kept in version
+// control.
 //
 //   project.yaml        name, description, warehouse (connection name), folders (extra paths),
 //                       id (optional)
@@ -12,18 +12,18 @@
 //   filters.yaml        filters:    [{name, qualification}]
 //   reports/*.yaml      one report each: {name, source?, cube?, rows, columns, filter?}
 //   cubes/*.yaml        one cube each:   {name, attributes, metrics, filter?}
-//   dashboards/*.yaml   one dashboard each (spec 03 structure; references by name)
+//   dashboards/*.yaml   one dashboard each (model/bundle/dashboard.h; references by name)
 //
 // Every object may also give `id`, `description` and `folder` (a path below the project root,
 // e.g. "Public Objects/Reports/Sales"; each type has a default folder). References name objects
-// of the expected type by name or by id. An object without `id` gets the deterministic id of
-// spec 05 §3: DeterministicObjectId("tessera:<project name>:<type code>:<object name>"); the
-// project's is DeterministicObjectId("tessera:<name>:32:<name>"). Names are unique per type code
-// (so a report and a cube may not share one). Qualification trees (filters) use the spec 02 §3.4
-// grammar with `name` allowed wherever an `id` is, and `{type: elements, values: [...]}` listing
-// ID-form values. Each kind's keys and canonical form: model/bundle/definitions.h,
-// model/bundle/qualification.h, model/bundle/dashboard.h. Files in reports/, cubes/ and
-// dashboards/ are read in file name order; unknown keys are ignored.
+// of the expected type by name or by id. An object without `id` gets the deterministic id
+// DeterministicObjectId("tessera:<project name>:<type code>:<object name>"); the project's is
+// DeterministicObjectId("tessera:<name>:32:<name>"). Names are unique per type code (so a report
+// and a cube may not share one). Qualification trees (filters) use the API's qualification grammar
+// (engine/qualification.h) with `name` allowed wherever an `id` is, and
+// `{type: elements, values: [...]}` listing ID-form values. Each kind's keys and canonical form:
+// model/bundle/definitions.h, model/bundle/qualification.h, model/bundle/dashboard.h. Files in
+// reports/, cubes/ and dashboards/ are read in file name order; unknown keys are ignored.
 //
 // ReadBundle either returns the whole bundle, converted to canonical definitions (ids only,
 // model/semantic.h) and checked with SemanticModel::Validate, or throws BundleError listing

@@ -59,8 +59,8 @@ bool IsReferenceValue(const Json& value) {
   return true;
 }
 
-// A visualization's metric limit: a qualification on its aggregated rows (spec 03 §5.4 layer 5),
-// whose constants may be a value parameter of the dashboard.
+// A visualization's metric limit: a qualification on its aggregated rows, whose constants may be a
+// value parameter of the dashboard.
 constexpr const char* kMetricLimitKey = "metricLimit";
 
 class DashboardReader {

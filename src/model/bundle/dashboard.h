@@ -1,11 +1,11 @@
 // model/bundle/dashboard.h
 //
-// Dashboards in bundles: one file per dashboard holding the spec 03 §1 structure as YAML
-// (chapters -> pages -> visualizations, selectors, properties such as parallelRendering). The
-// canonical definition is that YAML as JSON (plain scalars typed as YAML reads them), minus the
-// object keys name, id, description and folder, plus "isDashboard": true. Wherever these keys
-// appear with a scalar or a list of scalars as value, the value is a reference or a list of
-// references, resolved to ids (and written back as names):
+// Dashboards in bundles: one file per dashboard holding the dashboard definition as YAML (chapters
+// -> pages -> visualizations, selectors, properties such as parallelRendering). The canonical
+// definition is that YAML as JSON (plain scalars typed as YAML reads them), minus the object keys
+// name, id, description and folder, plus "isDashboard": true. Wherever these keys appear with a
+// scalar or a list of scalars as value, the value is a reference or a list of references, resolved
+// to ids (and written back as names):
 //
 //   dataset, datasets   a report or cube
 //   attributes          attributes

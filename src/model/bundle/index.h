@@ -1,10 +1,9 @@
 // model/bundle/index.h
 //
 // The objects of one bundle by kind, name and id: what references in bundle files resolve
-// against (spec 05 §3). A reference is the name of an object of an expected kind, or the id
-// (32 hex, either case) of one. Names are unique per type code — a report and a cube may not
-// share a name, since both are type 3 and their deterministic ids would collide — and ids are
-// unique across the bundle.
+// against. A reference is the name of an object of an expected kind, or the id (32 hex, either
+// case) of one. Names are unique per type code — a report and a cube may not share a name, since
+// both are type 3 and their deterministic ids would collide — and ids are unique across the bundle.
 #pragma once
 
 #include <map>
@@ -30,7 +29,7 @@ class BundleIndex {
  public:
   explicit BundleIndex(std::string project_name) : project_name_(std::move(project_name)) {}
 
-  // spec 05 §3: DeterministicObjectId("tessera:<project>:<type>:<name>").
+  // DeterministicObjectId("tessera:<project>:<type>:<name>"), the id of an object without `id`.
   std::string DeterministicId(BundleKind kind, std::string_view name) const;
 
   // Records an object found at `location`; returns a problem message when its name (per type

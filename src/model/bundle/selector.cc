@@ -20,7 +20,8 @@ using Nodes = std::vector<YAML::Node>;
 
 enum class SourceKind { kNone, kAttribute, kMetric };
 
-// What a selector type takes (spec 03 §1.2 and §5.4).
+// What a selector type takes: the kind of its source, the member of its selection, the default
+// display style.
 struct SelectorType {
   std::string_view name;
   SourceKind source;

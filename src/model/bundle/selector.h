@@ -1,9 +1,10 @@
 // model/bundle/selector.h
 //
-// Dashboard selectors in bundles (spec 03 §1.2): chapter filters (`chapters[].filters`), in-canvas
-// selectors (`pages[].selectors`) and visualization-as-filter (`visualizations[].selector`). The
-// YAML uses the spec's member names with references by name; the canonical JSON is the spec shape
-// minus what is derived when the dashboard is read (names, summaries, element-id format):
+// Dashboard selectors in bundles: chapter filters (`chapters[].filters`), in-canvas selectors
+// (`pages[].selectors`) and visualization-as-filter (`visualizations[].selector`). The YAML uses
+// the member names of the dashboard definition's JSON with references by name; the canonical JSON
+// is that shape minus what is derived when the dashboard is read (names, summaries, element-id
+// format):
 //
 //   key: W41                               "key": "W41"
 //   name: Region                           "name": "Region"
@@ -21,8 +22,8 @@
 // plus the flags displayStyle, hasAllOption, multiSelectionAllowed, synchronizedAcrossChapter,
 // selectionRequired, isParameterBased, defaultDynamicSelection {status, quantity}, and for value
 // parameters dataType, minValue and maxValue. Every member but key and selectorType is optional
-// and gets its spec default; selectionStatus defaults to "included" when a selection is given,
-// else "unfiltered".
+// (an absent flag is false, an absent displayStyle the type's default); selectionStatus defaults to
+// "included" when a selection is given, else "unfiltered".
 //
 // Checked per selector type: the source's kind (attribute for element lists and attribute
 // qualifications, metric for metric qualifications, none otherwise); which selection members the

@@ -1,10 +1,10 @@
 // model/bundle/yaml.h
 //
-// Reading bundle YAML without stopping at the first mistake (spec 05 §3: a bundle is rejected
-// whole, with every error listed). A BundleProblems collects "file:line: message" lines; a
+// Reading bundle YAML without stopping at the first mistake: a bundle is rejected whole, with every
+// problem listed, not only the first. A BundleProblems collects "file:line: message" lines; a
 // YamlFields reads the fields of one file's mappings, recording a problem and returning nullopt
-// when a field is missing (if required) or has the wrong shape. Unknown keys are ignored.
-// Lines are 1-based; yaml-cpp's marks are 0-based.
+// when a field is missing (if required) or has the wrong shape. Unknown keys are ignored. Lines are
+// 1-based; yaml-cpp's marks are 0-based.
 #pragma once
 
 #include <yaml-cpp/yaml.h>

@@ -36,7 +36,7 @@ ActionResolver::ActionResolver(const PackageSettings& settings, PackagePurpose p
       default_action_(settings.default_action),
       listed_(std::move(listed)) {
   // Lists parsed by ParsePackageSettings hold one entry per key already; assignment keeps the
-  // last one (§4.3) for lists built by hand too.
+  // last one for lists built by hand too, as parsing does.
   if (!is_project_merge_) return;
   for (const IdAction& entry : settings.object_actions) {
     object_actions_[ToUpper(entry.id)] = entry.action;

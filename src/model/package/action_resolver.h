@@ -1,11 +1,11 @@
 // model/package/action_resolver.h
 //
-// Which conflict rule applies to one package object (spec 04 §4.3).
+// Which conflict rule applies to one package object.
 //   Object migration, configuration and project-security packages: an object listed in the
 //   content uses its item's `action`; an object pulled in through includeDependents uses
 //   `defaultAction`. Listing is decided by id, so an object that is both listed and pulled in
 //   takes its listed action. (Ancestor folders a package carries only to place its objects are
-//   not resolved here: §4.2 creates missing ones with use_existing.)
+//   not resolved here: the import applies use_existing to them, creating only missing ones.)
 //   Project merge, most specific first: objectActions > folderActions > objectTypeActions
 //   {type, subtype} > objectTypeActions {type} > defaultAction. A folder rule covers the folder
 //   itself and everything below it; the deepest matching folder wins. Folders take the normal

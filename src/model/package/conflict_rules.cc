@@ -25,7 +25,7 @@ std::string AcceptedRuleNames() {
   return names;
 }
 
-// The §4.2 answer of replace for each class that exists in the target.
+// What replace does to each class.
 Outcome ReplaceOutcome(ConflictClass conflict_class) {
   switch (conflict_class) {
     case ConflictClass::kAbsent:

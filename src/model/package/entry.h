@@ -1,8 +1,8 @@
 // model/package/entry.h
 //
-// One object as a package file carries it (spec 04 §6.6): the object's record with its source id,
-// version and dates, where it sits in the source (its ancestor folders, nearest first), what it
-// uses, whether the package content listed it, and -- in undo packages -- how undo restores it.
+// One object as a package file carries it: the object's record with its source id, version and
+// dates, where it sits in the source (its ancestor folders, nearest first), what it uses, whether
+// the package content listed it, and -- in undo packages -- how undo restores it.
 //
 // Entry JSON, keys in this order:
 //   {"id", "type", "subtype", "extType", "name", "description", "abbreviation", "version",

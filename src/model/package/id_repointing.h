@@ -1,13 +1,13 @@
 // model/package/id_repointing.h
 //
-// Re-pointing references after keep_both saved objects under new ids (spec 04 §4.2): every
-// occurrence of an old id in a definition — a whole string value, part of a longer string such
-// as an element id "h2024;<id>" or an expression "[<id>] - [<id>]", or an object key — becomes
-// the new id. An occurrence is a run of exactly 32 hexadecimal characters: a run that is part
-// of a longer hex run ("C<id>", "<id>0") is something else and stays as it is. Runs match the
-// map case-insensitively and the replacement is written as given (upper case). Numbers,
-// booleans and nulls are untouched. When a renamed key meets a key that already holds the new
-// id, the later member in document order wins.
+// Re-pointing references after keep_both saved objects under new ids: every occurrence of an old id
+// in a definition — a whole string value, part of a longer string such as an element id
+// "h2024;<id>" or an expression "[<id>] - [<id>]", or an object key — becomes the new id. An
+// occurrence is a run of exactly 32 hexadecimal characters: a run that is part of a longer hex run
+// ("C<id>", "<id>0") is something else and stays as it is. Runs match the map case-insensitively
+// and the replacement is written as given (upper case). Numbers, booleans and nulls are untouched.
+// When a renamed key meets a key that already holds the new id, the later member in document order
+// wins.
 #pragma once
 
 #include <functional>

@@ -6,7 +6,7 @@ namespace tessera::model::package {
 
 namespace {
 
-// spec 04 §4.10; every subtype of a type shares its rank.
+// The order of import_order.h; every subtype of a type shares its rank.
 int ProjectRank(int type) {
   switch (type) {
     case kTypeFolder:

@@ -1,14 +1,14 @@
 // model/package/import_order.h
 //
-// The fixed order in which an import writes package objects (spec 04 §4.10), so that an object
-// is written after what it uses as far as types allow:
+// The fixed order in which an import writes package objects, so that an object is written after
+// what it uses as far as types allow:
 //   project packages:        folders (parents first), tables and columns, attributes, facts,
 //                            hierarchies, transformations, functions, filters and custom groups,
 //                            prompts, metrics, templates, reports and cubes, documents and
 //                            dashboards, then every other type;
 //   configuration packages:  security roles, users, user groups, then the rest;
 //   project_security:        as configuration (it carries users and groups only).
-// Deletions are not ordered here: they run last, in reverse order (§4.10).
+// Deletions are not ordered here: they run last, in reverse order.
 #pragma once
 
 #include <compare>

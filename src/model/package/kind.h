@@ -1,9 +1,9 @@
 // model/package/kind.h
 //
-// What a migration package is (spec 04 §1.2, §4.8): its `type` — which level of objects it
-// carries — and its `purpose` — how it was made. The REST names are the spellings of
-// packageInfo.type and packageInfo.purpose; parsing any other text throws
-// Error(kInvalidInput) naming the field and listing the accepted values.
+// What a migration package is: its `type` — which level of objects it carries — and its `purpose` —
+// how it was made. The REST names are the spellings of packageInfo.type and packageInfo.purpose;
+// parsing any other text throws Error(kInvalidInput) naming the field and listing the accepted
+// values.
 #pragma once
 
 #include <string_view>

@@ -1,7 +1,7 @@
 // model/package/translations.h
 //
-// Per-locale translations of an object's name and description (spec 04 §4.7). They live in the
-// object's definition as
+// Per-locale translations of an object's name and description. They live in the object's
+// definition as
 //   "translations": {"<locale>": {"name": "...", "description": "..."}, ...}
 // (both keys optional) and are part of the object, so changing them is a save. A project merge
 // reconciles them for objects present in both projects, whatever the object's own rule decided:
