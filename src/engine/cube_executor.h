@@ -1,8 +1,7 @@
 // engine/cube_executor.h
 //
-// Runs a CubeQuery on a Dataset (spec 05 §4 steps 3-7): row filter -> dynamic aggregation to the
-// requested attributes -> formulas -> metric limit -> sort -> top-N, and lists an attribute's
-// elements for selectors.
+// Runs a CubeQuery on a Dataset: row filter -> dynamic aggregation to the requested attributes ->
+// formulas -> metric limit -> sort -> top-N, and lists an attribute's elements for selectors.
 //
 // Execution is vectorised over codes: the row filter becomes per-attribute code masks and row
 // selections built batch by batch; group keys are mixed-radix combinations of the codes of the

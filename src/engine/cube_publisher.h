@@ -1,7 +1,7 @@
 // engine/cube_publisher.h
 //
-// Publishing a cube (spec 05 §4 step 2): one warehouse query at the cube's level, streamed into a
-// DatasetBuilder, so memory holds the Dataset being built and never the SQL result.
+// Publishing a cube: one warehouse query at the cube's level, streamed into a DatasetBuilder, so
+// memory holds the Dataset being built and never the SQL result.
 //
 // The Dataset a cube becomes:
 //   attributes  the cube's attributes in definition order, every form (ID first), typed by their

@@ -1,9 +1,9 @@
 // engine/cube_query.h
 //
-// What the engine answers on a Dataset (spec 05 §4 steps 3-7): a CubeQuery names the attributes to
-// aggregate to, the metrics, a row filter evaluated before aggregation, metric limits evaluated
-// after it, a sort and an optional top-N. Everything is by dataset index, already validated and
-// resolved by the caller (issues' HTTP layers translate spec 02/03 JSON into this).
+// What the engine answers on a Dataset: a CubeQuery names the attributes to aggregate to, the
+// metrics, a row filter evaluated before aggregation, metric limits evaluated after it, a sort and
+// an optional top-N. Everything is by dataset index, already validated and resolved by the caller
+// (the services translate the JSON of instance requests and dashboards into this).
 //
 // Row filters (RowFilter):
 //   kAnd / kOr / kNot  combine children (kAnd of none keeps every row);
@@ -16,8 +16,8 @@
 // leaves. Two limits can apply, and a group is kept when both hold: `limit_filter`, whose leaves
 // name returned metrics (position among the requests that are not hidden), and `group_filter`,
 // whose leaves name requests (position in `metrics`, hidden ones included), so that groups can be
-// filtered on a metric the result does not show (dashboard metric-qualification selectors, spec
-// 03 §5.4 step 5: the caller adds the metric as a hidden request).
+// filtered on a metric the result does not show (dashboard metric-qualification selectors: the
+// caller adds the metric as a hidden request).
 //
 // Rank leaves: a group's rank by a metric is 1 + the number of groups with a strictly better
 // value (greater for Top, smaller for Bottom), so tied groups share the better rank; a group

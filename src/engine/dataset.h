@@ -1,15 +1,15 @@
 // engine/dataset.h
 //
 // A Dataset: the in-memory columnar table that published cubes, report results and pushed data
-// become (ARCHITECTURE §6, spec 05 §4 step 2); every view filter, selector and visualization is
-// evaluated on one. Immutable once built (engine/sql/dataset_builder.h), so it is shared read-only
-// between threads and instances (std::shared_ptr<const Dataset>).
+// become; every view filter, selector and visualization is evaluated on one. Immutable once built
+// (engine/sql/dataset_builder.h), so it is shared read-only between threads and instances
+// (std::shared_ptr<const Dataset>).
 //
 //  - Attribute columns are dictionary-encoded (engine/dictionary.h, engine/code_column.h).
 //    A hidden attribute is one the dataset keeps only for a count-distinct metric; it is not
 //    offered to requests.
 //  - Metric columns hold, per row, what dynamic aggregation needs to roll the metric up to any
-//    subset of the attributes (spec 05 §4 step 4):
+//    subset of the attributes:
 //      sum, count      `values` (a count is the row's count), rolled up by sum;
 //      min, max        `values`, rolled up by min / max;
 //      avg             `values` = the row's sum and `counts` = the row's count (empty `counts`:

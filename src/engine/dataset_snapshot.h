@@ -1,8 +1,8 @@
 // engine/dataset_snapshot.h
 //
-// A Dataset on disk (ARCHITECTURE §1 `cubes/`), so a restarted node serves a published cube
-// without querying the warehouse again. Little-endian binary, written and read as a stream (never
-// the whole file in memory):
+// A Dataset on disk (a file under the node's cubes directory), so a restarted node serves a
+// published cube without querying the warehouse again. Little-endian binary, written and read as a
+// stream (never the whole file in memory):
 //
 //   "TSNAPSHT"                      magic, 8 bytes
 //   u32 format version              kSnapshotFormatVersion

@@ -1,6 +1,6 @@
 // engine/element_id.h
 //
-// Element ids name one element of one attribute in requests and responses (spec 03 §7.2):
+// Element ids name one element of one attribute in requests and responses:
 // "h<ID form value>;<attribute id>[;<display text>]" (minted by Tessera) and
 // "<attribute id>:<ID form value>" (what the Python client sends). Values are percent-encoded
 // for ';', '%' and control characters. In the "h" form the attribute id is the last segment that
@@ -24,8 +24,8 @@ using IsKnownAttribute = std::function<bool(const std::string& attribute_id)>;
 
 ElementId ParseElementId(std::string_view text, const IsKnownAttribute& is_known);
 std::string FormatElementId(const ElementId& element);  // always the "h" form
-// The "<attribute id>:<ID form value>" form of attribute element listings (spec 02 §2.6), which
-// ParseElementId reads back.
+// The "<attribute id>:<ID form value>" form of attribute element listings, which ParseElementId
+// reads back.
 std::string FormatAttributeElementId(const ElementId& element);
 
 }  // namespace tessera::engine

@@ -1,7 +1,7 @@
 // engine/group_aggregator.h
 //
-// Dynamic aggregation (spec 05 §4 step 4): the rows a RowSelector passes, grouped by the codes of
-// `attributes`, each metric column rolled up by its function (engine/dataset.h says how).
+// Dynamic aggregation: the rows a RowSelector passes, grouped by the codes of `attributes`, each
+// metric column rolled up by its function (engine/dataset.h says how).
 //
 // A group key is the mixed-radix number of the group's codes (the first attribute most
 // significant), so key order is code order. Key spaces up to kDenseSlots use dense arrays indexed

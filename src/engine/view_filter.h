@@ -1,7 +1,7 @@
 // engine/view_filter.h
 //
-// A view filter (spec 02 §3.4) compiled against a Dataset into a RowFilter (engine/cube_query.h).
-// It applies to the dataset's rows, before aggregation (spec 02 §3.3 step 2): a metric
+// A view filter (a qualification tree, engine/qualification.h) compiled against a Dataset into a
+// RowFilter (engine/cube_query.h). It applies to the dataset's rows, before aggregation: a metric
 // qualification compares each row's own value, at the dataset's level.
 //
 // Operands name the dataset's visible attributes, their forms and its metric columns by id
@@ -18,8 +18,8 @@
 // Constants are {"type":"constant","dataType","value"} / {"type":"constants","dataType","values"}
 // with string values (JSON numbers accepted). Date constants may be yyyy-MM-dd or M/d/yyyy.
 //
-// Errors, Error(kInvalidInput) with spec 02 §3.4's messages: "Invalid operator - X", "There should
-// be N operands for operator - X", "The operands type combination of [a, b] is not supported for
+// Errors, Error(kInvalidInput) with these messages: "Invalid operator - X", "There should be N
+// operands for operator - X", "The operands type combination of [a, b] is not supported for
 // operator - X", "Invalid attribute id - X" (not an id), "Failed to find the attribute X in the
 // report or cube." (an id the dataset does not have), the same pair for metrics, "Invalid
 // attribute form id - X", "Invalid element id - X" (also: an element of another attribute),

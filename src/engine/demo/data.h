@@ -1,9 +1,9 @@
 // engine/demo/data.h
 //
-// The demo warehouse "Tutorial" (spec 05 §5): the 14 tables of demo/SCHEMA.md, generated into a
-// Warehouse with BulkLoad. Same rows and seed, same table contents, on every platform (the
-// generator uses only integer arithmetic and its own PRNG, engine/demo/random.h). Memory does not
-// grow with `rows`: fact rows are produced one at a time while the warehouse loads them.
+// The demo warehouse "Tutorial": the 14 tables of demo/SCHEMA.md, generated into a Warehouse with
+// BulkLoad. Same rows and seed, same table contents, on every platform (the generator uses only
+// integer arithmetic and its own PRNG, engine/demo/random.h). Memory does not grow with `rows`:
+// fact rows are produced one at a time while the warehouse loads them.
 //
 // Element values are fixed (engine/demo/elements.h); the seed decides list prices, customers'
 // segments, which items, cities and customers are popular, and every fact row.

@@ -1,7 +1,7 @@
 // engine/push/push_model.h
 //
-// The model of a pushed dataset: the body of POST /api/datasets/models (spec 02 §8.2), read into
-// typed, validated structs, and stored in the same JSON shape.
+// The model of a pushed dataset: the body of POST /api/datasets/models, read into typed, validated
+// structs, and stored in the same JSON shape.
 //
 //   {"name", "description", "folderId",
 //    "tables": [{"name", "columnHeaders": [{"name", "dataType"}]}],
@@ -126,8 +126,8 @@ model::DataType FormType(const PushModel& model, const PushForm& form);
 bool IsBooleanMetric(const PushModel& model, const PushMetric& metric);
 
 // The indexes (ascending) of the columns of `table_name` that some attribute form uses: the
-// columns that identify a row for the add, update and upsert policies (spec 02 §8.3). Empty when
-// the table has no attribute column or no such table exists.
+// columns that identify a row for the add, update and upsert policies. Empty when the table has no
+// attribute column or no such table exists.
 std::vector<size_t> AttributeColumnsOf(const PushModel& model, std::string_view table_name);
 
 }  // namespace tessera::engine::push

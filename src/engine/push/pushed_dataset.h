@@ -1,8 +1,7 @@
 // engine/push/pushed_dataset.h
 //
-// The Dataset a pushed dataset becomes when published (spec 02 §8.3): its model
-// (engine/push/push_model.h) and the rows of each of its tables (engine/push/pushed_table.h), built
-// with DatasetBuilder.
+// The Dataset a pushed dataset becomes when published: its model (engine/push/push_model.h) and the
+// rows of each of its tables (engine/push/pushed_table.h), built with DatasetBuilder.
 //
 //   attributes  one per model attribute, in model order, with the id PushedAttributeId; forms
 //               named by category (ID first), typed by their columns (FormType);

@@ -1,9 +1,9 @@
 // engine/push/pushed_rows_file.h
 //
-// The rows of a pushed dataset's tables on disk (spec 02 §8.3): what the add, update and upsert
-// policies of the next publish merge into, and what a refresh rebuilds the dataset from. The
-// published Dataset cannot give them back (it is the union of the tables, with attributes filled
-// through), so they are kept beside its snapshot.
+// The rows of a pushed dataset's tables on disk: what the add, update and upsert policies of the
+// next publish merge into, and what a refresh rebuilds the dataset from. The published Dataset
+// cannot give them back (it is the union of the tables, with attributes filled through), so they
+// are kept beside its snapshot.
 //
 // Little-endian binary: "TPUSHROW", u32 version, u32 tables, each: string name, u32 columns, each
 // a string column name, u64 rows, then rows x columns cells; u64 checksum of every byte before it.

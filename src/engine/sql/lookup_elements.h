@@ -1,10 +1,10 @@
 // engine/sql/lookup_elements.h
 //
-// The elements of an attribute as its lookup table holds them (spec 02 §2.6, for reports that
-// read the warehouse): the distinct combinations of the attribute's forms in its lookup table,
-// one value per form in form order (ID first), ordered by the ID form the way dictionaries order
-// them (engine/dictionary.h: a null ID first, text by bytes), then cut to [offset, offset + limit)
-// by the database. `total` counts every element, whatever the page.
+// The elements of an attribute as its lookup table holds them (the element listing of reports,
+// which read the warehouse): the distinct combinations of the attribute's forms in its lookup
+// table, one value per form in form order (ID first), ordered by the ID form the way dictionaries
+// order them (engine/dictionary.h: a null ID first, text by bytes), then cut to
+// [offset, offset + limit) by the database. `total` counts every element, whatever the page.
 //
 // Safety: identifiers come from the model only and are quoted; offset and limit are bound
 // parameters.

@@ -1,9 +1,9 @@
 // engine/sql/report_runner.h
 //
 // Runs a report query on its warehouse: the generated SQL (report_sql.h), then the compound
-// metrics evaluated on each aggregated row (spec 05 §4 step 5; a division by zero or a null
-// operand gives null). The result keeps the SQL's row order (attributes' ID forms in template
-// order) and lists metrics in the order they were requested.
+// metrics evaluated on each aggregated row (a division by zero or a null operand gives null). The
+// result keeps the SQL's row order (attributes' ID forms in template order) and lists metrics in
+// the order they were requested.
 #pragma once
 
 #include <map>

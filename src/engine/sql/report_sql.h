@@ -1,11 +1,11 @@
 // engine/sql/report_sql.h
 //
-// SQL generation for warehouse reports (spec 05 §4 step 1). A report query -- template
-// attributes, metrics, and a report filter -- becomes one SELECT over the fact table holding the
-// metrics' facts, joined to the lookup tables of the requested attributes through their parent
-// links (fact -> lu_day -> lu_month -> ... as far as each attribute needs), grouped by every form
-// of every requested attribute, aggregating the simple metrics. Compound metrics are not computed
-// in SQL: their simple components are selected and the caller evaluates them after aggregation.
+// SQL generation for warehouse reports. A report query -- template attributes, metrics, and a
+// report filter -- becomes one SELECT over the fact table holding the metrics' facts, joined to the
+// lookup tables of the requested attributes through their parent links (fact -> lu_day -> lu_month
+// -> ... as far as each attribute needs), grouped by every form of every requested attribute,
+// aggregating the simple metrics. Compound metrics are not computed in SQL: their simple components
+// are selected and the caller evaluates them after aggregation.
 //
 // The report filter's attribute qualifications go to WHERE; its metric qualifications go to
 // HAVING, evaluated at the template level (compound metrics expanded into their aggregates).
@@ -34,10 +34,10 @@ namespace tessera::engine::sql {
 struct ReportQuery {
   std::vector<std::string> attribute_ids;  // template order
   std::vector<std::string> metric_ids;     // simple or compound
-  Json filter;                             // spec 02 §3.4 tree with ids; null = no filter
+  Json filter;  // a qualification tree (engine/qualification.h) with ids; null = no filter
   // For cubes (engine/cube_publisher.h): an avg metric selects its sum and its count, so the
-  // engine can roll it up to any level (spec 05 §4 step 4), and the rows come in no particular
-  // order (the Dataset orders its dictionaries itself; sorting millions of rows is wasted work).
+  // engine can roll it up to any level, and the rows come in no particular order (the Dataset
+  // orders its dictionaries itself; sorting millions of rows is wasted work).
   bool avg_as_sum_and_count = false;
   bool ordered = true;
 };
