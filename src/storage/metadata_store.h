@@ -1,7 +1,7 @@
 // storage/metadata_store.h
 //
-// The storage service (ARCHITECTURE §4): one relational schema, versioned by a schema_version
-// table, on SQLite ("sqlite:///abs/path/metadata.db") or PostgreSQL ("postgresql://...").
+// The storage service: one relational schema, versioned by a schema_version table, on SQLite
+// ("sqlite:///abs/path/metadata.db") or PostgreSQL ("postgresql://...").
 //
 // Contract:
 //   - Open() never fails because the database is down: it returns a store whose calls fail until
@@ -146,7 +146,7 @@ class MetadataTransaction {
   // DeleteMigration removes the record's content chunks with it.
   virtual bool DeleteMigration(const std::string& role, const std::string& migration_id) = 0;
 
-  // The content list of a package being created (spec 04 §1.6), keyed like its record, as
+  // The content list of a package being created (tocView.content), keyed like its record, as
   // numbered chunks of JSON array text (chunk 1, 2, ...), so that no request or job need hold
   // more than a chunk of it. PutMigrationContent inserts or replaces a chunk.
   virtual void PutMigrationContent(const std::string& role, const std::string& migration_id,
@@ -172,7 +172,7 @@ class MetadataTransaction {
   virtual std::optional<Json> FindSetting(const std::string& key) = 0;
   virtual void PutSetting(const std::string& key, const Json& value) = 0;
 
-  // Shared file store metadata (spec 04 §3.4); ListSharedFiles orders by creation then id.
+  // Shared file store metadata (uploaded packages); ListSharedFiles orders by creation then id.
   virtual void PutSharedFile(const SharedFileRecord& file) = 0;
   virtual std::optional<SharedFileRecord> FindSharedFile(const std::string& id) = 0;
   virtual std::vector<SharedFileRecord> ListSharedFiles() = 0;

@@ -14,7 +14,8 @@ bool IsAsciiAlphanumeric(char c) {
   return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 
-// "2 GB" for the spec's limit of 2^31 bytes; an exact byte count for any other limit.
+// "<n> GB" for a whole number of gigabytes (the default limit, 2^31 bytes, is "2 GB"); an exact
+// byte count for any other limit.
 std::string DescribeLimit(int64_t max_package_bytes) {
   constexpr int64_t kGigabyte = int64_t{1} << 30;
   if (max_package_bytes > 0 && max_package_bytes % kGigabyte == 0) {

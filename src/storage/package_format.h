@@ -15,12 +15,12 @@
 // Nothing follows the trailer but the ZIP central directory.
 //
 // Errors (all Error(kInvalidInput), i.e. 400 ERR006 when they reach api/):
-//   - PackageNotAccessible: the file does not exist or cannot be opened (spec 04 §2.3 row 24).
+//   - PackageNotAccessible: the file does not exist or cannot be opened.
 //   - PackageCorrupt: the file exists but is not an intact package: wrong size, truncated, bad
-//     CRC or SHA-256, entries out of order, manifest unreadable (row 25). Message
+//     CRC or SHA-256, entries out of order, manifest unreadable. Message
 //     "Package file is corrupt: <what is wrong>".
-//   - PackageTooLarge: the writer stopped because the file would exceed its byte limit (spec 04
-//     §8, row 40); carries how many objects were written before it stopped.
+//   - PackageTooLarge: the writer stopped because the file would exceed its byte limit; carries
+//     how many objects were written before it stopped.
 #pragma once
 
 #include <cstdint>

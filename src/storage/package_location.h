@@ -1,23 +1,23 @@
 // storage/package_location.h
 //
-// The package storage location (ARCHITECTURE §4, spec 04 §3.1): a directory, typically a shared
-// mount, that every migrating environment sees under its own absolute root. Records carry paths
-// relative to the root, in exactly these shapes (ids are 32 upper-case hex):
-//   mstr/shared/migrations/packages/<yyyy-MM-dd>/<fileId>.mmp     packages (spec 04 §1.2)
+// The package storage location: a directory, typically a shared mount, that every migrating
+// environment sees under its own absolute root. Records carry paths relative to the root, in
+// exactly these shapes (ids are 32 upper-case hex):
+//   mstr/shared/migrations/packages/<yyyy-MM-dd>/<fileId>.mmp     packages
 //   mstr/shared/migrations/undo/<packageId>/<importId>.mmp        undo packages
 //   mstr/shared/migrations/status/<packageId>/<importId>.json     status sync files
-//   mstr/shared/files/<fileId>.mmp                                uploaded packages (§3.4)
+//   mstr/shared/files/<fileId>.mmp                                uploaded packages (file store)
 //
 // Contract:
 //   - An empty root means the location is not configured: constructing a PackageLocation then
-//     throws Error(kServiceUnavailable, kLocationNotConfiguredMessage) (spec 04 §2.3 row 9). A
-//     relative root is taken relative to the current directory at construction.
+//     throws Error(kServiceUnavailable, kLocationNotConfiguredMessage). A relative root is taken
+//     relative to the current directory at construction.
 //   - Resolve() turns a client-given relative path into an absolute one only when it has one of
 //     the shapes above exactly -- so no "..", no absolute path, no backslash, no other file can be
 //     named -- and throws Error(kInvalidInput) otherwise. The *RelativePath() builders produce
 //     paths Resolve() accepts (they throw Error(kInvalidInput) for malformed ids).
 //   - Probe(), the file helpers and WriteFileAtomically() report any I/O failure as
-//     Error(kServiceUnavailable, kLocationUnavailableMessage) (row 38); the reason is logged.
+//     Error(kServiceUnavailable, kLocationUnavailableMessage); the reason is logged.
 //   - WriteFileAtomically() writes a temporary file in the target's directory, fsyncs it, renames
 //     it over the target and fsyncs the directory: readers see the old content or the new, never
 //     a part, and a crash leaves at most a stray ".<name>.<writer>.<random>.tmp".

@@ -1,8 +1,7 @@
 // storage/package_manifest.h
 //
 // The manifest: the first entry of every package file (storage/package_format.h), which a target
-// reads before accepting an import (spec 04 §3.1.3, §6.6). JSON shape, keys always present and in
-// this order:
+// reads before accepting an import. JSON shape, keys always present and in this order:
 //   {"format": "tessera-mmp", "formatVersion": 2, "kind": "package"|"undo",
 //    "platformVersion": "11.6.0200.0001", "packageId": "<32 hex>", "importId": "<32 hex>"|"",
 //    "type": "project", "purpose": "object_migration",

@@ -21,9 +21,9 @@
 //   - Entries are verified as a whole only when Next() returns false: a consumer that must not
 //     act on a damaged package reads it through VerifyPackage() first (the verify pass), or
 //     commits nothing before Next() has returned false.
-//   - CheckPackageStructure() is the quick check of an import request (spec 04 §3.1.3): the file
-//     can be opened, its size is `expected_size` (when >= 0), it ends with a ZIP end record, its
-//     manifest parses and the ZIP directory holds as many entries as the manifest announces.
+//   - CheckPackageStructure() is the quick check of an import request: the file can be opened, its
+//     size is `expected_size` (when >= 0), it ends with a ZIP end record, its manifest parses and
+//     the ZIP directory holds as many entries as the manifest announces.
 #pragma once
 
 #include <cstdint>

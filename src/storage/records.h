@@ -18,7 +18,7 @@ namespace tessera::storage {
 // across the server (enforced by the store).
 struct ProjectRecord {
   model::ObjectRecord object;  // project_id "", type 32, subtype 8192
-  int status = 0;              // spec 01 §5.1
+  int status = 0;              // 0: active (service/project_service.h)
   std::string alias;
 };
 
@@ -33,7 +33,7 @@ struct SessionRecord {
   int idle_timeout_seconds = 1800;
 };
 
-// The hits of a metadata search, kept until the session ends (spec 01 §7.2).
+// The hits of a metadata search, kept until the session ends.
 struct SearchRecord {
   std::string id;  // 32 upper-case hex
   std::string session_id;
@@ -76,8 +76,8 @@ struct UploadChunk {
   std::string data;  // empty when only the keys were listed
 };
 
-// What the storage service knows of a published cube (ARCHITECTURE §1, §4), so every node and
-// every restart finds the snapshot a publish wrote. One per (project, cube).
+// What the storage service knows of a published cube, so every node and every restart finds the
+// snapshot a publish wrote. One per (project, cube).
 struct CubeSnapshotRecord {
   std::string project_id;
   std::string cube_id;
@@ -103,11 +103,11 @@ struct CubeSnapshotRecord {
   Timestamp updated{};
 };
 
-// One side's record of a migration (spec 04 §1): the public record as the API shows it, and the
-// server's own bookkeeping. A server keeps one row per (role, migration id): "source" rows are
-// created by package creation, "target" rows by an import request; a migration between projects
-// of one server has both (spec 04 §3.1). The columns beside the JSON are what lists and guards
-// filter on; the service keeps them equal to the record's values.
+// One side's record of a migration: the public record as the API shows it, and the server's own
+// bookkeeping. A server keeps one row per (role, migration id): "source" rows are created by
+// package creation, "target" rows by an import request; a migration between projects of one server
+// has both. The columns beside the JSON are what lists and guards filter on; the service keeps them
+// equal to the record's values.
 struct MigrationRow {
   std::string role;          // "source" or "target"
   std::string migration_id;  // "<package id>:<import id>", upper case
@@ -116,7 +116,7 @@ struct MigrationRow {
   std::string project_id;  // the project the row's jobs work on; "" for configuration packages
   std::string package_status;
   std::string import_status;
-  Json record = Json::object();    // the public record (spec 04 §1.1)
+  Json record = Json::object();    // the public record
   Json internal = Json::object();  // never shown: file checksums, job ids, undo paths, ...
   Timestamp created{};
   Timestamp updated{};
@@ -136,7 +136,7 @@ struct JobRecord {
   Timestamp updated{};
 };
 
-// Metadata of a file uploaded to the shared file store (spec 04 §3.4).
+// Metadata of a file uploaded to the shared file store.
 struct SharedFileRecord {
   std::string id;
   Json data = Json::object();

@@ -45,7 +45,7 @@ constexpr std::string_view kCreateStatements[] = {
     " created_ms BIGINT NOT NULL, object_ids_json TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS searches_by_session ON searches (session_id)",
 
-    // First cut of the tables later features fill (ARCHITECTURE §1, §7).
+    // Instances, jobs and published cube snapshots (version 6 adds the instances' revision).
     "CREATE TABLE IF NOT EXISTS instances ("
     " id TEXT PRIMARY KEY, session_id TEXT NOT NULL, project_id TEXT NOT NULL,"
     " kind TEXT NOT NULL, state TEXT NOT NULL, data_json TEXT NOT NULL,"
@@ -64,7 +64,8 @@ constexpr std::string_view kCreateStatements[] = {
     "CREATE INDEX IF NOT EXISTS cube_snapshots_by_project ON cube_snapshots (project_id)",
 };
 
-// Version 2: what migrations keep (spec 04). Version 1 had an unused `migrations` table.
+// Version 2: what migrations keep (records, settings, shared files). Version 1 had an unused
+// `migrations` table.
 constexpr std::string_view kVersion2Statements[] = {
     "DROP TABLE IF EXISTS migrations",
 
@@ -93,7 +94,7 @@ constexpr std::string_view kVersion3Statements[] = {
     "object_id)",
 };
 
-// Version 4: the content list of a package being created, in chunks (spec 04 §1.6).
+// Version 4: the content list of a package being created, in chunks.
 constexpr std::string_view kVersion4Statements[] = {
     "CREATE TABLE IF NOT EXISTS migration_contents ("
     " role TEXT NOT NULL, migration_id TEXT NOT NULL, chunk BIGINT NOT NULL,"

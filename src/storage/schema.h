@@ -1,8 +1,8 @@
 // storage/schema.h
 //
-// The storage service's relational schema (ARCHITECTURE §4), one text for SQLite and PostgreSQL:
-// TEXT, BIGINT and DOUBLE PRECISION columns, timestamps as BIGINT unix milliseconds, booleans as
-// BIGINT 0/1, JSON as TEXT. Configuration-level objects have project_id ''.
+// The storage service's relational schema, one text for SQLite and PostgreSQL: TEXT, BIGINT and
+// DOUBLE PRECISION columns, timestamps as BIGINT unix milliseconds, booleans as BIGINT 0/1, JSON as
+// TEXT. Configuration-level objects have project_id ''.
 #pragma once
 
 #include "storage/sql_connection.h"
