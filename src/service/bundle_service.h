@@ -1,6 +1,6 @@
 // service/bundle_service.h
 //
-// Loading project bundles into the storage service and writing them back (spec 05 §3).
+// Loading project bundles (model/bundle/bundle.h) into the storage service and writing them back.
 //
 // Import reads and checks the whole bundle first (model::ReadBundle; a broken bundle throws
 // model::BundleError and nothing is written), then in one storage transaction: creates the

@@ -1,15 +1,15 @@
 // service/cube_info.h
 //
-// What clients see of a cube's life (spec 02 §2.5): its owner, its place in the folder tree, the
-// size of its dataset and its status as the reference server's bit vector, and publishing it as
-// a job clients can name.
+// What clients see of a cube's life: its owner, its place in the folder tree, the size of its
+// dataset and its status as the reference server's bit vector, and publishing it as a job clients
+// can name.
 //
 // Status bits: never published (or only failed publishes) = 0; a dataset served = Active |
 // Persisted | Loaded | Ready = 102; a publish running adds Processing (1).
 //
 // Contract:
 //   - A malformed cube id is Error(kInvalidInput). FindCubeInfo() answers nullopt for an id that
-//     names no cube (spec 02 §2.5: unknown ids are left out); StartCubePublish() and
+//     names no cube (GET /api/cubes leaves unknown ids out); StartCubePublish() and
 //     CubeStatusOf() throw Error(kNotFound) for one, WrongDatasetKind when it names a report.
 //   - Reading needs browse and read on the cube (Error(kAccessDenied)); publishing needs the
 //     Publish cubes privilege on the project (Error(kInsufficientPrivileges)) and execute on the

@@ -1,10 +1,10 @@
 // service/cube_service.h
 //
-// The published cubes of one node (ARCHITECTURE §1, §6; spec 05 §4 step 2). Publishing a cube
-// runs its query on the project's warehouse into a Dataset (engine/cube_publisher.h), writes the
-// Dataset's snapshot to <data_dir>/cubes/<project id>/<cube id>.<job id>.tsnap
-// (engine/dataset_snapshot.h) and records it in the storage service, so any node and any restart
-// knows the cube is published and where its snapshot is.
+// The published cubes of one node. Publishing a cube runs its query on the project's warehouse into
+// a Dataset (engine/cube_publisher.h), writes the Dataset's snapshot to
+// <data_dir>/cubes/<project id>/<cube id>.<job id>.tsnap (engine/dataset_snapshot.h) and records it
+// in the storage service, so any node and any restart knows the cube is published and where its
+// snapshot is.
 //
 // Contract:
 //   - Publish() checks that the cube exists (Error(kInvalidInput) for a malformed id,
@@ -48,7 +48,7 @@
 //     publish sends (HearNotice(), on backends with notices), otherwise by reading the record
 //     again when its dataset was last checked more than `version_check_interval` ago. An
 //     instance keeps the dataset it was created on (it holds it), whatever is published later.
-//   - A pushed dataset (spec 02 §8, model::IsPushedDataset) is a cube whose rows come from its
+//   - A pushed dataset (model::IsPushedDataset) is a cube whose rows come from its
 //     upload sessions, kept in a rows file (engine/push/pushed_rows_file.h) beside its snapshot and
 //     recorded with it: Publish() rebuilds the dataset from those rows. PublishWith() runs a
 //     publish whose dataset the caller builds (a push publish): it refuses to start while another
@@ -174,7 +174,7 @@ class CubeService {
                                                const std::string& cube_id,
                                                const std::string& snapshot_file);
 
-  // Bytes held by the datasets this node serves (the cube monitors of spec 02).
+  // Bytes held by the datasets this node serves.
   size_t LoadedBytes() const;
 
   // What this node holds now, for monitoring.

@@ -22,7 +22,8 @@ namespace tessera::service {
 
 namespace {
 
-// What the reference server answers for data requests on a cube never published (spec 02 §2.5).
+// The iServer code of the error for data requests on a cube never published, as the reference
+// server answers it.
 constexpr int64_t kCubeNotPublishedIServerCode = -2147072488;
 
 bool IsCube(const model::ObjectRecord& record) {
@@ -81,8 +82,8 @@ std::string FormCategory(const model::Attribute& attribute, size_t index) {
   return EqualsIgnoreCase(name, "DESC") ? "DESC" : ToUpper(name);
 }
 
-// spec 02 §2.1: the ID form has the well-known ID form id; every other form the id requests name
-// it by (engine::FormId: the well-known DESC id, or a deterministic id of the form's name).
+// The ID form has the well-known ID form id; every other form the id requests name it by
+// (engine::FormId: the well-known DESC id, or a deterministic id of the form's name).
 std::string FormIdOf(const model::Attribute& attribute, size_t index) {
   return engine::FormId(index == 0 ? "ID" : attribute.forms[index].name);
 }

@@ -1,11 +1,10 @@
 // service/dataset_definition_service.h
 //
-// What a report or a cube is made of, for the definition endpoints (spec 02 §2.2-2.4, §6.3), and
-// the elements of one of its attributes (spec 02 §2.6). Objects are resolved in the project's
-// semantic model (service/project_model.h): a report lists its template (rows, then columns), a
-// cube every object it holds, in definition order. Every attribute comes with all its forms, each
-// typed by its lookup column and classed "ID" (forms[0]), "DESC" (a form named DESC) or by its
-// own name in upper case.
+// What a report or a cube is made of, for the definition endpoints, and the elements of one of its
+// attributes. Objects are resolved in the project's semantic model (service/project_model.h): a
+// report lists its template (rows, then columns), a cube every object it holds, in definition
+// order. Every attribute comes with all its forms, each typed by its lookup column and classed "ID"
+// (forms[0]), "DESC" (a form named DESC) or by its own name in upper case.
 //
 // Contract:
 //   - A report is a type-3 object of a report subtype; a cube one of subtype 776 or 779. An id
@@ -19,7 +18,7 @@
 //     Elements come in ID order; each has its "<attribute id>:<ID value>" id
 //     (engine/element_id.h) and its form values as text, one per form in form order (a null is
 //     ""); `total` counts them all, whatever the page.
-//   - A pushed dataset (spec 02 §8) is a cube whose model is its push model
+//   - A pushed dataset (model::IsPushedDataset) is a cube whose model is its push model
 //     (engine/push/pushed_semantic_model.h); its definition also lists its tables. It has no
 //     warehouse query: SqlOf() says so.
 //   - Thread-safe: every call reads the storage service afresh.
@@ -68,7 +67,7 @@ struct ColumnDefinition {
   std::string data_type;  // as the push model names it: "INTEGER", "STRING", ...
 };
 
-// A table of a pushed dataset (spec 02 §6.3); modelled reports and cubes have none.
+// A table of a pushed dataset; modelled reports and cubes have none.
 struct TableDefinition {
   std::string id;
   std::string name;
@@ -94,7 +93,7 @@ struct ElementPage {
   int64_t total = 0;
 };
 
-// A report or cube with everything its instances compute from (spec 02 §3).
+// A report or cube with everything its instances compute from.
 struct ResolvedDataset {
   std::shared_ptr<const model::SemanticModel> model;
   DatasetDefinition definition;

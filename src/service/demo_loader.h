@@ -1,8 +1,8 @@
 // service/demo_loader.h
 //
-// The demo project "Tutorial" (spec 05 §5): generates its warehouse deterministically and imports
-// its bundle, pointing the project at that warehouse. Used by `tessera demo` and by the first
-// start of `tessera serve`.
+// The demo project "Tutorial": generates its warehouse deterministically and imports its bundle,
+// pointing the project at that warehouse. Used by `tessera demo` and by the first start of
+// `tessera serve`.
 #pragma once
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 // service/directory_service.h
 //
-// Users, user groups and security roles as configuration objects (spec 01 §8.3 types 34, 44).
+// Users, user groups and security roles as configuration objects (types 34 and 44).
 //
 // Bootstrap() makes a fresh storage service usable: the administrator user (well-known id,
 // empty password unless one is given), the Everyone and Public/Guest groups, and two roles:

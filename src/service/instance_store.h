@@ -1,12 +1,11 @@
 // service/instance_store.h
 //
-// The report, cube and dashboard instances of one node (ARCHITECTURE §7, spec 02 §5). An
-// instance belongs to the session that created it and to the object in its path. It keeps its
-// definition (what was asked, fixed at creation) for its whole life, and the frozen results
-// computed from it under string keys ("" for a report or cube grid, a visualization key for a
-// dashboard). A memory budget may drop results; Result() then recomputes them from the
-// definition, which gives the same rows in the same order, so pages cut from a result never
-// shift.
+// The report, cube and dashboard instances of one node. An instance belongs to the session that
+// created it and to the object in its path. It keeps its definition (what was asked, fixed at
+// creation) for its whole life, and the frozen results computed from it under string keys ("" for a
+// report or cube grid, a visualization key for a dashboard). A memory budget may drop results;
+// Result() then recomputes them from the definition, which gives the same rows in the same order,
+// so pages cut from a result never shift.
 //
 // Contract:
 //   - Create() returns a new instance id (32 upper-case hex). When the owner's session then holds

@@ -1,7 +1,7 @@
 // service/job_runner.h
 //
 // Long operations that outlive their request -- package creation, import, undo, validation
-// (spec 04 §2), cube publishes -- as jobs persisted in the storage service (storage::JobRecord).
+// (migrations), cube publishes -- as jobs persisted in the storage service (storage::JobRecord).
 //
 // Contract:
 //   - A caller stores a job (NewJob) in the same transaction as the state the job works on, then

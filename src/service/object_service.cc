@@ -37,7 +37,7 @@ bool IsPredefinedFolder(const model::ObjectRecord& record) {
   return record.type == model::kTypeFolder && record.definition.contains("folderType");
 }
 
-// Every save gives the object a new version and modification time (ARCHITECTURE §5).
+// Every save gives the object a new version and modification time.
 ObjectView SaveChanged(storage::MetadataTransaction& tx, const Principal& principal,
                        model::ObjectRecord& record) {
   record.version = NewObjectId();

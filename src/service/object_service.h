@@ -1,9 +1,9 @@
 // service/object_service.h
 //
-// Generic objects and folders (spec 01 §8). Reads enforce the object's ACL: an object needs
-// browse to be seen, in a folder listing or on its own (403 ERR017 otherwise); listings and
-// searches leave out what the caller may not browse. Project-level calls take a project id;
-// configuration-level calls (users, roles, projects as objects) take "".
+// Generic objects and folders. Reads enforce the object's ACL: an object needs browse to be seen,
+// in a folder listing or on its own (403 ERR017 otherwise); listings and searches leave out what
+// the caller may not browse. Project-level calls take a project id; configuration-level calls
+// (users, roles, projects as objects) take "".
 #pragma once
 
 #include <optional>

@@ -35,7 +35,8 @@ struct Principal {
   int RightsOn(const model::ObjectRecord& object) const;
 };
 
-// Throws Error(kInsufficientPrivileges) naming the privilege, as spec 01 §3.1's sample does.
+// Throws Error(kInsufficientPrivileges) naming the privilege: "You do not have <privilege>
+// privilege(s) to perform the task."
 void RequirePrivilege(const Principal& principal, model::Privilege privilege,
                       std::string_view project_id);
 

@@ -1,8 +1,8 @@
 // service/project_service.h
 //
-// Projects (spec 01 §5): listing, lookup by id or name, the project header of every
-// project-scoped call, and creation with the predefined folder tree (spec 01 §8.2).
-// A user sees a project when it holds browse on the project's object row.
+// Projects: listing, lookup by id or name, the project header of every project-scoped call, and
+// creation with the predefined folder tree (model/well_known.h). A user sees a project when it
+// holds browse on the project's object row.
 #pragma once
 
 #include <string>

@@ -1,9 +1,9 @@
 // service/search_service.h
 //
-// Object search (spec 01 §7): the quick search, answered at once, and the two-step metadata
-// search whose hits are stored for the session (until logout or expiry) and fetched in pages.
-// Both search live metadata and show only objects the caller may browse. Hits are ordered by
-// name, then id, so pages are stable.
+// Object search: the quick search, answered at once, and the two-step metadata search whose hits
+// are stored for the session (until logout or expiry) and fetched in pages. Both search live
+// metadata and show only objects the caller may browse. Hits are ordered by name, then id, so pages
+// are stable.
 #pragma once
 
 #include <optional>
@@ -17,7 +17,7 @@
 
 namespace tessera::service {
 
-// spec 01 §7.1 `pattern`.
+// How a name matches: the `pattern` query parameter's codes (default 4, contains).
 enum class NamePattern {
   kAnyWord = 0,
   kBeginsWith = 1,

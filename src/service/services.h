@@ -25,7 +25,7 @@
 
 namespace tessera::service {
 
-// How a node runs migrations (spec 04): its jobs, its package location and its identity.
+// How a node runs migrations: its jobs, its package location and its identity.
 struct MigrationSetup {
   JobRunnerOptions jobs;
   std::filesystem::path packages_dir;  // empty: not configured

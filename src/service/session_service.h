@@ -1,7 +1,7 @@
 // service/session_service.h
 //
-// Login sessions (spec 01 §2). A token is 26 random base-32 characters; only its SHA-256 is
-// stored (storage service), so any node accepts it and a restart keeps it valid.
+// Login sessions. A token is 26 random base-32 characters; only its SHA-256 is stored (storage
+// service), so any node accepts it and a restart keeps it valid.
 //
 // Idle expiry: a session ends when no authenticated request arrived for its idle timeout (the
 // value GET /api/sessions reports). Every request resets the timer. To keep the storage service
@@ -41,7 +41,7 @@ struct SessionOptions {
   LoginThrottleOptions throttle;
 };
 
-// Login modes (spec 01 §2.1).
+// Login modes (loginMode of a login request); only standard login is accepted.
 inline constexpr int kLoginModeStandard = 1;
 inline constexpr int kLoginModeAnonymous = 8;
 inline constexpr int kLoginModeLdap = 16;
