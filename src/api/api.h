@@ -1,10 +1,10 @@
 // api/api.h
 //
 // The REST API of one node: every endpoint family registered on one router, behind the
-// middleware of ARCHITECTURE §3 (context path, routing errors, authentication, `fields`, error
-// mapping). Handle() is total: any request gets a response, and anything but a tessera::Error
-// escaping a handler is logged as a fault and answered 500 ERR001. A report or cube id of the
-// other kind is answered with the path that serves it (api/dataset_kind_hint.h).
+// same middleware (context path, routing errors, authentication, `fields`, error mapping). Handle()
+// is total: any request gets a response, and anything but a tessera::Error escaping a handler is
+// logged as a fault and answered 500 ERR001. A report or cube id of the other kind is answered with
+// the path that serves it (api/dataset_kind_hint.h).
 #pragma once
 
 #include <functional>

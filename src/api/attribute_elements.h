@@ -1,9 +1,9 @@
 // api/attribute_elements.h
 //
-// GET /api/{reports|cubes}/{id}/attributes/{attributeId}/elements (spec 02 §2.6), shared by the
-// report and cube families: `offset` (0 or more) and `limit` (-1 or more; absent = every element)
-// page the elements; the answer is a JSON array [{"id": "<attribute id>:<ID value>",
-// "formValues": [one text per form]}] with X-MSTR-Total-Count counting every element.
+// GET /api/{reports|cubes}/{id}/attributes/{attributeId}/elements, shared by the report and cube
+// families: `offset` (0 or more) and `limit` (-1 or more; absent = every element) page the
+// elements; the answer is a JSON array [{"id": "<attribute id>:<ID value>", "formValues": [one text
+// per form]}] with X-MSTR-Total-Count counting every element.
 #pragma once
 
 #include <string_view>

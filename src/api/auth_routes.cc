@@ -1,4 +1,4 @@
-// Login and logout (spec 01 §2.1-2.2, 06 §2).
+// Login and logout: POST /api/auth/login and POST /api/auth/logout.
 #include <string>
 
 #include "api/routes.h"

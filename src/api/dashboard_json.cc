@@ -203,7 +203,8 @@ Json SelectorJson(const service::dashboard::DashboardState& state, const Selecto
   return json;
 }
 
-// spec 03 §1.2: the legacy members every chapter filter also carries.
+// A chapter filter is its selector plus the legacy members unset, include, multiSelected,
+// selections (the current selection's elements or object items) and, when present, expression.
 Json ChapterFilterJson(const service::dashboard::DashboardState& state, const Selector& selector,
                        const ObjectNames& names, const ElementNamer& element_name) {
   Json json = SelectorJson(state, selector, names, element_name);

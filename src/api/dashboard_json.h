@@ -1,6 +1,7 @@
 // api/dashboard_json.h
 //
-// The dashboard definition reads (spec 03 §1.3 and §1.5). The v2 body is
+// The dashboard definition reads: GET /api/dossiers/{id}/definition (v1) and
+// /api/v2/dossiers/{id}[/instances/{instanceId}]/definition (v2). The v2 body is
 // {id, name, hasPrompt, currentChapter, chapters, datasets}: chapters with their filters (each
 // with the legacy members unset, include, multiSelected, selections and, on qualifications,
 // expression), pages with selectors (and the same array as inCanvasSelectors), fields and

@@ -75,7 +75,7 @@ Json MetricJsonV1(const service::MetricDefinition& metric) {
 }
 
 Json MetricJsonV2(const service::MetricDefinition& metric) {
-  // Metric values are doubles in every result (ARCHITECTURE §6).
+  // Metric values are doubles in every result.
   return {{"name", metric.name}, {"id", metric.id}, {"type", "metric"}, {"dataType", "double"}};
 }
 

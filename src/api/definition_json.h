@@ -1,15 +1,15 @@
 // api/definition_json.h
 //
-// The JSON shapes of report, cube and dataset definitions (spec 02 §2.1-2.4, §6.3): attributes
-// with all their forms, and metrics, in the v1 and v2 vocabularies.
+// The JSON shapes of report, cube and dataset definitions: attributes with all their forms, and
+// metrics, in the v1 and v2 vocabularies.
 //   v1 attribute {"name","id","type":"Attribute","forms":[{"id","name","dataType","baseFormType"}]}
 //      metric    {"name","id","type":"Metric"}
 //   v2 attribute {"name","id","type":"attribute",
 //                 "forms":[{"id","name","dataType","baseFormCategory","baseFormType"}]}
 //      metric    {"name","id","type":"metric","dataType":"double"}
-// Data types (spec 02 §2.1): string UTF8Char (v1 Char), integer integer (v1 Real), real double
-// (v1 Real), date date, datetime timeStamp, boolean bool; baseFormType text, number, date,
-// datetime (v1 capitalised).
+// Data types: string UTF8Char (v1 Char), integer integer (v1 Real), real double (v1 Real), date
+// date, datetime timeStamp, boolean bool; baseFormType text, number, date, datetime (v1
+// capitalised).
 #pragma once
 
 #include "core/json.h"
@@ -32,8 +32,7 @@ Json AvailableObjectsV1(const service::DatasetDefinition& definition);
 // {"attributes":[v2],"metrics":[v2],"customGroups":[],"consolidations":[],"hierarchies":[]}
 Json AvailableObjectsV2(const service::DatasetDefinition& definition);
 
-// The v2 report grid (spec 02 §2.2): attributes on rows, one templateMetrics object on columns,
-// every key present.
+// The v2 report grid: attributes on rows, one templateMetrics object on columns, every key present.
 Json ReportGridV2(const service::DatasetDefinition& definition);
 
 }  // namespace tessera::api

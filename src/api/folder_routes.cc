@@ -1,4 +1,5 @@
-// Folder browsing (spec 01 §8.2, 06 §6).
+// Folder browsing: /api/folders (top folders, a folder's contents, create, delete), the user's
+// personal objects and the predefined folders.
 #include "api/object_json.h"
 #include "api/routes.h"
 #include "core/error.h"

@@ -1,9 +1,9 @@
 // api/grid_params.h
 //
 // The query parameters of a grid page, shared by report, cube and dashboard visualization results:
-// `offset` (0 or more, default 0) and `limit` (1 or more, or -1 for every row; default 1000) of
-// spec 02 §5, Error(kInvalidInput) otherwise; and the v2 `fields` exclusions of spec 02 §6.2
-// (-data.metricValues.raw, .formatted, .extras; other rules are ignored).
+// `offset` (0 or more, default 0) and `limit` (1 or more, or -1 for every row; default 1000),
+// Error(kInvalidInput) otherwise; and the v2 `fields` exclusions -data.metricValues.raw, .formatted
+// and .extras (other rules are ignored).
 #pragma once
 
 #include "api/grid_result.h"

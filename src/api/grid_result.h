@@ -1,8 +1,7 @@
 // api/grid_result.h
 //
-// The bodies of report and cube instances (spec 02 §4): one page of an instance's frozen result
-// written straight to JSON text (core/json_writer.h), in the v1 hierarchical or the v2 normalised
-// grid format.
+// The bodies of report and cube instances: one page of an instance's frozen result written straight
+// to JSON text (core/json_writer.h), in the v1 hierarchical or the v2 normalised grid format.
 //
 //   v1  {"id","name","status","instanceId","result":{"definition":{"attributes","metrics",
 //       "thresholds","sorting"},"data":{"paging","root"}}}: the page's rows as a tree of
@@ -12,8 +11,8 @@
 //       "paging","headers","metricValues"}}: rows[j].elements lists the distinct elements of
 //       attribute j used by this page, in order of first appearance, and headers.rows indexes
 //       them; metricValues.raw / formatted / extras, each omitted when excluded.
-// Paging (spec 02 §5): the page is [offset, offset + limit) cut to the result (limit -1: to the
-// end), `current` its row count, `prev` / `next` the neighbouring pages' offsets or null.
+// Paging: the page is [offset, offset + limit) cut to the result (limit -1: to the end), `current`
+// its row count, `prev` / `next` the neighbouring pages' offsets or null.
 // Metric min / max are over the whole result; formatted values use each metric's number format
 // ("" for null); form values are text (engine::CellText).
 #pragma once
@@ -28,8 +27,8 @@
 
 namespace tessera::api {
 
-// A dashboard visualization's body starts with its key, name and type instead (spec 03 §5), and
-// its v1 definition carries the summaries of the filters that reach it.
+// A dashboard visualization's body starts with its key, name and type instead, and its v1
+// definition carries the summaries of the filters that reach it.
 struct VisualizationHeader {
   std::string key;
   std::string name;

@@ -1,7 +1,7 @@
 // api/object_json.h
 //
-// JSON shapes shared by several endpoint families: object info (spec 01 §8.1), projects
-// (spec 01 §5.1), users. Empty optional fields are omitted; the fields the Python client indexes
+// JSON shapes shared by several endpoint families: object info (as GET /api/objects/{id} answers),
+// projects, users. Empty optional fields are omitted; the fields the Python client indexes
 // (subtype, viewMedia on types 3 and 55, owner) are always present.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Generic object endpoints (spec 01 §8.1).
+// Generic object endpoints: GET, PUT and DELETE /api/objects/{id}, PUT /api/objects/{id}/acl.
 #include "api/object_json.h"
 #include "api/routes.h"
 #include "core/error.h"

@@ -1,9 +1,9 @@
 // api/partial_response.h
 //
-// The general `fields` rule (spec 01 §6.1): a comma-separated list of root field names (the
-// parameter may also repeat). Each name starts with a letter and holds only letters and digits;
-// anything else is 400 ERR006 with the reference server's message. An object keeps only the
-// listed root fields, in the response's own order; an array applies that to each element.
+// The general `fields` rule: a comma-separated list of root field names (the parameter may also
+// repeat). Each name starts with a letter and holds only letters and digits; anything else is 400
+// ERR006 with the reference server's message. An object keeps only the listed root fields, in the
+// response's own order; an array applies that to each element.
 #pragma once
 
 #include <optional>

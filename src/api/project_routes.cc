@@ -1,4 +1,5 @@
-// Projects (spec 01 §5, 06 §4).
+// Projects: /api/projects and /api/projects/{projectIdOrName}, and the cluster monitors of projects
+// and nodes (/api/monitors/...).
 #include "api/object_json.h"
 #include "api/routes.h"
 #include "core/strings.h"

@@ -27,7 +27,8 @@ namespace tessera::api {
 struct ApiOptions {
   std::string context_path;  // "" or "/Something", without a trailing slash
   std::string version = "11.6.0200.0001";
-  std::chrono::milliseconds async_instance_after{1000};  // spec 02 §3.8
+  // With Prefer: respond-async, how long a v2 instance creation runs before answering 202.
+  std::chrono::milliseconds async_instance_after{1000};
   std::string node_name = "tessera";  // this node in the cluster monitors (host:port)
   uint64_t max_request_body_bytes = 4ull << 20;
   uint64_t max_upload_body_bytes = 256ull << 20;

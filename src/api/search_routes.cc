@@ -1,4 +1,4 @@
-// Quick search and metadata search (spec 01 §7, 06 §5).
+// Quick search (/api/searches) and metadata search (/api/metadataSearches).
 #include <algorithm>
 #include <functional>
 #include <map>

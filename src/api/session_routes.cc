@@ -1,4 +1,4 @@
-// Session endpoints (spec 01 §2.3, 06 §2).
+// Session endpoints: /api/sessions (read, renew), its userInfo and privileges.
 #include "api/routes.h"
 #include "core/error.h"
 #include "core/strings.h"

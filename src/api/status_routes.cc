@@ -1,4 +1,4 @@
-// Server status and version (spec 01 §4).
+// Server status and version: GET /api/status.
 #include "api/routes.h"
 
 namespace tessera::api {
