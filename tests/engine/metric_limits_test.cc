@@ -1,5 +1,5 @@
-// Metric limits (spec 02 §3.5): the groups each limit keeps equal a plain computation on the
-// group sums written here, and malformed limits are refused with the spec's messages.
+// Metric limits: the groups each limit keeps equal a plain computation on the group sums written
+// here, and malformed limits are refused with their exact messages.
 #include "engine/metric_limits.h"
 
 #include <gtest/gtest.h>

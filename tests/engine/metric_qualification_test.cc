@@ -1,6 +1,6 @@
-// Dashboard metric-qualification selectors (spec 03 §3.4): the groups each operator keeps, on a
-// hand-built dataset with ties and nulls, equal a plain computation of values and ranks written
-// here; malformed expressions are refused with Error(kInvalidInput) (spec 03 §3.5).
+// Dashboard metric-qualification selectors: the groups each operator keeps, on a hand-built dataset
+// with ties and nulls, equal a plain computation of values and ranks written here; malformed
+// expressions are refused with Error(kInvalidInput).
 #include "engine/metric_qualification.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,5 @@
-// View filters (spec 02 §3.4) compiled against a dataset: the rows each tree keeps equal a plain
-// predicate written here on the raw rows, and every malformed tree is refused with the spec's
-// message.
+// View filters compiled against a dataset: the rows each tree keeps equal a plain predicate written
+// here on the raw rows, and every malformed tree is refused with its exact message.
 #include "engine/view_filter.h"
 
 #include <gtest/gtest.h>

@@ -55,7 +55,7 @@ TEST(Dashboard, TheSalesOverviewReadsWithItsParallelRenderingAndSelectors) {
   EXPECT_EQ(chapter.key, "K1");
   size_t visualizations = 0;
   for (const auto& page : chapter.pages) visualizations += page.visualizations.size();
-  EXPECT_GE(visualizations, 6u);  // spec 05: the parallel dashboard has 6 visualizations at least
+  EXPECT_GE(visualizations, 6u);  // the parallel dashboard has 6 visualizations at least
 
   const Visualization* by_year = dashboard.FindVisualization("W2");
   ASSERT_NE(by_year, nullptr);

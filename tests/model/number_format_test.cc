@@ -1,4 +1,4 @@
-// Number formats (spec 02 §4.3): formatted values and the numberFormatting object.
+// Number formats: formatted values and the numberFormatting object.
 #include "model/number_format.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,4 @@
-// Importing and exporting project bundles through the storage service (spec 05 §3), on SQLite and
-// PostgreSQL.
+// Importing and exporting project bundles through the storage service, on SQLite and PostgreSQL.
 #include "service/bundle_service.h"
 
 #include <gtest/gtest.h>

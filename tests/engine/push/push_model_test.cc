@@ -1,6 +1,5 @@
-// The model of a pushed dataset (spec 02 §8.2): the body the Python client builds is read as
-// written, entries it emits once per table are merged, and every malformed part is refused with
-// ERR006 naming it.
+// The model of a pushed dataset: the body the Python client builds is read as written, entries it
+// emits once per table are merged, and every malformed part is refused with ERR006 naming it.
 #include "engine/push/push_model.h"
 #include "engine/push/push_samples.h"
 
@@ -13,7 +12,7 @@ namespace {
 
 using model::DataType;
 
-// The body of spec 02 §8.2.
+// A one-table model body.
 const char* kStoreSales = R"({
   "name": "Store sales", "description": "", "folderId": "",
   "tables": [{"name": "Stores", "columnHeaders": [{"name": "store_id", "dataType": "INTEGER"},

@@ -1,7 +1,6 @@
-// The Dataset a pushed dataset publishes (spec 02 §8.3): one attribute and one metric per model
-// entry with stable ids, every table's rows once (so totals equal the input's), attributes a
-// table lacks filled through a shared attribute. Expected values are computed here from the input
-// rows.
+// The Dataset a pushed dataset publishes: one attribute and one metric per model entry with stable
+// ids, every table's rows once (so totals equal the input's), attributes a table lacks filled
+// through a shared attribute. Expected values are computed here from the input rows.
 #include "engine/push/pushed_dataset.h"
 #include "engine/push/push_samples.h"
 

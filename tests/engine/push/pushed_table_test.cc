@@ -1,6 +1,6 @@
-// Chunks of a pushed table (spec 02 §8.3) read into typed cells in the table's column order, every
-// wrong value refused naming table, column, row and value; and the four update policies, each
-// with duplicate keys among the incoming rows.
+// Chunks of a pushed table read into typed cells in the table's column order, every wrong value
+// refused naming table, column, row and value; and the four update policies, each with duplicate
+// keys among the incoming rows.
 #include "engine/push/pushed_table.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Attribute elements read from lookup tables (spec 02 §2.6), against SQL written by hand on the
-// demo warehouse, on SQLite and PostgreSQL.
+// Attribute elements read from lookup tables, against SQL written by hand on the demo warehouse, on
+// SQLite and PostgreSQL.
 #include "engine/sql/lookup_elements.h"
 
 #include <gtest/gtest.h>

@@ -20,8 +20,8 @@ const Timestamp kTargetModified = FromUnixMillis(1'700'000'000'000);
 const Timestamp kLater = kTargetModified + std::chrono::minutes(5);
 const Timestamp kEarlier = kTargetModified - std::chrono::minutes(5);
 
-// One line of spec 04 §4.2 for one class: the outcome when the source was modified after,
-// before and at the same time as the target.
+// One cell of the conflict table (model/package/conflict_rules.h) for one class: the outcome when
+// the source was modified after, before and at the same time as the target.
 struct Cell {
   package::ConflictClass conflict_class;
   Outcome source_newer;

@@ -1,5 +1,5 @@
-// Filter entries (spec 03 §3) on a hand-built two-chapter dashboard: how entries find their
-// selector, clearing, synchronized selectors, and the refusals that need no data.
+// Filter entries on a hand-built two-chapter dashboard: how entries find their selector, clearing,
+// synchronized selectors, and the refusals that need no data.
 #include "service/dashboard/filter_entries.h"
 
 #include <gtest/gtest.h>
