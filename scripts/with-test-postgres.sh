@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # with-test-postgres.sh CMD [ARGS...]
 #
-# Runs CMD with TESSERA_TEST_PG naming a PostgreSQL server the tests may create databases on
-# (ARCHITECTURE §10). If TESSERA_TEST_PG is already set, CMD runs as is. Otherwise a private
-# cluster is started in a temporary directory on a free loopback port, TESSERA_TEST_PG and
-# TESSERA_PG_BINDIR are exported, CMD runs, and the cluster is stopped and removed whatever
-# happens. Without PostgreSQL server binaries CMD runs without TESSERA_TEST_PG (a warning says
-# so, and the PostgreSQL tests skip). Exits with CMD's status.
+# Runs CMD with TESSERA_TEST_PG naming a PostgreSQL server on which the tests may create databases
+# (a fresh one per test, so the storage tests run on PostgreSQL as well as on SQLite). If
+# TESSERA_TEST_PG is already set, CMD runs as is. Otherwise a private cluster is started in a
+# temporary directory on a free loopback port, TESSERA_TEST_PG and TESSERA_PG_BINDIR are exported,
+# CMD runs, and the cluster is stopped and removed whatever happens. Without PostgreSQL server
+# binaries CMD runs without TESSERA_TEST_PG (a warning says so, and the PostgreSQL tests skip).
+# Exits with CMD's status.
 set -euo pipefail
 
 if [[ $# -eq 0 ]]; then
