@@ -9,7 +9,7 @@
 //     `admit`, which may refuse it (answered at once, the body never read, the connection closed
 //     after a short linger), choose its body limit and have it spooled. Without `admit`, bodies
 //     are read in memory under max_body_bytes;
-//   - a body-size limit: a larger body is answered 413 with the spec's JSON error (ERR006) and the
+//   - a body-size limit: a larger body is answered 413 with a JSON error (ERR006) and the
 //     connection closed, without reading the body;
 //   - spooled bodies: a request admitted with spools_body has its body written to a new file in
 //     spool_dir (Request::body_file, never held in memory); the file is removed once the request
@@ -24,6 +24,7 @@
 //     call of on_exchange (metrics);
 //   - graceful shutdown: Stop() stops accepting, lets in-flight requests finish (up to a grace
 //     period), then closes every connection.
+// What happens on one connection is http/connection.h's; spooling is http/spool_file.h's.
 #pragma once
 
 #include <chrono>
