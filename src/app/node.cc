@@ -294,11 +294,17 @@ http::ServerOptions ServerOptionsOf(const Config& config) {
 void Node::Start() {
   CheckServable(config_);
   OpenStorage();
-  StartServices();
+  OpenWarehouses();
+  CreateServices();
+  ListenForNotices();
+  RecoverFromPreviousRun();
+  BootstrapOnFirstStart();
   StartApi();
+  StartWebApp();
   StartPools();
+  SetUpComputations();
   StartServer();
-  maintenance_ = std::thread([this] { MaintenanceLoop(); });
+  StartMaintenance();
   spdlog::info("Tessera listening on {}:{} (storage: {})", config_.host(), port(),
                parts_->store->backend_name());
 }
@@ -310,16 +316,24 @@ void Node::OpenStorage() {
   storage::StoreOptions store_options;
   store_options.url = config_.ResolvedStorageUrl();
   parts_->store = storage::MetadataStore::Open(store_options);
+}
+
+// The configured warehouses and the demo's.
+void Node::OpenWarehouses() {
   std::map<std::string, std::string> warehouse_urls = config_.warehouses;
   warehouse_urls.emplace("demo", config_.WarehouseUrl("demo"));
   parts_->warehouses = std::make_unique<service::WarehouseRegistry>(warehouse_urls);
 }
 
-// The services, with what a previous run left behind recovered, and the demo on a first start.
-void Node::StartServices() {
+void Node::CreateServices() {
   parts_->services = std::make_unique<service::Services>(
       *parts_->store, SessionOptionsOf(config_), *parts_->warehouses, CubeOptionsOf(config_),
       InstanceOptionsOf(config_), MigrationSetupOf(config_));
+}
+
+// Other nodes' changes (ended sessions, published cubes) arrive as notices where the storage
+// service sends them; elsewhere the services look for changes themselves.
+void Node::ListenForNotices() {
   if (parts_->services->HearOtherNodes()) {
     spdlog::info("hearing other nodes' changes through the storage service");
   } else {
@@ -327,8 +341,16 @@ void Node::StartServices() {
         "storage on SQLite serves this node alone: several nodes need the storage service on "
         "PostgreSQL (docs/deployment.md)");
   }
+}
+
+// What a previous run of this node left: its interrupted jobs, then their files. When the
+// storage service is not reachable yet, the maintenance thread does it later.
+void Node::RecoverFromPreviousRun() {
   RecoverJobs();
   RemoveLeftovers();
+}
+
+void Node::BootstrapOnFirstStart() {
   EnsureBootstrapped();
   if (config_.demo_on_first_start && bootstrapped_) LoadDemoOnFirstStart();
 }
@@ -340,6 +362,9 @@ void Node::StartApi() {
         out, {&parts->exchanges, parts->server.get(), parts->compute.get(), parts->metadata.get()});
   };
   parts_->api = std::make_unique<api::Api>(*parts_->services, api_options);
+}
+
+void Node::StartWebApp() {
   std::string web_dir = config_.ResolvedWebDir();
   if (web_dir.empty()) {
     spdlog::warn("no web app found beside the executable; /app answers 404 (set --web-dir)");
@@ -349,12 +374,18 @@ void Node::StartApi() {
   parts_->web = std::make_unique<WebApp>(web_dir, config_.context_path);
 }
 
+// The compute pool for computations on data, the metadata pool for every other call.
 void Node::StartPools() {
   int compute_threads = config_.compute_threads > 0
                             ? config_.compute_threads
                             : static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
   parts_->compute = std::make_unique<ThreadPool>(compute_threads);
   parts_->metadata = std::make_unique<ThreadPool>(kMetadataThreads);
+}
+
+// The services that compute on data: the compute pool, the time a query may take, and the
+// dashboards' render hooks.
+void Node::SetUpComputations() {
   service::Services& services = *parts_->services;
   services.dataset_instances.set_pool(parts_->compute.get());
   services.dashboards.set_pool(parts_->compute.get());
@@ -364,38 +395,52 @@ void Node::StartPools() {
   services.dashboards.set_hooks(config_.dashboard_render_hooks);
 }
 
-// Admission (the token checked before a body is read) and cheap calls run on the metadata pool,
-// computations on data on the compute pool, so a cheap call never waits behind them.
 void Node::StartServer() {
   http::ServerOptions server_options = ServerOptionsOf(config_);
   server_options.on_exchange = [exchanges = &parts_->exchanges](const http::Exchange& exchange) {
     exchanges->Record(exchange);
   };
+  server_options.admit = AdmitOnMetadataPool();
+  parts_->server = std::make_unique<http::Server>(server_options, DispatchToPools());
+  parts_->server->Start();
+}
+
+// Admission (the token checked before a body is read) runs on the metadata pool, like every
+// cheap call, so it never waits behind a computation.
+http::Admit Node::AdmitOnMetadataPool() {
   api::Api* api = parts_->api.get();
-  WebApp* web = parts_->web.get();
-  ThreadPool* compute = parts_->compute.get();
   ThreadPool* metadata = parts_->metadata.get();
-  server_options.admit = [this, api, metadata](const http::RequestHead& head,
-                                               std::function<void(http::Admission)> decide) {
+  return [this, api, metadata](const http::RequestHead& head,
+                               std::function<void(http::Admission)> decide) {
     metadata->Post([this, api, head, decide = std::move(decide)] {
       EnsureBootstrapped();
       decide(api->Admit(head));
     });
   };
-  parts_->server = std::make_unique<http::Server>(
-      server_options,
-      [this, api, web, compute, metadata](http::Request request, http::Respond respond) {
-        ThreadPool* pool = api::Api::IsDataWork(request.method, request.path) ? compute : metadata;
-        pool->Post([this, api, web, request = std::move(request), respond = std::move(respond)] {
-          if (auto page = web->Handle(request)) {
-            page->route = "/app";
-            return respond(std::move(*page));
-          }
-          EnsureBootstrapped();
-          respond(api->Handle(request));
-        });
-      });
-  parts_->server->Start();
+}
+
+// Computations on data run on the compute pool, everything else (the web app's files included)
+// on the metadata pool, so a cheap call never waits behind a computation.
+http::Dispatch Node::DispatchToPools() {
+  api::Api* api = parts_->api.get();
+  WebApp* web = parts_->web.get();
+  ThreadPool* compute = parts_->compute.get();
+  ThreadPool* metadata = parts_->metadata.get();
+  return [this, api, web, compute, metadata](http::Request request, http::Respond respond) {
+    ThreadPool* pool = api::Api::IsDataWork(request.method, request.path) ? compute : metadata;
+    pool->Post([this, api, web, request = std::move(request), respond = std::move(respond)] {
+      if (auto page = web->Handle(request)) {
+        page->route = "/app";
+        return respond(std::move(*page));
+      }
+      EnsureBootstrapped();
+      respond(api->Handle(request));
+    });
+  };
+}
+
+void Node::StartMaintenance() {
+  maintenance_ = std::thread([this] { MaintenanceLoop(); });
 }
 
 uint16_t Node::port() const { return parts_->server ? parts_->server->port() : 0; }

@@ -5,11 +5,11 @@
 // an ephemeral port; `tessera serve` runs it until SIGTERM.
 //
 // Start() refuses (std::runtime_error) to listen beyond loopback without a configured
-// administrator password (ARCHITECTURE §8). It does not need the storage service: when the
-// database is unavailable the node still starts, answers 503 ERR016 where storage is needed, and
-// bootstraps the metadata as soon as the database can be reached. On the first start (no project
-// in the storage service) it generates the demo warehouse and loads the Tutorial project before
-// it listens, unless configured not to.
+// administrator password. It does not need the storage service: when the database is
+// unavailable the node still starts, answers 503 ERR016 where storage is needed, and bootstraps
+// the metadata as soon as the database can be reached. On the first start (no project in the
+// storage service) it generates the demo warehouse and loads the Tutorial project before it
+// listens, unless configured not to.
 #pragma once
 
 #include <atomic>
@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "app/config.h"
+#include "http/server.h"
 
 namespace tessera::app {
 
@@ -38,10 +39,20 @@ class Node {
   struct Parts;
   // The steps of Start(), in order.
   void OpenStorage();
-  void StartServices();
+  void OpenWarehouses();
+  void CreateServices();
+  void ListenForNotices();
+  void RecoverFromPreviousRun();
+  void BootstrapOnFirstStart();
   void StartApi();
+  void StartWebApp();
   void StartPools();
+  void SetUpComputations();
   void StartServer();
+  void StartMaintenance();
+  // What StartServer() hands the server.
+  http::Admit AdmitOnMetadataPool();
+  http::Dispatch DispatchToPools();
 
   void EnsureBootstrapped();
   void LoadDemoOnFirstStart();

@@ -118,7 +118,7 @@ engine::RowFilter OtherSelections(const engine::Dataset& rows, const model::Dash
     try {
       conditions.push_back(engine::CompileViewFilter(rows, condition));
     } catch (const Error&) {
-      // A condition on objects this dataset lacks does not reach its rows (spec 03 §5.4).
+      // A condition on objects this dataset lacks does not reach its rows.
     }
   }
   return engine::RowFilter::Combine(engine::RowFilter::Kind::kAnd, std::move(conditions));
@@ -176,6 +176,35 @@ class MergedElements {
   };
   std::map<engine::Cell, SuggestedElement, Before> elements_;
 };
+
+// Suggested elements asked of one state of a dashboard.
+struct ElementsAsked {
+  const model::Dashboard& dashboard;
+  const DashboardState& state;
+  const ElementsTarget target;
+  const ElementsQuery& query;
+};
+
+// Adds the elements of `rows` the query asks for (those that match its search and that the
+// chapter's other selections leave); false when `rows` does not show the target attribute.
+bool AddSuggestedElements(const engine::Dataset& rows, const ElementsAsked& asked, ThreadPool* pool,
+                          MergedElements& merged) {
+  const int index = VisibleAttribute(rows, asked.target.attribute_id);
+  if (index < 0) return false;
+  const engine::Dictionary& dictionary = rows.attribute(index).dictionary;
+  const std::optional<engine::ElementSearch> search = SearchOf(dictionary, asked.query);
+  if (!search) return true;
+  const engine::ElementList list = engine::ListElements(
+      rows, index, OtherSelections(rows, asked.dashboard, asked.state, asked.target), *search,
+      pool);
+  merged.Add(dictionary, list.codes, asked.target.attribute_id);
+  return true;
+}
+
+[[noreturn]] void ThrowNoDatasetHolds(const std::string& attribute_id) {
+  throw Error(ErrorCode::kInvalidInput,
+              "No dataset of the dashboard holds attribute '" + attribute_id + "'");
+}
 
 }  // namespace
 
@@ -703,27 +732,15 @@ ElementsAnswer DashboardService::Elements(const InstanceCaller& caller, const st
   Opened opened = Open(caller, id, instance_id);
   const DashboardModel& model = opened.definition->model();
   const std::shared_ptr<const DashboardState> state = opened.definition->Current().state;
-  const model::Dashboard& dashboard = model.dashboard;
-  const ElementsTarget target = TargetOf(dashboard, *state, query);
-
+  const ElementsAsked asked{model.dashboard, *state, TargetOf(model.dashboard, *state, query),
+                            query};
   MergedElements merged;
-  bool found = false;
-  for (const auto& dataset_id : dashboard.dataset_ids) {
-    std::shared_ptr<const engine::Dataset> rows = RowsOf(opened.instance.get(), model, dataset_id);
-    const int index = VisibleAttribute(*rows, target.attribute_id);
-    if (index < 0) continue;
-    found = true;
-    const engine::Dictionary& dictionary = rows->attribute(index).dictionary;
-    const std::optional<engine::ElementSearch> search = SearchOf(dictionary, query);
-    if (!search) continue;
-    const engine::ElementList list = engine::ListElements(
-        *rows, index, OtherSelections(*rows, dashboard, *state, target), *search, pool_);
-    merged.Add(dictionary, list.codes, target.attribute_id);
+  bool is_held = false;
+  for (const auto& dataset_id : model.dashboard.dataset_ids) {
+    const auto rows = RowsOf(opened.instance.get(), model, dataset_id);
+    is_held = AddSuggestedElements(*rows, asked, pool_, merged) || is_held;
   }
-  if (!found) {
-    throw Error(ErrorCode::kInvalidInput,
-                "No dataset of the dashboard holds attribute '" + target.attribute_id + "'");
-  }
+  if (!is_held) ThrowNoDatasetHolds(asked.target.attribute_id);
   return std::move(merged).Page(query.offset, query.limit);
 }
 

@@ -1,8 +1,9 @@
 // service/dashboard/dashboard_service.h
 //
-// Dashboards and their instances (spec 03): the saved definition, instance creation in every
-// mode of §2.2, filters (§3), suggested elements (§4), visualization results (§5) and the
-// instance calls of §6.
+// Dashboards and their instances: the saved definition, instance creation (of a saved dashboard
+// or of an in-memory one over reports and cubes; resolved only or executed, with filters, at a
+// target page), filters, suggested elements for a selector, visualization results, and the
+// instance calls (status, refresh, prompts, delete).
 //
 // Contract:
 //   - A dashboard is a type-55 object marked as a dashboard, read with browse and read rights;
@@ -119,7 +120,7 @@ class DashboardService {
 
   std::string Create(const InstanceCaller& caller, const std::string& id,
                      const DashboardCreateOptions& options);
-  // An in-memory dashboard with one grid per report or cube (spec 03 §2.3).
+  // An in-memory dashboard: one chapter, one page, one grid per report or cube.
   std::string CreateInMemory(const InstanceCaller& caller,
                              const std::vector<std::string>& object_ids,
                              const DashboardCreateOptions& options);
