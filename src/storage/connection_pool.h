@@ -11,16 +11,14 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "core/pool_usage.h"
-#include "core/time.h"
+#include "db/pool.h"
 #include "storage/sql_connection.h"
 
 namespace tessera::storage {
@@ -30,26 +28,9 @@ class ConnectionPool {
   // Opens a new connection; throws SqlError when the database cannot be used.
   using Connector = std::function<std::unique_ptr<SqlConnection>()>;
 
-  // One connection borrowed from the pool; returned on destruction if still healthy.
-  class Lease {
-   public:
-    Lease(ConnectionPool& pool, std::unique_ptr<SqlConnection> connection, bool reused)
-        : pool_(&pool), connection_(std::move(connection)), reused_(reused) {}
-    Lease(Lease&& other) noexcept = default;
-    Lease& operator=(Lease&&) = delete;
-    ~Lease();
-
-    SqlConnection& operator*() const { return *connection_; }
-    SqlConnection* operator->() const { return connection_.get(); }
-    bool reused() const { return reused_; }  // it was idle in the pool, so it may have gone stale
-    void Discard() { discarded_ = true; }    // close instead of returning to the pool
-
-   private:
-    ConnectionPool* pool_;
-    std::unique_ptr<SqlConnection> connection_;
-    bool reused_;
-    bool discarded_ = false;
-  };
+  // One connection borrowed from the pool; returned on destruction if still healthy. reused():
+  // it was idle in the pool, so it may have gone stale. Discard(): close it instead.
+  using Lease = db::Pool<SqlConnection>::Lease;
 
   ConnectionPool(Connector connect, int max_connections, std::chrono::milliseconds retry_interval);
   ConnectionPool(const ConnectionPool&) = delete;
@@ -67,19 +48,16 @@ class ConnectionPool {
   PoolUsage Usage();
 
  private:
-  void Return(std::unique_ptr<SqlConnection> connection);
   std::unique_ptr<SqlConnection> OpenNew();
-  void MarkDownLocked(std::string_view reason);
-  void MarkUpLocked();
+  bool IsWaitingToRetry();
+  void MarkDown(std::string_view reason);
+  void MarkUp();
 
   Connector connect_;
-  size_t max_connections_;
   std::chrono::milliseconds retry_interval_;
+  db::Pool<SqlConnection> pool_;
 
-  std::mutex mutex_;
-  std::condition_variable returned_;
-  std::vector<std::unique_ptr<SqlConnection>> idle_;
-  size_t open_count_ = 0;  // idle + leased + being opened
+  std::mutex state_mutex_;  // guards the three below; taken after the pool's lock, never before
   bool is_down_ = false;
   std::string down_reason_;
   std::chrono::steady_clock::time_point last_failure_{};

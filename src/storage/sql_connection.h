@@ -18,10 +18,11 @@
 #include <vector>
 
 #include "core/json.h"
+#include "db/value.h"
 
 namespace tessera::storage {
 
-using SqlValue = std::variant<std::monostate, int64_t, double, std::string>;
+using SqlValue = db::Value;
 using SqlRow = std::vector<SqlValue>;
 using SqlParams = std::vector<SqlValue>;
 

@@ -4,7 +4,8 @@
 
 #include <string_view>
 
-#include "core/private_files.h"
+#include "db/connect_error.h"
+#include "db/sqlite.h"
 
 namespace tessera::storage {
 namespace {
@@ -40,61 +41,13 @@ SqlError::Kind Classify(int result_code) {
   return SqlError::Kind::kOther;
 }
 
-// Owns one prepared statement for the duration of a call.
-class Statement {
- public:
-  Statement(sqlite3* db, std::string_view sql) {
-    result_ = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
-  }
-  ~Statement() { sqlite3_finalize(stmt_); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-
-  int prepare_result() const { return result_; }
-  sqlite3_stmt* get() const { return stmt_; }
-
- private:
-  sqlite3_stmt* stmt_ = nullptr;
-  int result_ = SQLITE_OK;
-};
-
-int Bind(sqlite3_stmt* stmt, int index, const SqlValue& value) {
-  if (const auto* number = std::get_if<int64_t>(&value)) {
-    return sqlite3_bind_int64(stmt, index, *number);
-  }
-  if (const auto* real = std::get_if<double>(&value))
-    return sqlite3_bind_double(stmt, index, *real);
-  if (const auto* text = std::get_if<std::string>(&value)) {
-    return sqlite3_bind_text64(stmt, index, text->data(), text->size(), SQLITE_TRANSIENT,
-                               SQLITE_UTF8);
-  }
-  return sqlite3_bind_null(stmt, index);
-}
-
-SqlValue ColumnValue(sqlite3_stmt* stmt, int column) {
-  switch (sqlite3_column_type(stmt, column)) {
-    case SQLITE_INTEGER:
-      return static_cast<int64_t>(sqlite3_column_int64(stmt, column));
-    case SQLITE_FLOAT:
-      return sqlite3_column_double(stmt, column);
-    case SQLITE_NULL:
-      return std::monostate{};
-    default: {
-      const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, column));
-      int size = sqlite3_column_bytes(stmt, column);
-      return std::string(bytes == nullptr ? "" : bytes, static_cast<size_t>(size));
-    }
-  }
-}
-
 class SqliteConnection : public SqlConnection {
  public:
-  explicit SqliteConnection(sqlite3* db) : db_(db) {}
-  ~SqliteConnection() override { sqlite3_close_v2(db_); }
+  explicit SqliteConnection(db::SqliteHandle db) : db_(std::move(db)) {}
 
   int64_t Execute(std::string_view sql, const SqlParams& params) override {
     Run(sql, params, nullptr);
-    return sqlite3_changes64(db_);
+    return sqlite3_changes64(db_.get());
   }
 
   std::vector<SqlRow> Query(std::string_view sql, const SqlParams& params) override {
@@ -118,36 +71,30 @@ class SqliteConnection : public SqlConnection {
 
  private:
   void Run(std::string_view sql, const SqlParams& params, std::vector<SqlRow>* rows) {
-    Statement statement(db_, sql);
+    db::SqliteStatement statement(db_.get(), sql);
     Check(statement.prepare_result());
     for (size_t i = 0; i < params.size(); ++i) {
-      Check(Bind(statement.get(), static_cast<int>(i + 1), params[i]));
+      Check(statement.Bind(static_cast<int>(i + 1), params[i]));
     }
     for (;;) {
       int result = sqlite3_step(statement.get());
       if (result == SQLITE_DONE) return;
-      if (result != SQLITE_ROW) Check(sqlite3_extended_errcode(db_));
+      if (result != SQLITE_ROW) Check(sqlite3_extended_errcode(db_.get()));
       if (rows == nullptr) continue;
-      int columns = sqlite3_column_count(statement.get());
-      SqlRow& row = rows->emplace_back();
-      row.reserve(static_cast<size_t>(columns));
-      for (int c = 0; c < columns; ++c) row.push_back(ColumnValue(statement.get(), c));
+      SqlRow& row = rows->emplace_back(static_cast<size_t>(statement.column_count()));
+      for (size_t c = 0; c < row.size(); ++c) statement.ReadColumn(static_cast<int>(c), row[c]);
     }
   }
 
   void Check(int result) {
     if (result == SQLITE_OK || result == SQLITE_ROW || result == SQLITE_DONE) return;
-    int extended = sqlite3_extended_errcode(db_);
-    // Some API misuse (a bad bind index, an empty statement) is reported only by the result.
-    bool only_in_result = extended == SQLITE_OK;
-    if (only_in_result) extended = result;
-    SqlError::Kind kind = Classify(extended);
+    const db::SqliteFailure failure = db::DescribeSqliteFailure(db_.get(), result);
+    SqlError::Kind kind = Classify(failure.code);
     if (kind == SqlError::Kind::kConnectionLost) healthy_ = false;
-    throw SqlError(kind, std::string("sqlite: ") +
-                             (only_in_result ? sqlite3_errstr(extended) : sqlite3_errmsg(db_)));
+    throw SqlError(kind, "sqlite: " + failure.message);
   }
 
-  sqlite3* db_;
+  db::SqliteHandle db_;
   bool healthy_ = true;
 };
 
@@ -155,20 +102,12 @@ class SqliteConnection : public SqlConnection {
 
 std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
                                                     std::chrono::milliseconds busy_timeout) {
-  // A new database (and so its WAL and shared-memory files, which SQLite gives its mode) is
-  // readable by this user only.
-  if (path != ":memory:" && !path.empty()) CreatePrivateFile(path);
-  sqlite3* db = nullptr;
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-  int result = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
-  if (result != SQLITE_OK) {
-    std::string message = "sqlite: cannot open '" + path + "': " + sqlite3_errstr(result);
-    sqlite3_close_v2(db);
-    throw SqlError(SqlError::Kind::kConnectionLost, message);
+  std::unique_ptr<SqliteConnection> connection;
+  try {
+    connection = std::make_unique<SqliteConnection>(db::OpenSqlite(path, busy_timeout));
+  } catch (const db::ConnectError& error) {
+    throw SqlError(SqlError::Kind::kConnectionLost, std::string("sqlite: ") + error.what());
   }
-  sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(db, static_cast<int>(busy_timeout.count()));
-  auto connection = std::make_unique<SqliteConnection>(db);
   try {
     connection->Query("PRAGMA journal_mode = WAL", {});
     connection->Execute("PRAGMA synchronous = NORMAL", {});

@@ -1,8 +1,8 @@
 // storage/store_url.h
 //
-// The `storage.url` setting: "sqlite:///absolute/path/metadata.db" or "sqlite:relative/path.db"
-// for SQLite; "postgresql://..." or "postgres://..." for PostgreSQL (handed to libpq unchanged).
-// Anything else names no backend.
+// The `storage.url` setting: a database URL (db/database_url.h), "sqlite:///absolute/path.db" or
+// "sqlite:relative/path.db" for SQLite, "postgresql://..." or "postgres://..." for PostgreSQL
+// (handed to libpq unchanged). Anything else names no backend.
 #pragma once
 
 #include <chrono>
@@ -11,20 +11,18 @@
 #include <string>
 #include <string_view>
 
+#include "db/database_url.h"
 #include "storage/sql_connection.h"
 
 namespace tessera::storage {
 
-enum class Backend { kSqlite, kPostgres };
+using Backend = db::Backend;
+using StoreUrl = db::DatabaseUrl;
+using db::BackendName;  // "sqlite" or "postgresql"
 
-struct StoreUrl {
-  Backend backend = Backend::kSqlite;
-  std::string target;  // SQLite: the file path; PostgreSQL: the whole URL
-};
-
-std::optional<StoreUrl> ParseStoreUrl(std::string_view url);
-
-std::string_view BackendName(Backend backend);  // "sqlite" or "postgresql"
+inline std::optional<StoreUrl> ParseStoreUrl(std::string_view url) {
+  return db::ParseDatabaseUrl(url);
+}
 
 // Opens a new connection to the database `url` names. Throws SqlError(kConnectionLost) when the
 // database cannot be reached or opened.

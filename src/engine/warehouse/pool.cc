@@ -37,33 +37,12 @@ bool IsCancelled(const std::atomic<bool>* cancel) {
 
 }  // namespace
 
-class PooledWarehouse::Lease {
- public:
-  Lease(PooledWarehouse& pool, std::unique_ptr<WarehouseConnection> connection, bool reused)
-      : pool_(&pool), connection_(std::move(connection)), reused_(reused) {}
-  Lease(Lease&& other) noexcept = default;
-  Lease& operator=(Lease&&) = delete;
-  ~Lease() {
-    if (connection_ == nullptr) return;  // moved from
-    if (!connection_->is_healthy()) connection_.reset();
-    pool_->Return(std::move(connection_));
-  }
-
-  WarehouseConnection& operator*() const { return *connection_; }
-  bool reused() const { return reused_; }
-
- private:
-  PooledWarehouse* pool_;
-  std::unique_ptr<WarehouseConnection> connection_;
-  bool reused_;
-};
-
 PooledWarehouse::PooledWarehouse(Dialect dialect, std::string name, int max_connections,
                                  Connector connect)
     : dialect_(dialect),
       name_(std::move(name)),
-      max_connections_(static_cast<size_t>(std::max(1, max_connections))),
-      connect_(std::move(connect)) {}
+      connect_(std::move(connect)),
+      connections_(max_connections) {}
 
 PooledWarehouse::~PooledWarehouse() = default;
 
@@ -109,71 +88,34 @@ void PooledWarehouse::WithConnection(
     Clock::time_point deadline, const std::atomic<bool>* cancel,
     const std::function<void(WarehouseConnection&, bool& started)>& call) {
   for (int attempt = 0;; ++attempt) {
-    Lease lease = Acquire(deadline, cancel);
+    Connections::Lease lease = Acquire(deadline, cancel);
     bool started = false;
     try {
       call(*lease, started);
       return;
     } catch (const Error& error) {
       if (error.code() != ErrorCode::kEngineUnreachable) throw;
-      DiscardIdle();
+      connections_.DiscardIdle();
       if (!lease.reused() || started || attempt > 0) throw;
     }
   }
 }
 
-PooledWarehouse::Lease PooledWarehouse::Acquire(Clock::time_point deadline,
-                                                const std::atomic<bool>* cancel) {
-  std::unique_lock lock(mutex_);
-  while (idle_.empty() && open_count_ >= max_connections_) {
+PooledWarehouse::Connections::Lease PooledWarehouse::Acquire(Clock::time_point deadline,
+                                                             const std::atomic<bool>* cancel) {
+  auto wait_or_give_up = [&] {
     if (IsCancelled(cancel)) throw CancelledError(name_);
     if (Clock::now() >= deadline) {
       throw Error(ErrorCode::kTimeout, "The warehouse '" + name_ + "' had no free connection (" +
-                                           std::to_string(max_connections_) +
+                                           std::to_string(connections_.max_connections()) +
                                            " in use) before the query timed out");
     }
-    returned_.wait_until(lock, std::min(deadline, Clock::now() + kCancelPollInterval));
-  }
-  if (!idle_.empty()) {
-    auto connection = std::move(idle_.back());
-    idle_.pop_back();
-    return Lease(*this, std::move(connection), /*reused=*/true);
-  }
-  ++open_count_;
-  lock.unlock();
-  return Lease(*this, OpenNew(), /*reused=*/false);
+    return std::min(deadline, Clock::now() + kCancelPollInterval);
+  };
+  return connections_.Acquire(
+      wait_or_give_up, [] {}, [&] { return connect_(); });
 }
 
-std::unique_ptr<WarehouseConnection> PooledWarehouse::OpenNew() {
-  try {
-    return connect_();
-  } catch (...) {
-    Return(nullptr);
-    throw;
-  }
-}
-
-void PooledWarehouse::Return(std::unique_ptr<WarehouseConnection> connection) {
-  std::lock_guard lock(mutex_);
-  if (connection != nullptr) {
-    idle_.push_back(std::move(connection));
-  } else {
-    --open_count_;
-  }
-  returned_.notify_one();
-}
-
-void PooledWarehouse::DiscardIdle() {
-  std::vector<std::unique_ptr<WarehouseConnection>> closing;
-  std::lock_guard lock(mutex_);
-  closing.swap(idle_);
-  open_count_ -= closing.size();
-  returned_.notify_all();
-}
-
-PoolUsage PooledWarehouse::pool_usage() {
-  std::lock_guard lock(mutex_);
-  return {open_count_, open_count_ - idle_.size(), max_connections_};
-}
+PoolUsage PooledWarehouse::pool_usage() { return connections_.Usage(); }
 
 }  // namespace tessera::engine::warehouse

@@ -12,13 +12,12 @@
 // tries to connect.
 #pragma once
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "db/pool.h"
 #include "engine/warehouse/connection.h"
 #include "engine/warehouse/warehouse.h"
 
@@ -43,13 +42,10 @@ class PooledWarehouse : public Warehouse {
   PoolUsage pool_usage() override;
 
  private:
-  class Lease;
-  using Clock = std::chrono::steady_clock;
+  using Connections = db::Pool<WarehouseConnection>;
+  using Clock = Connections::Clock;
 
-  Lease Acquire(Clock::time_point deadline, const std::atomic<bool>* cancel);
-  std::unique_ptr<WarehouseConnection> OpenNew();
-  void Return(std::unique_ptr<WarehouseConnection> connection);
-  void DiscardIdle();
+  Connections::Lease Acquire(Clock::time_point deadline, const std::atomic<bool>* cancel);
 
   // Runs `call` on a leased connection, with the one retry described above; `call` sets
   // `started` once a retry would repeat work its caller can see.
@@ -58,13 +54,8 @@ class PooledWarehouse : public Warehouse {
 
   Dialect dialect_;
   std::string name_;
-  size_t max_connections_;
   Connector connect_;
-
-  std::mutex mutex_;
-  std::condition_variable returned_;
-  std::vector<std::unique_ptr<WarehouseConnection>> idle_;
-  size_t open_count_ = 0;  // idle + leased + being opened
+  Connections connections_;
 };
 
 }  // namespace tessera::engine::warehouse

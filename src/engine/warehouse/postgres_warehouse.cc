@@ -5,10 +5,11 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
-#include <charconv>
 #include <exception>
 #include <optional>
 
+#include "db/connect_error.h"
+#include "db/postgres.h"
 #include "engine/warehouse/ddl.h"
 
 namespace tessera::engine::warehouse {
@@ -16,119 +17,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// pg_type OIDs of the result and parameter types read as numbers.
-constexpr Oid kBoolOid = 16;
-constexpr Oid kInt8Oid = 20;
-constexpr Oid kInt2Oid = 21;
-constexpr Oid kInt4Oid = 23;
-constexpr Oid kFloat4Oid = 700;
-constexpr Oid kFloat8Oid = 701;
-constexpr Oid kNumericOid = 1700;
-
 constexpr std::chrono::milliseconds kPollInterval{25};
 // How long a cancelled statement may take to wind down before the connection is given up.
 constexpr std::chrono::seconds kCancelGrace{10};
 constexpr size_t kCopyChunkBytes = 1 << 20;
 constexpr int kRowsPerDeadlineCheck = 64;
 
-struct ResultDeleter {
-  void operator()(PGresult* result) const { PQclear(result); }
-};
-using Result = std::unique_ptr<PGresult, ResultDeleter>;
-
-// libpq messages end in a newline and may span lines; errors and logs want one line.
-std::string OneLine(std::string text) {
-  for (char& c : text) {
-    if (c == '\n' || c == '\t') c = ' ';
-  }
-  while (!text.empty() && text.back() == ' ') text.pop_back();
-  return text;
-}
-
-bool IsConnectionState(std::string_view sqlstate) {
-  return sqlstate.starts_with("08") || sqlstate == "57P01" || sqlstate == "57P02" ||
-         sqlstate == "57P03";
-}
-
 constexpr std::string_view kQueryCanceledState = "57014";
-
-enum class CellKind { kInteger, kReal, kBoolean, kText };
-
-CellKind KindOf(Oid type) {
-  switch (type) {
-    case kInt2Oid:
-    case kInt4Oid:
-    case kInt8Oid:
-      return CellKind::kInteger;
-    case kFloat4Oid:
-    case kFloat8Oid:
-    case kNumericOid:
-      return CellKind::kReal;
-    case kBoolOid:
-      return CellKind::kBoolean;
-    default:
-      return CellKind::kText;
-  }
-}
-
-void SetText(SqlValue& cell, std::string_view text) {
-  if (auto* existing = std::get_if<std::string>(&cell)) {
-    existing->assign(text);
-  } else {
-    cell = std::string(text);
-  }
-}
-
-void ReadCell(const PGresult* result, int row, int column, CellKind kind, SqlValue& cell) {
-  if (PQgetisnull(result, row, column)) {
-    cell = std::monostate{};
-    return;
-  }
-  std::string_view text(PQgetvalue(result, row, column),
-                        static_cast<size_t>(PQgetlength(result, row, column)));
-  const char* end = text.data() + text.size();
-  switch (kind) {
-    case CellKind::kInteger: {
-      int64_t number = 0;
-      if (std::from_chars(text.data(), end, number).ec == std::errc()) {
-        cell = number;
-        return;
-      }
-      break;
-    }
-    case CellKind::kReal: {
-      double number = 0;
-      if (std::from_chars(text.data(), end, number).ec == std::errc()) {
-        cell = number;
-        return;
-      }
-      break;
-    }
-    case CellKind::kBoolean:
-      cell = static_cast<int64_t>(text == "t" ? 1 : 0);
-      return;
-    case CellKind::kText:
-      break;
-  }
-  SetText(cell, text);
-}
-
-std::string FormatNumber(const SqlValue& value) {
-  char buffer[64];
-  char* end = buffer;
-  if (const auto* number = std::get_if<int64_t>(&value)) {
-    end = std::to_chars(buffer, buffer + sizeof buffer, *number).ptr;
-  } else {
-    end = std::to_chars(buffer, buffer + sizeof buffer, std::get<double>(value)).ptr;
-  }
-  return std::string(buffer, end);
-}
-
-Oid ParameterType(const SqlValue& value) {
-  if (std::holds_alternative<int64_t>(value)) return kInt8Oid;
-  if (std::holds_alternative<double>(value)) return kFloat8Oid;
-  return 0;  // the server infers it from where the value is used
-}
 
 // A COPY text-format field: backslash, tab, newline and carriage return escaped; null as \N.
 void AppendCopyField(std::string& out, const SqlValue& value) {
@@ -138,7 +33,7 @@ void AppendCopyField(std::string& out, const SqlValue& value) {
   }
   const auto* text = std::get_if<std::string>(&value);
   if (text == nullptr) {
-    out += FormatNumber(value);
+    out += db::FormatNumber(value);
     return;
   }
   for (char c : *text) {
@@ -188,8 +83,7 @@ class PostgresWarehouseConnection : public WarehouseConnection {
  public:
   PostgresWarehouseConnection(std::string warehouse_name, PGconn* conn)
       : name_(std::move(warehouse_name)), conn_(conn) {
-    PQsetNoticeProcessor(
-        conn_, [](void*, const char*) {}, nullptr);
+    db::IgnoreNotices(conn_);
   }
   ~PostgresWarehouseConnection() override { PQfinish(conn_); }
 
@@ -230,27 +124,16 @@ class PostgresWarehouseConnection : public WarehouseConnection {
     std::optional<Error> failure;
     std::exception_ptr sink_failure;
     bool columns_sent = false;
-    std::vector<CellKind> kinds;
+    std::vector<db::ColumnKind> kinds;
     std::vector<SqlValue> row;
     int rows_since_clock_check = 0;
   };
 
   void Send(const SqlStatement& statement) {
-    std::string numbered = NumberPostgresPlaceholders(statement.text);
-    size_t count = statement.parameters.size();
-    std::vector<std::string> texts(count);
-    std::vector<const char*> values(count, nullptr);
-    std::vector<Oid> types(count, 0);
-    for (size_t i = 0; i < count; ++i) {
-      const SqlValue& parameter = statement.parameters[i];
-      types[i] = ParameterType(parameter);
-      if (std::holds_alternative<std::monostate>(parameter)) continue;
-      const auto* text = std::get_if<std::string>(&parameter);
-      texts[i] = text != nullptr ? *text : FormatNumber(parameter);
-      values[i] = texts[i].c_str();
-    }
-    if (PQsendQueryParams(conn_, numbered.c_str(), static_cast<int>(count), types.data(),
-                          values.data(), nullptr, nullptr, 0) == 0) {
+    const std::string numbered = NumberPostgresPlaceholders(statement.text);
+    const db::PostgresParameters parameters(statement.parameters);
+    if (PQsendQueryParams(conn_, numbered.c_str(), parameters.count(), parameters.types(),
+                          parameters.values(), nullptr, nullptr, 0) == 0) {
       throw ConnectionFailure(PQerrorMessage(conn_));
     }
     PQsetSingleRowMode(conn_);
@@ -261,7 +144,7 @@ class PostgresWarehouseConnection : public WarehouseConnection {
     StreamState state;
     for (;;) {
       WaitForResult(watch, state);
-      Result result(PQgetResult(conn_));
+      db::PostgresResult result(PQgetResult(conn_));
       if (result == nullptr) break;
       Consume(result.get(), sink, watch, state);
     }
@@ -296,7 +179,7 @@ class PostgresWarehouseConnection : public WarehouseConnection {
     try {
       if (!state.columns_sent) SendColumns(result, sink, state);
       for (size_t c = 0; c < state.row.size(); ++c) {
-        ReadCell(result, 0, static_cast<int>(c), state.kinds[c], state.row[c]);
+        db::ReadPostgresCell(result, 0, static_cast<int>(c), state.kinds[c], state.row[c]);
       }
       sink.OnRow(state.row);
     } catch (...) {
@@ -310,7 +193,7 @@ class PostgresWarehouseConnection : public WarehouseConnection {
     std::vector<std::string> names;
     for (int c = 0; c < columns; ++c) {
       names.emplace_back(PQfname(result, c));
-      state.kinds.push_back(KindOf(PQftype(result, c)));
+      state.kinds.push_back(db::ColumnKindOf(PQftype(result, c), db::NumericColumns::kAsReal));
     }
     state.row.resize(static_cast<size_t>(columns));
     state.columns_sent = true;
@@ -366,7 +249,7 @@ class PostgresWarehouseConnection : public WarehouseConnection {
       throw;
     }
     if (PQputCopyEnd(conn_, nullptr) != 1) throw ConnectionFailure(PQerrorMessage(conn_));
-    Result result(PQgetResult(conn_));
+    db::PostgresResult result(PQgetResult(conn_));
     DrainResults();
     if (PQresultStatus(result.get()) != PGRES_COMMAND_OK) throw Classify(result.get());
   }
@@ -401,7 +284,7 @@ class PostgresWarehouseConnection : public WarehouseConnection {
   }
 
   void Execute(const std::string& sql, ExecStatusType expected = PGRES_COMMAND_OK) {
-    Result result(PQexec(conn_, sql.c_str()));
+    db::PostgresResult result(PQexec(conn_, sql.c_str()));
     ExecStatusType status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
     if (status == expected || status == PGRES_TUPLES_OK) return;
     if (result == nullptr) throw ConnectionFailure(PQerrorMessage(conn_));
@@ -409,15 +292,14 @@ class PostgresWarehouseConnection : public WarehouseConnection {
   }
 
   void DrainResults() {
-    while (Result result{PQgetResult(conn_)}) {
+    while (db::PostgresResult result{PQgetResult(conn_)}) {
     }
   }
 
   Error Classify(const PGresult* result) {
-    const char* field = PQresultErrorField(result, PG_DIAG_SQLSTATE);
-    std::string_view sqlstate = field != nullptr ? field : "";
-    std::string message = OneLine(PQresultErrorMessage(result));
-    if (PQstatus(conn_) != CONNECTION_OK || IsConnectionState(sqlstate) || sqlstate.empty()) {
+    const std::string_view sqlstate = db::SqlStateOf(result);
+    std::string message = db::OneLine(PQresultErrorMessage(result));
+    if (db::IsConnectionLost(conn_, sqlstate)) {
       return ConnectionFailure(message);
     }
     if (sqlstate == kQueryCanceledState) {
@@ -430,13 +312,13 @@ class PostgresWarehouseConnection : public WarehouseConnection {
   Error ConnectionFailure(std::string_view reason) {
     healthy_ = false;
     spdlog::warn("warehouse '{}' cannot be reached: postgresql: {}", name_,
-                 OneLine(std::string(reason)));
+                 db::OneLine(std::string(reason)));
     return UnreachableError(name_);
   }
 
   void RollbackIfOpen() {
     if (!is_healthy() || PQtransactionStatus(conn_) == PQTRANS_IDLE) return;
-    Result result(PQexec(conn_, "ROLLBACK"));
+    db::PostgresResult result(PQexec(conn_, "ROLLBACK"));
   }
 
   std::string name_;
@@ -448,28 +330,16 @@ class PostgresWarehouseConnection : public WarehouseConnection {
 
 std::unique_ptr<WarehouseConnection> OpenPostgresWarehouseConnection(
     const std::string& warehouse_name, const std::string& url) {
-  // Keywords before "dbname" are defaults that the expanded URL overrides.
-  const char* keywords[] = {"connect_timeout",
-                            "keepalives_idle",
-                            "keepalives_interval",
-                            "keepalives_count",
-                            "tcp_user_timeout",
-                            "application_name",
-                            "client_encoding",
-                            "options",
-                            "dbname",
-                            nullptr};
-  const char* values[] = {
-      "3",         "10",   "5", "3", "30000", "tessera-warehouse", "UTF8", "-c DateStyle=ISO,YMD",
-      url.c_str(), nullptr};
-  PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
-  if (conn == nullptr || PQstatus(conn) != CONNECTION_OK) {
-    spdlog::warn("warehouse '{}' cannot be reached: postgresql: {}", warehouse_name,
-                 OneLine(conn != nullptr ? PQerrorMessage(conn) : "out of memory"));
-    PQfinish(conn);
+  // UTF-8 and ISO dates, so a `date` column reads as "yyyy-MM-dd".
+  const db::PostgresSession session{
+      "tessera-warehouse", {{"client_encoding", "UTF8"}, {"options", "-c DateStyle=ISO,YMD"}}};
+  try {
+    return std::make_unique<PostgresWarehouseConnection>(warehouse_name,
+                                                         db::ConnectPostgres(url, session));
+  } catch (const db::ConnectError& error) {
+    spdlog::warn("warehouse '{}' cannot be reached: postgresql: {}", warehouse_name, error.what());
     throw UnreachableError(warehouse_name);
   }
-  return std::make_unique<PostgresWarehouseConnection>(warehouse_name, conn);
 }
 
 }  // namespace tessera::engine::warehouse

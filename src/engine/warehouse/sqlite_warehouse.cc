@@ -3,13 +3,14 @@
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
 
-#include "core/private_files.h"
+#include "db/connect_error.h"
+#include "db/sqlite.h"
 #include "engine/warehouse/ddl.h"
 
 namespace tessera::engine::warehouse {
 namespace {
 
-constexpr int kBusyTimeoutMs = 10000;
+constexpr std::chrono::milliseconds kBusyTimeout{10000};
 // Virtual machine steps between two looks at the deadline and the cancel flag: a few
 // microseconds of work, so a cancelled statement stops almost at once.
 constexpr int kStepsPerProgressCheck = 1000;
@@ -33,24 +34,6 @@ bool IsUnreachableCode(int result_code) {
       return false;
   }
 }
-
-class Statement {
- public:
-  Statement(sqlite3* db, std::string_view sql) {
-    prepare_result_ =
-        sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
-  }
-  ~Statement() { sqlite3_finalize(stmt_); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-
-  int prepare_result() const { return prepare_result_; }
-  sqlite3_stmt* get() const { return stmt_; }
-
- private:
-  sqlite3_stmt* stmt_ = nullptr;
-  int prepare_result_ = SQLITE_OK;
-};
 
 // Why the progress handler interrupted a statement.
 struct Watch {
@@ -83,45 +66,6 @@ class ProgressHandlerScope {
   sqlite3* db_;
 };
 
-int Bind(sqlite3_stmt* stmt, int index, const SqlValue& value) {
-  if (const auto* number = std::get_if<int64_t>(&value)) {
-    return sqlite3_bind_int64(stmt, index, *number);
-  }
-  if (const auto* real = std::get_if<double>(&value)) {
-    return sqlite3_bind_double(stmt, index, *real);
-  }
-  if (const auto* text = std::get_if<std::string>(&value)) {
-    return sqlite3_bind_text64(stmt, index, text->data(), text->size(), SQLITE_TRANSIENT,
-                               SQLITE_UTF8);
-  }
-  return sqlite3_bind_null(stmt, index);
-}
-
-// Reuses the cell's string buffer when it already holds text.
-void ReadCell(sqlite3_stmt* stmt, int column, SqlValue& cell) {
-  switch (sqlite3_column_type(stmt, column)) {
-    case SQLITE_INTEGER:
-      cell = static_cast<int64_t>(sqlite3_column_int64(stmt, column));
-      return;
-    case SQLITE_FLOAT:
-      cell = sqlite3_column_double(stmt, column);
-      return;
-    case SQLITE_NULL:
-      cell = std::monostate{};
-      return;
-    default: {
-      const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, column));
-      auto size = static_cast<size_t>(sqlite3_column_bytes(stmt, column));
-      std::string_view text(bytes == nullptr ? "" : bytes, bytes == nullptr ? 0 : size);
-      if (auto* existing = std::get_if<std::string>(&cell)) {
-        existing->assign(text);
-      } else {
-        cell = std::string(text);
-      }
-    }
-  }
-}
-
 std::vector<std::string> ColumnNames(sqlite3_stmt* stmt) {
   std::vector<std::string> names;
   int count = sqlite3_column_count(stmt);
@@ -141,13 +85,10 @@ std::string InsertSql(const TableSchema& schema) {
 
 class SqliteWarehouseConnection : public WarehouseConnection {
  public:
-  SqliteWarehouseConnection(std::string warehouse_name, sqlite3* db)
-      : name_(std::move(warehouse_name)), db_(db) {}
-  ~SqliteWarehouseConnection() override { sqlite3_close_v2(db_); }
+  SqliteWarehouseConnection(std::string warehouse_name, db::SqliteHandle db)
+      : name_(std::move(warehouse_name)), db_(std::move(db)) {}
 
   void Configure() {
-    sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
     Execute("PRAGMA journal_mode = WAL");
     Execute("PRAGMA synchronous = NORMAL");
     Execute(kDefaultCacheSize);
@@ -188,52 +129,48 @@ class SqliteWarehouseConnection : public WarehouseConnection {
 
  private:
   [[noreturn]] void Fail(int result_code) {
-    int extended = sqlite3_extended_errcode(db_);
-    // Some API misuse (a bad bind index) is reported only by the result.
-    bool only_in_result = extended == SQLITE_OK;
-    if (only_in_result) extended = result_code;
-    std::string message = only_in_result ? sqlite3_errstr(result_code) : sqlite3_errmsg(db_);
-    if (IsUnreachableCode(extended) || IsUnreachableCode(result_code)) {
+    const db::SqliteFailure failure = db::DescribeSqliteFailure(db_.get(), result_code);
+    if (IsUnreachableCode(failure.code) || IsUnreachableCode(result_code)) {
       healthy_ = false;
-      spdlog::warn("warehouse '{}' cannot be reached: sqlite: {}", name_, message);
+      spdlog::warn("warehouse '{}' cannot be reached: sqlite: {}", name_, failure.message);
       throw UnreachableError(name_);
     }
-    throw RefusedError(name_, "sqlite: " + message);
+    throw RefusedError(name_, "sqlite: " + failure.message);
   }
 
   void Execute(std::string_view sql) {
-    int result = sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, nullptr);
+    int result = sqlite3_exec(db_.get(), std::string(sql).c_str(), nullptr, nullptr, nullptr);
     if (result != SQLITE_OK) Fail(result);
   }
 
   void Run(const SqlStatement& statement, RowSink& sink, const QueryOptions& options) {
-    Statement prepared(db_, statement.text);
+    db::SqliteStatement prepared(db_.get(), statement.text);
     if (prepared.prepare_result() != SQLITE_OK) Fail(prepared.prepare_result());
     if (prepared.get() == nullptr) throw RefusedError(name_, "the statement is empty");
-    BindAll(prepared.get(), statement.parameters);
+    BindAll(prepared, statement.parameters);
 
     Watch watch{Clock::now() + options.timeout, options.cancel};
-    ProgressHandlerScope progress(db_, watch);
+    ProgressHandlerScope progress(db_.get(), watch);
     sink.OnColumns(ColumnNames(prepared.get()));
-    std::vector<SqlValue> row(static_cast<size_t>(sqlite3_column_count(prepared.get())));
+    std::vector<SqlValue> row(static_cast<size_t>(prepared.column_count()));
     for (;;) {
       int result = sqlite3_step(prepared.get());
       if (result == SQLITE_DONE) return;
       if (result != SQLITE_ROW) StepFailed(result, watch, options);
-      for (int c = 0; c < static_cast<int>(row.size()); ++c) ReadCell(prepared.get(), c, row[c]);
+      for (int c = 0; c < static_cast<int>(row.size()); ++c) prepared.ReadColumn(c, row[c]);
       sink.OnRow(row);
     }
   }
 
-  void BindAll(sqlite3_stmt* stmt, const std::vector<SqlValue>& parameters) {
-    int expected = sqlite3_bind_parameter_count(stmt);
+  void BindAll(db::SqliteStatement& prepared, const std::vector<SqlValue>& parameters) {
+    int expected = sqlite3_bind_parameter_count(prepared.get());
     if (expected != static_cast<int>(parameters.size())) {
       throw RefusedError(name_, "the statement has " + std::to_string(expected) +
                                     " placeholders but " + std::to_string(parameters.size()) +
                                     " values were given");
     }
     for (size_t i = 0; i < parameters.size(); ++i) {
-      int result = Bind(stmt, static_cast<int>(i + 1), parameters[i]);
+      int result = prepared.Bind(static_cast<int>(i + 1), parameters[i]);
       if (result != SQLITE_OK) Fail(result);
     }
   }
@@ -247,14 +184,14 @@ class SqliteWarehouseConnection : public WarehouseConnection {
   }
 
   void InsertRows(const TableSchema& schema, const RowSource& source) {
-    Statement insert(db_, InsertSql(schema));
+    db::SqliteStatement insert(db_.get(), InsertSql(schema));
     if (insert.prepare_result() != SQLITE_OK) Fail(insert.prepare_result());
     const size_t width = schema.columns.size();
     std::vector<SqlValue> row(width);
     while (source(row)) {
       if (row.size() != width) throw WrongRowWidth(schema, row.size());
       for (size_t i = 0; i < width; ++i) {
-        int result = Bind(insert.get(), static_cast<int>(i + 1), row[i]);
+        int result = insert.Bind(static_cast<int>(i + 1), row[i]);
         if (result != SQLITE_OK) Fail(result);
       }
       int result = sqlite3_step(insert.get());
@@ -270,19 +207,19 @@ class SqliteWarehouseConnection : public WarehouseConnection {
   }
 
   void RollbackIfOpen() {
-    if (healthy_ && sqlite3_get_autocommit(db_) == 0) {
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (healthy_ && sqlite3_get_autocommit(db_.get()) == 0) {
+      sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
     }
   }
 
   void RestoreAfterLoad() {
     if (!healthy_) return;
-    sqlite3_exec(db_, "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr);
-    sqlite3_exec(db_, std::string(kDefaultCacheSize).c_str(), nullptr, nullptr, nullptr);
+    sqlite3_exec(db_.get(), "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr);
+    sqlite3_exec(db_.get(), std::string(kDefaultCacheSize).c_str(), nullptr, nullptr, nullptr);
   }
 
   std::string name_;
-  sqlite3* db_;
+  db::SqliteHandle db_;
   bool healthy_ = true;
 };
 
@@ -290,19 +227,14 @@ class SqliteWarehouseConnection : public WarehouseConnection {
 
 std::unique_ptr<WarehouseConnection> OpenSqliteWarehouseConnection(
     const std::string& warehouse_name, const std::string& path) {
-  // A new database (and so its WAL and shared-memory files, which SQLite gives its mode) is
-  // readable by this user only.
-  if (path != ":memory:" && !path.empty()) CreatePrivateFile(path);
-  sqlite3* db = nullptr;
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-  int result = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
-  if (result != SQLITE_OK) {
-    spdlog::warn("warehouse '{}' cannot be reached: sqlite: cannot open '{}': {}", warehouse_name,
-                 path, sqlite3_errstr(result));
-    sqlite3_close_v2(db);
+  std::unique_ptr<SqliteWarehouseConnection> connection;
+  try {
+    connection = std::make_unique<SqliteWarehouseConnection>(warehouse_name,
+                                                             db::OpenSqlite(path, kBusyTimeout));
+  } catch (const db::ConnectError& error) {
+    spdlog::warn("warehouse '{}' cannot be reached: sqlite: {}", warehouse_name, error.what());
     throw UnreachableError(warehouse_name);
   }
-  auto connection = std::make_unique<SqliteWarehouseConnection>(warehouse_name, db);
   try {
     connection->Configure();
   } catch (const Error& error) {

@@ -1,8 +1,8 @@
 // engine/warehouse/sqlite_warehouse.h
 //
-// Warehouse connections to an SQLite file (the embedded default, ARCHITECTURE §1). The file is
-// created when missing; its directory must exist. Connections use WAL and wait up to a busy
-// timeout for locks, so reports read while a load writes.
+// Warehouse connections to an SQLite file (the default warehouse is one, warehouse.db in the data
+// directory). The file is created when missing; its directory must exist. Connections use WAL and
+// wait up to a busy timeout for locks, so reports read while a load writes.
 //
 // Values are typed by what each cell holds (INTEGER, REAL, TEXT, NULL; a BLOB reads as text).
 // Timeout and cancellation: a progress handler looks at the deadline and the cancel flag every

@@ -1,8 +1,9 @@
 // engine/warehouse/warehouse.h
 //
-// A warehouse: the database a project's reports read (spec 05 §4 step 1). Connections are named
-// in the configuration; each names a URL, "sqlite:///abs/path/warehouse.db" (embedded default)
-// or "postgresql://...". One interface for both, with the dialect differences kept here.
+// A warehouse: the database a project's reports read their rows from. Connections are named in
+// the configuration; each names a database URL (db/database_url.h),
+// "sqlite:///abs/path/warehouse.db" (the default, in the data directory) or "postgresql://...".
+// One interface for both, with the dialect differences kept here.
 //
 // Contract:
 //   - Query() runs one statement with bound parameters and streams its rows to the sink; it never
@@ -29,13 +30,14 @@
 #include <vector>
 
 #include "core/pool_usage.h"
+#include "db/value.h"
 #include "model/semantic.h"
 
 namespace tessera::engine::warehouse {
 
 enum class Dialect { kSqlite, kPostgres };
 
-using SqlValue = std::variant<std::monostate, int64_t, double, std::string>;
+using SqlValue = db::Value;
 
 struct SqlStatement {
   std::string text;  // placeholders written "?"; the PostgreSQL backend numbers them
