@@ -1,5 +1,6 @@
-// The push API (spec 02 §8): dataset models, upload sessions with chunks, publish and its status,
-// and the single-request datasets with their table updates.
+// The push API: dataset models, upload sessions with chunks, publish and its status, and the
+// single-request datasets with their table updates. The bodies are read by api/push_requests.h.
+#include "api/push_requests.h"
 #include "api/routes.h"
 #include "core/error.h"
 #include "service/push_service.h"
@@ -18,22 +19,22 @@ http::Response EmptyOk() {
 
 http::Response CreateModel(RequestContext& context) {
   service::PushedDatasetRef dataset = Push(context).CreateModel(
-      context.principal(), context.RequiredProjectId(), context.BodyJson());
-  // Only id and name: the client copies the answer onto its object (spec 06 §9).
+      context.principal(), context.RequiredProjectId(), ParseModelRequest(context.BodyJson()));
+  // Only id and name: the Python client copies the answer onto its dataset object.
   return context.Reply(200, {{"id", dataset.id}, {"name", dataset.name}});
 }
 
 http::Response OpenSession(RequestContext& context) {
-  std::string session_id =
-      Push(context).OpenSession(context.principal(), context.RequiredProjectId(),
-                                context.PathParam("datasetId"), context.BodyJson());
+  std::string session_id = Push(context).OpenSession(
+      context.principal(), context.RequiredProjectId(), context.PathParam("datasetId"),
+      ParseOpenSessionRequest(context.BodyJson()));
   return context.Reply(200, {{"uploadSessionId", session_id}});
 }
 
 http::Response PutChunk(RequestContext& context) {
   Push(context).PutChunk(context.principal(), context.RequiredProjectId(),
                          context.PathParam("datasetId"), context.PathParam("sessionId"),
-                         context.BodyJson());
+                         ParseChunkRequest(context.BodyJson()));
   return EmptyOk();
 }
 
@@ -59,8 +60,9 @@ http::Response CloseSession(RequestContext& context) {
 }
 
 http::Response CreateSingle(RequestContext& context) {
-  service::PushedDatasetRef dataset = Push(context).CreateSingle(
-      context.principal(), context.RequiredProjectId(), context.BodyJson());
+  service::PushedDatasetRef dataset =
+      Push(context).CreateSingle(context.principal(), context.RequiredProjectId(),
+                                 ParseSingleDatasetRequest(context.BodyJson()));
   Json tables = Json::array();
   for (const auto& [id, name] : dataset.tables) tables.push_back({{"id", id}, {"name", name}});
   return context.Reply(200,
@@ -75,7 +77,7 @@ http::Response PatchTable(RequestContext& context) {
   }
   Push(context).PatchTable(context.principal(), context.RequiredProjectId(),
                            context.PathParam("datasetId"), context.PathParam("tableId"),
-                           std::string(*policy), context.BodyJson());
+                           std::string(*policy), ParseTableRowsRequest(context.BodyJson()));
   return RequestContext::NoContent();
 }
 

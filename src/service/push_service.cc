@@ -2,14 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <filesystem>
 #include <future>
-#include <set>
 
 #include <spdlog/spdlog.h>
 
-#include "core/base64.h"
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/strings.h"
@@ -32,19 +29,6 @@ constexpr char kMadeBySingleRequest[] = "single";
 
 [[noreturn]] void Invalid(const std::string& message) {
   throw Error(ErrorCode::kInvalidInput, message);
-}
-
-const Json& RequiredMember(const Json& object, std::string_view key, std::string_view path) {
-  if (!object.is_object()) FailAt(path, "expected a JSON object");
-  const Json* found = FindMember(object, key);
-  if (!found) FailMissingAt(MemberPath(path, key));
-  return *found;
-}
-
-const Json& RequiredArray(const Json& object, std::string_view key, std::string_view path) {
-  const Json& value = RequiredMember(object, key, path);
-  if (!value.is_array()) FailAt(MemberPath(path, key), "expected an array");
-  return value;
 }
 
 // A pushed dataset and its model, with the caller's right to read it, or to upload to it.
@@ -80,70 +64,19 @@ const engine::push::PushTable& TableOf(const engine::push::PushModel& model,
   return *table;
 }
 
-std::vector<std::string> ColumnHeaders(const Json& table_json, std::string_view path) {
-  std::vector<std::string> headers;
-  auto found = table_json.find("columnHeaders");
-  if (found == table_json.end() || found->is_null()) return headers;
-  if (!found->is_array()) Invalid(std::string(path) + ".columnHeaders: expected an array");
-  for (const auto& header : *found) {
-    if (header.is_string()) {
-      headers.push_back(header.get<std::string>());
-    } else if (header.is_object() && header.contains("name") && header["name"].is_string()) {
-      headers.push_back(header["name"].get<std::string>());
-    } else {
-      Invalid(std::string(path) + ".columnHeaders: expected column names");
-    }
-  }
-  return headers;
+std::vector<std::string> ColumnNames(const engine::push::PushTable& table) {
+  std::vector<std::string> names;
+  for (const auto& column : table.columns) names.push_back(column.name);
+  return names;
 }
 
-bool ColumnOrientation(const Json& table_json, std::string_view path) {
-  auto found = table_json.find("orientation");
-  if (found == table_json.end() || found->is_null()) return false;
-  if (found->is_string()) {
-    const std::string orientation = ToUpper(found->get<std::string>());
-    if (orientation == "ROW") return false;
-    if (orientation == "COLUMN") return true;
-  }
-  Invalid(std::string(path) + ".orientation: expected ROW or COLUMN");
-}
-
-int64_t ChunkIndex(const Json& body) {
-  const Json& index = RequiredMember(body, "index", "body");
-  int64_t value = 0;
-  if (index.is_number_integer()) {
-    value = index.get<int64_t>();
-  } else if (index.is_string()) {
-    const std::string text = index.get<std::string>();
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size()) value = 0;
-  }
-  if (value < 1) Invalid("body.index: expected an integer of 1 or more (chunks count from 1)");
-  return value;
-}
-
-std::string DecodedData(const Json& body) {
-  const Json& data = RequiredMember(body, "data", "body");
-  if (!data.is_string()) Invalid("body.data: expected a base64 string");
-  auto decoded = DecodeBase64(data.get<std::string>());
-  if (!decoded) Invalid("body.data: not valid base64");
-  return std::move(*decoded);
-}
-
-// Rows given as JSON objects keyed by column name (the single-request API) as row arrays in
-// `headers` order, for ParseChunk.
-std::string RecordsAsRows(const std::string& json_text, const std::vector<std::string>& headers) {
-  Json records = ParseJson(json_text);
-  if (!records.is_array()) Invalid("data: expected a JSON array of records");
+// Records (push_service.h) as row arrays in `headers` order, for ParseChunk.
+std::string RowsOfRecords(const Json& records, const std::vector<std::string>& headers) {
   Json rows = Json::array();
-  for (size_t r = 0; r < records.size(); ++r) {
-    const Json& record = records[r];
+  for (const Json& record : records) {
     if (record.is_array()) {
       rows.push_back(record);
       continue;
-    }
-    if (!record.is_object()) {
-      Invalid("data: record " + std::to_string(r + 1) + " is not a JSON object");
     }
     Json row = Json::array();
     for (const auto& header : headers) {
@@ -167,74 +100,6 @@ engine::push::PushedRows Concatenated(std::map<int64_t, engine::push::PushedRows
   return rows;
 }
 
-// "TABLE.COLUMN" of the single-request API, split where the prefix names a table of `model`.
-Json ExpressionOf(const Json& tables, const Json& expression, const std::string& path) {
-  const Json& formula = RequiredMember(expression, "formula", path);
-  if (!formula.is_string()) Invalid(path + ".formula: expected \"TABLE.COLUMN\"");
-  const std::string text = formula.get<std::string>();
-  for (const auto& table : tables) {
-    const std::string name = table.value("name", "");
-    if (!name.empty() && text.size() > name.size() + 1 && text.compare(0, name.size(), name) == 0 &&
-        text[name.size()] == '.') {
-      return {{"tableName", name}, {"columnName", text.substr(name.size() + 1)}};
-    }
-  }
-  Invalid(path + ".formula: '" + text + "' does not name a column as TABLE.COLUMN");
-}
-
-Json Expressions(const Json& tables, const Json& owner, const std::string& path) {
-  Json expressions = Json::array();
-  const Json& given = RequiredArray(owner, "expressions", path);
-  for (size_t i = 0; i < given.size(); ++i) {
-    expressions.push_back(
-        ExpressionOf(tables, given[i], path + ".expressions[" + std::to_string(i) + "]"));
-  }
-  return expressions;
-}
-
-// The body of POST /api/datasets as the model of POST /api/datasets/models.
-Json SingleRequestModel(const Json& body) {
-  const Json& tables = RequiredArray(body, "tables", "body");
-  if (tables.size() != 1) Invalid("body.tables: the single-request API takes exactly one table");
-  Json model = {{"name", RequiredMember(body, "name", "body")},
-                {"description", body.value("description", "")},
-                {"folderId", ""},
-                {"tables", Json::array()},
-                {"attributes", Json::array()},
-                {"metrics", Json::array()}};
-  for (const auto& table : tables) {
-    if (!table.is_object()) Invalid("body.tables[0]: expected an object");
-    model["tables"].push_back(
-        {{"name", RequiredMember(table, "name", "body.tables[0]")},
-         {"columnHeaders", RequiredArray(table, "columnHeaders", "body.tables[0]")}});
-  }
-  auto attributes = body.find("attributes");
-  if (attributes != body.end() && attributes->is_array()) {
-    for (size_t a = 0; a < attributes->size(); ++a) {
-      const Json& attribute = (*attributes)[a];
-      const std::string path = "body.attributes[" + std::to_string(a) + "]";
-      Json forms = Json::array();
-      const Json& given = RequiredArray(attribute, "attributeForms", path);
-      for (size_t f = 0; f < given.size(); ++f) {
-        const std::string form_path = path + ".attributeForms[" + std::to_string(f) + "]";
-        forms.push_back({{"category", RequiredMember(given[f], "category", form_path)},
-                         {"expressions", Expressions(tables, given[f], form_path)}});
-      }
-      model["attributes"].push_back(
-          {{"name", RequiredMember(attribute, "name", path)}, {"attributeForms", forms}});
-    }
-  }
-  auto metrics = body.find("metrics");
-  if (metrics != body.end() && metrics->is_array()) {
-    for (size_t m = 0; m < metrics->size(); ++m) {
-      const std::string path = "body.metrics[" + std::to_string(m) + "]";
-      model["metrics"].push_back({{"name", RequiredMember((*metrics)[m], "name", path)},
-                                  {"expressions", Expressions(tables, (*metrics)[m], path)}});
-    }
-  }
-  return model;
-}
-
 std::string FolderFor(ObjectService& objects, const Principal& principal,
                       const std::string& project_id, const engine::push::PushModel& model) {
   if (model.folder_id.empty()) {
@@ -243,7 +108,7 @@ std::string FolderFor(ObjectService& objects, const Principal& principal,
   return RequireObjectId(model.folder_id, "folderId");
 }
 
-// The dataset object of `model`, new or replacing one of the same name (spec 02 §8.2).
+// The dataset object of `model`, new or replacing one of the same name.
 SavedObject SaveDataset(ObjectService& objects, const Principal& principal,
                         const std::string& project_id, const engine::push::PushModel& model,
                         std::string_view made_by) {
@@ -258,13 +123,6 @@ SavedObject SaveDataset(ObjectService& objects, const Principal& principal,
 
 }  // namespace
 
-// What a session keeps of one table: its update policy, column headers and orientation.
-struct PushUploadTable {
-  engine::push::UpdatePolicy policy = engine::push::UpdatePolicy::kReplace;
-  std::vector<std::string> headers;
-  bool column_orientation = false;
-};
-
 namespace {
 
 // The states of an upload session's record.
@@ -277,21 +135,24 @@ constexpr char kSessionFailed[] = "failed";
 // says it is publishing is taken to have lost the node that ran it.
 constexpr auto kPublishStartGrace = std::chrono::seconds(60);
 
-Json UploadTableToJson(const std::string& name, const PushUploadTable& table) {
-  return {{"name", name},
+Json UploadTableToJson(const UploadTableRequest& table) {
+  return {{"name", table.name},
           {"updatePolicy", std::string(engine::push::UpdatePolicyName(table.policy))},
-          {"columnHeaders", table.headers},
+          {"columnHeaders", table.column_headers},
           {"columnOrientation", table.column_orientation}};
 }
 
-std::map<std::string, PushUploadTable> UploadTablesOf(const storage::UploadSessionRecord& session) {
-  std::map<std::string, PushUploadTable> tables;
+// What a session keeps of its tables, by name.
+std::map<std::string, UploadTableRequest> UploadTablesOf(
+    const storage::UploadSessionRecord& session) {
+  std::map<std::string, UploadTableRequest> tables;
   for (const auto& json : session.tables) {
-    PushUploadTable table;
+    UploadTableRequest table;
+    table.name = json.at("name").get<std::string>();
     table.policy = engine::push::ParseUpdatePolicy(json.at("updatePolicy").get<std::string>());
-    table.headers = json.at("columnHeaders").get<std::vector<std::string>>();
+    table.column_headers = json.at("columnHeaders").get<std::vector<std::string>>();
     table.column_orientation = json.at("columnOrientation").get<bool>();
-    tables.emplace(json.at("name").get<std::string>(), std::move(table));
+    tables.emplace(table.name, std::move(table));
   }
   return tables;
 }
@@ -344,8 +205,7 @@ PushService::~PushService() {
 }
 
 PushedDatasetRef PushService::CreateModel(const Principal& principal, const std::string& project_id,
-                                          const Json& body) {
-  engine::push::PushModel model = engine::push::ParsePushModel(body);
+                                          const engine::push::PushModel& model) {
   SavedObject saved = SaveDataset(objects_, principal, project_id, model, kMadeByModels);
   // The new model starts without rows.
   if (saved.replaced) cubes_.DropPushedRows(project_id, saved.view.record.id);
@@ -353,7 +213,8 @@ PushedDatasetRef PushService::CreateModel(const Principal& principal, const std:
 }
 
 std::string PushService::OpenSession(const Principal& principal, const std::string& project_id,
-                                     const std::string& dataset_id, const Json& body) {
+                                     const std::string& dataset_id,
+                                     const OpenSessionRequest& request) {
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
   storage::UploadSessionRecord session;
@@ -363,22 +224,11 @@ std::string PushService::OpenSession(const Principal& principal, const std::stri
   session.user_id = principal.user_id;
   session.state = kSessionOpen;
   session.tables = Json::array();
-  const Json& tables = RequiredArray(body, "tables", "body");
-  if (tables.empty()) Invalid("body.tables: name at least one table to upload");
-  std::set<std::string> names;
-  for (size_t t = 0; t < tables.size(); ++t) {
-    const std::string path = "body.tables[" + std::to_string(t) + "]";
-    const std::string name = RequiredString(tables[t], "name", path);
-    const engine::push::PushTable& table = TableOf(dataset.model, name);
-    PushUploadTable upload;
-    upload.policy =
-        engine::push::ParseUpdatePolicy(RequiredString(tables[t], "updatePolicy", path));
-    upload.headers = ColumnHeaders(tables[t], path);
-    upload.column_orientation = ColumnOrientation(tables[t], path);
-    engine::push::ParseChunk(table, upload.headers, upload.column_orientation,
-                             "[]");  // checks headers
-    if (!names.insert(name).second) Invalid(path + ".name: table '" + name + "' is listed twice");
-    session.tables.push_back(UploadTableToJson(name, upload));
+  for (const UploadTableRequest& upload : request.tables) {
+    const engine::push::PushTable& table = TableOf(dataset.model, upload.name);
+    // An empty chunk checks the headers.
+    engine::push::ParseChunk(table, upload.column_headers, upload.column_orientation, "[]");
+    session.tables.push_back(UploadTableToJson(upload));
   }
   const Timestamp now = Now();
   session.last_used = now;
@@ -414,26 +264,24 @@ bool PushService::IsExpired(const storage::UploadSessionRecord& session) const {
 
 void PushService::PutChunk(const Principal& principal, const std::string& project_id,
                            const std::string& dataset_id, const std::string& session_id,
-                           const Json& body) {
+                           ChunkRequest chunk) {
   storage::UploadSessionRecord session = FindSession(principal, project_id, dataset_id, session_id);
-  const std::string table_name = RequiredString(body, "tableName", "body");
-  const int64_t index = ChunkIndex(body);
-  std::string data = DecodedData(body);
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
-  const engine::push::PushTable& table = TableOf(dataset.model, table_name);
+  const engine::push::PushTable& table = TableOf(dataset.model, chunk.table_name);
   const auto tables = UploadTablesOf(session);
-  auto upload = tables.find(table_name);
+  auto upload = tables.find(chunk.table_name);
   if (upload == tables.end()) {
-    Invalid("body.tableName: table '" + table_name + "' is not part of this upload session");
+    Invalid("body.tableName: table '" + chunk.table_name + "' is not part of this upload session");
   }
-  engine::push::ParseChunk(table, upload->second.headers, upload->second.column_orientation, data);
+  engine::push::ParseChunk(table, upload->second.column_headers, upload->second.column_orientation,
+                           chunk.rows_json);
   store_.Write([&](storage::MetadataTransaction& tx) {
     auto current = tx.FindUploadSession(session.id, /*for_update=*/true);
     if (!current) SessionNotFound(session.id, session.dataset_id);
     RefuseIfPublished(*current, "is published or publishing; open a new session to upload more");
     RefuseIfFailed(*current);
-    tx.PutUploadChunk(session.id, {table_name, index, std::move(data)});
+    tx.PutUploadChunk(session.id, {chunk.table_name, chunk.index, std::move(chunk.rows_json)});
     current->last_used = Now();
     tx.PutUploadSession(*current);
   });
@@ -471,14 +319,14 @@ void PushService::Publish(const Principal& principal, const std::string& project
 
 PushService::Loads PushService::LoadsOf(const std::string& session_id,
                                         const engine::push::PushModel& model,
-                                        const std::map<std::string, PushUploadTable>& tables) {
+                                        const std::map<std::string, UploadTableRequest>& tables) {
   std::vector<storage::UploadChunk> chunks;
   store_.Read([&](storage::MetadataTransaction& tx) { chunks = tx.ListUploadChunks(session_id); });
   std::map<std::string, std::map<int64_t, engine::push::PushedRows>> parsed;
   for (auto& chunk : chunks) {
-    const PushUploadTable& upload = tables.at(chunk.table);
+    const UploadTableRequest& upload = tables.at(chunk.table);
     parsed[chunk.table][chunk.index] = engine::push::ParseChunk(
-        TableOf(model, chunk.table), upload.headers, upload.column_orientation, chunk.data);
+        TableOf(model, chunk.table), upload.column_headers, upload.column_orientation, chunk.data);
     std::string().swap(chunk.data);
   }
   Loads loads;
@@ -625,15 +473,13 @@ void PushService::PublishAndWait(const std::string& project_id, const std::strin
 }
 
 PushedDatasetRef PushService::CreateSingle(const Principal& principal,
-                                           const std::string& project_id, const Json& body) {
-  engine::push::PushModel model = engine::push::ParsePushModel(SingleRequestModel(body));
+                                           const std::string& project_id,
+                                           const SingleDatasetRequest& request) {
+  const engine::push::PushModel& model = request.model;
   const engine::push::PushTable& table = model.tables.front();
-  const Json& table_json = body["tables"][0];
-  std::vector<std::string> headers;
-  for (const auto& column : table.columns) headers.push_back(column.name);
-  const std::string data = DecodedData(table_json);
+  const std::vector<std::string> headers = ColumnNames(table);
   engine::push::PushedRows rows =
-      engine::push::ParseChunk(table, headers, false, RecordsAsRows(data, headers));
+      engine::push::ParseChunk(table, headers, false, RowsOfRecords(request.records, headers));
 
   SavedObject saved = SaveDataset(objects_, principal, project_id, model, kMadeBySingleRequest);
   const std::string& id = saved.view.record.id;
@@ -645,7 +491,7 @@ PushedDatasetRef PushService::CreateSingle(const Principal& principal,
 
 void PushService::PatchTable(const Principal& principal, const std::string& project_id,
                              const std::string& dataset_id, const std::string& table_key,
-                             const std::string& update_policy, const Json& body) {
+                             const std::string& update_policy, const TableRowsRequest& rows) {
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
   if (dataset.record.definition.value("madeBy", "") != kMadeBySingleRequest) {
@@ -666,14 +512,11 @@ void PushService::PatchTable(const Principal& principal, const std::string& proj
                                           dataset.record.name + "'");
   }
   const engine::push::UpdatePolicy policy = engine::push::ParseUpdatePolicy(update_policy);
-  std::vector<std::string> headers = ColumnHeaders(body, "body");
-  if (headers.empty()) {
-    for (const auto& column : table->columns) headers.push_back(column.name);
-  }
-  const std::string data = DecodedData(body);
+  const std::vector<std::string> headers =
+      rows.column_headers.empty() ? ColumnNames(*table) : rows.column_headers;
   Loads loads;
-  loads[table->name] = {
-      policy, engine::push::ParseChunk(*table, headers, false, RecordsAsRows(data, headers))};
+  loads[table->name] = {policy, engine::push::ParseChunk(*table, headers, false,
+                                                         RowsOfRecords(rows.records, headers))};
   PublishAndWait(project_id, dataset.record.id, dataset.model, std::move(loads));
 }
 

@@ -1,17 +1,17 @@
 // service/push_service.h
 //
-// The push API (spec 02 §8): datasets whose rows clients upload, published as cubes like any
-// other (service/cube_service.h).
+// The push API: datasets whose rows clients upload, published as cubes like any other
+// (service/cube_service.h). The bodies are read by api/push_requests.h into the requests below.
 //
-//   CreateModel    POST /api/datasets/models: a super cube (779) holding the parsed model
+//   CreateModel    POST /api/datasets/models: a super cube (779) holding the model
 //                  (engine/push/push_model.h) under "pushModel", in the model's folder or the
 //                  caller's My Reports; a dataset of that name there is replaced (its id kept, its
 //                  rows dropped, its served data kept until the next publish).
 //   OpenSession    an upload session over some of the dataset's tables, each with its update
 //                  policy, column headers (default: all columns in table order) and orientation.
 //                  A new session supersedes the dataset's unpublished sessions.
-//   PutChunk       one base64 JSON chunk of a table, parsed and checked at once
-//                  (engine/push/pushed_table.h); `index` >= 1, a repeated index replaces its chunk.
+//   PutChunk       one chunk of a table, parsed and checked at once (engine/push/pushed_table.h);
+//                  a repeated index replaces its chunk.
 //   Publish        checks that each table's chunks are numbered 1..n without a gap, then merges
 //                  them, in index order, into the table's stored rows by its policy and publishes
 //                  the dataset on CubeService's thread. Atomic: the rows and the served data
@@ -19,7 +19,7 @@
 //                  served. The rows went to the publish, so a failed session refuses further
 //                  chunks and publishes: the rows are sent again in a new session.
 //   Progress       0 before publish, 6 while publishing, 1 once published; a failed publish is
-//                  Error(kInternal) with its reason (spec 02 §8.3).
+//                  Error(kInternal) with its reason.
 //   CloseSession   forgets the session; a publish still running is cancelled (its data is not
 //                  served).
 //   CreateSingle   POST /api/datasets: model and rows of one table in one request, published
@@ -28,10 +28,10 @@
 //                  policy and the dataset republished before it returns. Datasets made by
 //                  CreateModel refuse it (Error(kNotSupported)).
 //
-// Errors: malformed ids and bodies, unknown tables and columns, bad base64 or cells, chunk gaps
-// are Error(kInvalidInput) (or kMissingField for a missing key) and change nothing; an unknown
-// dataset or session, or a session of another user, is Error(kNotFound); a cube that is not a
-// pushed dataset is Error(kNotSupported). Uploading needs write on the dataset.
+// Errors: malformed ids, unknown tables and columns, bad cells, chunk gaps are
+// Error(kInvalidInput) and change nothing; an unknown dataset or session, or a session of
+// another user, is Error(kNotFound); a cube that is not a pushed dataset is
+// Error(kNotSupported). Uploading needs write on the dataset.
 //
 // Sessions and their chunks live in the storage service, so any node takes the next call of a
 // session another node opened (a chunk is checked when it arrives and parsed again when the
@@ -62,7 +62,37 @@
 
 namespace tessera::service {
 
-struct PushUploadTable;  // what an upload session keeps of one table
+// One table of an upload session.
+struct UploadTableRequest {
+  std::string name;
+  engine::push::UpdatePolicy policy = engine::push::UpdatePolicy::kReplace;
+  std::vector<std::string> column_headers;  // empty: every column, in table order
+  bool column_orientation = false;          // the chunks hold columns, not rows
+};
+
+struct OpenSessionRequest {
+  std::vector<UploadTableRequest> tables;  // at least one, each named once
+};
+
+// One chunk of a table's rows.
+struct ChunkRequest {
+  std::string table_name;
+  int64_t index = 1;      // 1 or more
+  std::string rows_json;  // the rows as JSON, in the session's headers and orientation
+};
+
+// Rows given as records: each a JSON array of cells in header order, or a JSON object keyed by
+// column name (a missing column is null). Kept as JSON: the table's columns type the cells.
+struct TableRowsRequest {
+  std::vector<std::string> column_headers;  // empty: the table's columns, in order
+  Json records = Json::array();
+};
+
+// A dataset of one table and its first rows (the single-request API).
+struct SingleDatasetRequest {
+  engine::push::PushModel model;  // exactly one table
+  Json records = Json::array();   // as TableRowsRequest's, in the table's column order
+};
 
 struct PushServiceOptions {
   std::chrono::milliseconds session_ttl{std::chrono::hours(1)};
@@ -89,11 +119,11 @@ class PushService {
   PushService& operator=(const PushService&) = delete;
 
   PushedDatasetRef CreateModel(const Principal& principal, const std::string& project_id,
-                               const Json& body);
+                               const engine::push::PushModel& model);
   std::string OpenSession(const Principal& principal, const std::string& project_id,
-                          const std::string& dataset_id, const Json& body);
+                          const std::string& dataset_id, const OpenSessionRequest& request);
   void PutChunk(const Principal& principal, const std::string& project_id,
-                const std::string& dataset_id, const std::string& session_id, const Json& body);
+                const std::string& dataset_id, const std::string& session_id, ChunkRequest chunk);
   void Publish(const Principal& principal, const std::string& project_id,
                const std::string& dataset_id, const std::string& session_id);
   PublishProgress Progress(const Principal& principal, const std::string& project_id,
@@ -102,10 +132,10 @@ class PushService {
                     const std::string& dataset_id, const std::string& session_id);
 
   PushedDatasetRef CreateSingle(const Principal& principal, const std::string& project_id,
-                                const Json& body);
+                                const SingleDatasetRequest& request);
   void PatchTable(const Principal& principal, const std::string& project_id,
                   const std::string& dataset_id, const std::string& table,
-                  const std::string& update_policy, const Json& body);
+                  const std::string& update_policy, const TableRowsRequest& rows);
 
  private:
   struct TableLoad {
@@ -122,7 +152,7 @@ class PushService {
   bool IsExpired(const storage::UploadSessionRecord& session) const;
   // The session's chunks, parsed and concatenated in index order per table.
   Loads LoadsOf(const std::string& session_id, const engine::push::PushModel& model,
-                const std::map<std::string, PushUploadTable>& tables);
+                const std::map<std::string, UploadTableRequest>& tables);
   // Records the end of the session's publish ("" or the error) and drops its chunks.
   void EndSession(const std::string& session_id, const std::string& error);
   bool IsClosed(const std::string& session_id);

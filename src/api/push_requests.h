@@ -1,0 +1,29 @@
+// api/push_requests.h
+//
+// The bodies of the push API read into the push service's requests (service/push_service.h):
+//   ParseModelRequest         POST /api/datasets/models: the dataset's model
+//   (engine/push/push_model.h) ParseOpenSessionRequest   POST /api/datasets/{id}/uploadSessions:
+//   {"tables": [{name,
+//                             updatePolicy, columnHeaders?, orientation?}, ...]}
+//   ParseChunkRequest         PUT .../uploadSessions/{id}: {tableName, index, data (base64)}
+//   ParseSingleDatasetRequest POST /api/datasets: a model of one table with its rows as records
+//   ParseTableRowsRequest     PATCH /api/datasets/{id}/tables/{table}: {columnHeaders?, data}
+//
+// A body that does not have the shape is Error(kInvalidInput), or Error(kMissingField) for a
+// missing member, naming the member by its path ("body.tables[0].name"). Whether the tables and
+// columns named exist in the dataset is the service's to check.
+#pragma once
+
+#include "core/json.h"
+#include "engine/push/push_model.h"
+#include "service/push_service.h"
+
+namespace tessera::api {
+
+engine::push::PushModel ParseModelRequest(const Json& body);
+service::OpenSessionRequest ParseOpenSessionRequest(const Json& body);
+service::ChunkRequest ParseChunkRequest(const Json& body);
+service::SingleDatasetRequest ParseSingleDatasetRequest(const Json& body);
+service::TableRowsRequest ParseTableRowsRequest(const Json& body);
+
+}  // namespace tessera::api
