@@ -22,10 +22,9 @@ CompareOp ComparisonOf(const std::string& op) {
   return *compare;
 }
 
-size_t OperandCount(CompareOp op) {
-  if (op == CompareOp::kIsNull || op == CompareOp::kIsNotNull) return 1;
-  if (op == CompareOp::kBetween || op == CompareOp::kNotBetween) return 3;
-  return 2;
+RowFilter::Kind LogicalKind(std::string_view op) {
+  if (op == "Not") return RowFilter::Kind::kNot;
+  return op == "And" ? RowFilter::Kind::kAnd : RowFilter::Kind::kOr;
 }
 
 class LimitCompiler {
@@ -33,28 +32,22 @@ class LimitCompiler {
   LimitCompiler(std::string key, int metric) : key_(std::move(key)), metric_(metric) {}
 
   MetricLimit Compile(const Json& node) const {
-    const std::optional<std::string> op = OperatorOf(node);
-    const Json& operands = OperandsOf(node, *op);
-    if (*op == "Not") {
-      ExpectOperandCount(operands, 1, *op);
-      return RowFilter::Combine(RowFilter::Kind::kNot, {Compile(operands[0])});
-    }
-    if (*op == "And" || *op == "Or") {
-      if (operands.size() < 2) Invalid("There should be at least 2 operands for operator - " + *op);
-      std::vector<MetricLimit> children;
-      for (const auto& operand : operands) children.push_back(Compile(operand));
-      return RowFilter::Combine(*op == "And" ? RowFilter::Kind::kAnd : RowFilter::Kind::kOr,
-                                std::move(children));
-    }
-    return Leaf(*op, operands);
+    const model::QualificationOperator& op = QualificationOperatorOf(node);
+    const Json& operands = OperandsOf(node, std::string(op.name));
+    if (op.family != model::OperatorFamily::kLogical) return Leaf(op, operands);
+    ExpectConditionCount(operands, op);
+    std::vector<MetricLimit> children;
+    for (const auto& operand : operands) children.push_back(Compile(operand));
+    return RowFilter::Combine(LogicalKind(op.name), std::move(children));
   }
 
  private:
-  MetricLimit Leaf(const std::string& op, const Json& operands) const {
+  MetricLimit Leaf(const model::QualificationOperator& entry, const Json& operands) const {
+    const std::string op(entry.name);
     if (operands.empty()) Invalid("There should be operands for operator - " + op);
     CheckTarget(operands[0]);
     const CompareOp compare = ComparisonOf(op);
-    ExpectOperandCount(operands, OperandCount(compare), op);
+    ExpectOperandCount(operands, entry.min_operands, op);
     const bool percent = compare == CompareOp::kPercentTop || compare == CompareOp::kPercentBottom;
     const bool rank = compare == CompareOp::kRankTop || compare == CompareOp::kRankBottom;
     std::vector<double> numbers;

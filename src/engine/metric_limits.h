@@ -1,8 +1,8 @@
 // engine/metric_limits.h
 //
-// The metricLimits of an instance request (spec 02 §3.5) compiled into the MetricLimit of a
-// CubeQuery (engine/cube_query.h): conditions on the aggregated grid rows, applied after
-// aggregation (spec 02 §3.3 step 4).
+// The metricLimits of an instance request compiled into the MetricLimit of a CubeQuery
+// (engine/cube_query.h): conditions on the aggregated grid rows, applied after aggregation, so a
+// limit keeps or drops whole rows of the grid.
 //
 // `limits` is an object {"<metric id>": expression, ...}; the expressions use the grammar of view
 // filters (engine/view_filter.h) restricted to metric leaves whose first operand is the metric of

@@ -84,28 +84,24 @@ class QualificationCompiler {
   }
 
   MetricLimit Compile(const Json& node) const {
-    const std::optional<std::string> op = OperatorOf(node);
-    const Json& operands = OperandsOf(node, *op);
-    if (*op == "Not") {
-      ExpectOperandCount(operands, 1, *op);
-      return Not(Compile(operands[0]));
-    }
-    if (*op == "And" || *op == "Or") {
-      if (operands.size() < 2) Invalid("There should be at least 2 operands for operator - " + *op);
+    const model::QualificationOperator& op = QualificationOperatorOf(node);
+    const std::string name(op.name);
+    const Json& operands = OperandsOf(node, name);
+    if (op.family == model::OperatorFamily::kLogical) {
+      ExpectConditionCount(operands, op);
       std::vector<MetricLimit> children;
       for (const auto& operand : operands) children.push_back(Compile(operand));
-      return RowFilter::Combine(*op == "And" ? Kind::kAnd : Kind::kOr, std::move(children));
+      if (name == "Not") return Not(std::move(children.front()));
+      return RowFilter::Combine(name == "And" ? Kind::kAnd : Kind::kOr, std::move(children));
     }
-    if (operands.empty()) Invalid("There should be operands for operator - " + *op);
-    const int metric = MetricOf(operands[0], *op);
-    for (const std::string_view prefix : {"Rank.", "Percent."}) {
-      if (op->starts_with(prefix)) return Ranked(metric, *op, prefix == "Percent.", operands);
-    }
-    return Value(metric, *op, operands);
+    if (operands.empty()) Invalid("There should be operands for operator - " + name);
+    const int metric = MetricOf(operands[0], name);
+    if (op.family == model::OperatorFamily::kRanked) return Ranked(metric, op, operands);
+    return Value(metric, op, operands);
   }
 
  private:
-  // spec 03 §3.5: the first operand of a metric qualification must be a metric.
+  // The first operand of a metric qualification must be a metric.
   int MetricOf(const Json& operand, const std::string& op) const {
     const std::string type = OperandType(operand);
     if (type != "metric") {
@@ -121,29 +117,34 @@ class QualificationCompiler {
             " of a metric qualification in the query's metrics");
   }
 
-  MetricLimit Value(int metric, const std::string& op, const Json& operands) const {
+  MetricLimit Value(int metric, const model::QualificationOperator& entry,
+                    const Json& operands) const {
+    const std::string op(entry.name);
     const std::optional<CompareOp> compare = ValueOperator(op);
     if (!compare) UnsupportedCombination(operands, op);
-    if (*compare == CompareOp::kIsNull || *compare == CompareOp::kIsNotNull) {
-      ExpectOperandCount(operands, 1, op);
-      return RowFilter::Metric(metric, *compare, {});
-    }
-    if (*compare == CompareOp::kIn || *compare == CompareOp::kNotIn) {
-      if (operands.size() < 2) ExpectOperandCount(operands, 2, op);
+    if (entry.family == model::OperatorFamily::kList) {
+      // Unlike other grammars, here In takes one `constants` operand or any number of constants.
+      if (operands.size() < entry.min_operands) {
+        ExpectOperandCount(operands, entry.min_operands, op);
+      }
       if (operands.size() == 2 && OperandType(operands[1]) == "constants") {
         return RowFilter::Metric(metric, *compare, ConstantNumbers(operands[1]));
       }
     } else {
-      const bool is_range = *compare == CompareOp::kBetween || *compare == CompareOp::kNotBetween;
-      ExpectOperandCount(operands, is_range ? 3 : 2, op);
+      ExpectOperandCount(operands, entry.min_operands, op);
+      if (entry.family == model::OperatorFamily::kNullTest) {
+        return RowFilter::Metric(metric, *compare, {});
+      }
     }
     return RowFilter::Metric(metric, *compare, Constants(operands, op, &ConstantNumber));
   }
 
-  MetricLimit Ranked(int metric, const std::string& op, bool is_percent,
+  MetricLimit Ranked(int metric, const model::QualificationOperator& entry,
                      const Json& operands) const {
+    const std::string op(entry.name);
+    const bool is_percent = op.starts_with("Percent.");
     const std::string_view suffix = std::string_view(op).substr(op.find('.') + 1);
-    ExpectOperandCount(operands, suffix == "Between" || suffix == "NotBetween" ? 3 : 2, op);
+    ExpectOperandCount(operands, entry.min_operands, op);
     const std::vector<double> amounts =
         Constants(operands, op, is_percent ? &PercentAmount : &RankAmount);
     std::optional<MetricLimit> limit = RankedOperators(metric, is_percent).Compile(suffix, amounts);

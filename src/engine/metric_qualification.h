@@ -1,8 +1,8 @@
 // engine/metric_qualification.h
 //
-// The expression of a dashboard metric-qualification selector (spec 03 §3.4) compiled into the
-// `group_filter` of a CubeQuery (engine/cube_query.h): a condition on the aggregated groups of the
-// target visualization, evaluated at the level of its row attributes (spec 03 §5.4). The metric
+// The expression of a dashboard metric-qualification selector compiled into the `group_filter` of
+// a CubeQuery (engine/cube_query.h): a condition on the aggregated groups of the target
+// visualization, evaluated at the level of its row attributes. The metric
 // qualified need not be shown: the caller adds it to the query as a hidden request and passes the
 // ids of all the query's requests, hidden ones included, in order; the compiled leaves refer to
 // positions in `request_ids` (ids are compared case-insensitively as object ids).
@@ -33,7 +33,7 @@
 // groups is Rank.Top 2; Percent.Between 20 40 is Rank.Between 2 4).
 //
 // Errors, all Error(kInvalidInput): an unknown operator ("Invalid operator - X"), a first operand
-// that is not a metric (spec 03 §3.5), a metric not in `request_ids`, a wrong number of operands
+// that is not a metric, a metric not in `request_ids`, a wrong number of operands
 // ("There should be N operands for operator - X"), other operand types ("The operands type
 // combination of [...] is not supported for operator - X"), and non-numeric constants, a constant
 // data type other than the three above, or a rank that is not a whole number ("Invalid constant

@@ -1,7 +1,6 @@
 #include "engine/qualification.h"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -19,64 +18,52 @@ enum class Level { kRows, kGroups, kMixed };
   throw Error(ErrorCode::kInvalidInput, message);
 }
 
-bool IsComparison(const std::string& op) {
-  static const std::array<std::string_view, 6> kOps = {"Equals", "NotEqual",     "Greater",
-                                                       "Less",   "GreaterEqual", "LessEqual"};
-  return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
-}
-
-bool IsTextPattern(const std::string& op) {
-  static const std::array<std::string_view, 8> kOps = {"Like",        "NotLike",    "Contains",
-                                                       "NotContains", "BeginsWith", "NotBeginsWith",
-                                                       "EndsWith",    "NotEndsWith"};
-  return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
-}
+using model::OperatorFamily;
 
 // Checks a leaf and returns its level.
-Level CheckLeaf(const model::SemanticModel& model, const std::string& op, const Json& operands) {
-  if (op.rfind("Rank.", 0) == 0 || op.rfind("Percent.", 0) == 0) {
+Level CheckLeaf(const model::SemanticModel& model, const model::QualificationOperator& entry,
+                const Json& operands) {
+  const std::string op(entry.name);
+  if (entry.family == OperatorFamily::kRanked) {
     throw Error(ErrorCode::kNotSupported, op + " qualifications apply to computed grids only");
   }
   if (operands.empty()) Invalid("There should be operands for operator - " + op);
   const std::string first = OperandType(operands[0]);
-  const bool is_null_test = op == "IsNull" || op == "IsNotNull";
-  const size_t expected = is_null_test ? 1 : (op == "Between" || op == "NotBetween") ? 3 : 2;
-  ExpectOperandCount(operands, expected, op);
+  ExpectOperandCount(operands, entry.min_operands, op);
   if (first == "attribute") {
     std::string id = CanonicalObjectId(OperandId(operands[0])).value_or(OperandId(operands[0]));
     if (!model.has_attribute(id)) Invalid("Invalid attribute id - " + OperandId(operands[0]));
-    if ((op != "In" && op != "NotIn") || OperandType(operands[1]) != "elements") {
+    if (entry.family != OperatorFamily::kList || OperandType(operands[1]) != "elements") {
       UnsupportedCombination(operands, op);
     }
     return Level::kRows;
   }
   if (first == "form") {
+    // Every family but the logical and the ranked ones applies to a form.
     const model::Attribute* attribute = nullptr;
     ResolveForm(model, operands[0], attribute);
     for (size_t i = 1; i < operands.size(); ++i) {
       std::string type = OperandType(operands[i]);
-      bool is_list = op == "In" || op == "NotIn";
+      bool is_list = entry.family == OperatorFamily::kList;
       if (type != (is_list ? "constants" : "constant")) UnsupportedCombination(operands, op);
-    }
-    if (!is_null_test && !IsComparison(op) && !IsTextPattern(op) && op != "In" && op != "NotIn" &&
-        op != "Between" && op != "NotBetween") {
-      UnsupportedCombination(operands, op);
     }
     return Level::kRows;
   }
   if (first == "metric") {
     std::string id = CanonicalObjectId(OperandId(operands[0])).value_or(OperandId(operands[0]));
     if (!model.has_metric(id)) Invalid("Invalid metric id - " + OperandId(operands[0]));
+    const bool is_comparison = entry.family == OperatorFamily::kComparison;
     for (size_t i = 1; i < operands.size(); ++i) {
       std::string type = OperandType(operands[i]);
-      if (type == "metric" && IsComparison(op) && operands.size() == 2) {
+      if (type == "metric" && is_comparison && operands.size() == 2) {
         std::string other = CanonicalObjectId(OperandId(operands[i])).value_or("");
         if (!model.has_metric(other)) Invalid("Invalid metric id - " + OperandId(operands[i]));
         continue;
       }
       if (type != "constant") UnsupportedCombination(operands, op);
     }
-    if (!is_null_test && !IsComparison(op) && op != "Between" && op != "NotBetween") {
+    if (!is_comparison && entry.family != OperatorFamily::kNullTest &&
+        entry.family != OperatorFamily::kRange) {
       UnsupportedCombination(operands, op);
     }
     return Level::kGroups;
@@ -85,21 +72,16 @@ Level CheckLeaf(const model::SemanticModel& model, const std::string& op, const 
 }
 
 Level Check(const model::SemanticModel& model, const Json& node) {
-  const std::optional<std::string> op = OperatorOf(node);
-  const Json& operands = OperandsOf(node, *op);
-  if (*op == "And" || *op == "Or" || *op == "Not") {
-    if (*op == "Not") ExpectOperandCount(operands, 1, *op);
-    if (*op != "Not" && operands.size() < 2) {
-      Invalid("There should be at least 2 operands for operator - " + *op);
-    }
-    std::optional<Level> level;
-    for (const auto& operand : operands) {
-      Level child = Check(model, operand);
-      level = !level || *level == child ? child : Level::kMixed;
-    }
-    return *level;
+  const model::QualificationOperator& op = QualificationOperatorOf(node);
+  const Json& operands = OperandsOf(node, std::string(op.name));
+  if (op.family != OperatorFamily::kLogical) return CheckLeaf(model, op, operands);
+  ExpectConditionCount(operands, op);
+  std::optional<Level> level;
+  for (const auto& operand : operands) {
+    Level child = Check(model, operand);
+    level = !level || *level == child ? child : Level::kMixed;
   }
-  return CheckLeaf(model, *op, operands);
+  return *level;
 }
 
 Json Combine(std::vector<Json> parts) {
@@ -221,36 +203,64 @@ void CheckQualificationSize(const Json& tree, std::string_view what) {
   }
 }
 
-std::string OperatorOf(const Json& node) {
+const model::QualificationOperator& QualificationOperatorOf(const Json& node) {
   if (!node.is_object()) Invalid("A qualification must be an object with an operator");
   const auto name = node.find("operator");
   if (name == node.end() || !name->is_string()) Invalid("A qualification needs an operator");
-  const std::optional<std::string> op = CanonicalOperator(name->get<std::string>());
-  if (!op) Invalid("Invalid operator - " + name->get<std::string>());
+  const model::QualificationOperator* op = model::FindOperator(name->get<std::string>());
+  if (op == nullptr) Invalid("Invalid operator - " + name->get<std::string>());
   return *op;
 }
 
+std::string OperatorOf(const Json& node) { return std::string(QualificationOperatorOf(node).name); }
+
+void ExpectConditionCount(const Json& operands, const model::QualificationOperator& op) {
+  if (op.min_operands == op.max_operands) {
+    ExpectOperandCount(operands, op.min_operands, std::string(op.name));
+  } else if (operands.size() < op.min_operands) {
+    Invalid("There should be at least " + std::to_string(op.min_operands) +
+            " operands for operator - " + std::string(op.name));
+  }
+}
+
 std::optional<CompareOp> ComparisonOperator(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, CompareOp>, 16> kComparisons = {{
-      {"Equals", CompareOp::kEquals},
-      {"NotEqual", CompareOp::kNotEqual},
-      {"Greater", CompareOp::kGreater},
-      {"Less", CompareOp::kLess},
-      {"GreaterEqual", CompareOp::kGreaterEqual},
-      {"LessEqual", CompareOp::kLessEqual},
-      {"Between", CompareOp::kBetween},
-      {"NotBetween", CompareOp::kNotBetween},
-      {"In", CompareOp::kIn},
-      {"NotIn", CompareOp::kNotIn},
-      {"IsNull", CompareOp::kIsNull},
-      {"IsNotNull", CompareOp::kIsNotNull},
-      {"Rank.Top", CompareOp::kRankTop},
-      {"Rank.Bottom", CompareOp::kRankBottom},
-      {"Percent.Top", CompareOp::kPercentTop},
-      {"Percent.Bottom", CompareOp::kPercentBottom},
-  }};
-  for (const auto& [known, op] : kComparisons) {
-    if (known == name) return op;
+  const model::QualificationOperator* op = model::FindOperatorByName(name);
+  if (op == nullptr) return std::nullopt;
+  switch (op->comparison) {
+    case model::Comparison::kNone:
+      return std::nullopt;
+    case model::Comparison::kEquals:
+      return CompareOp::kEquals;
+    case model::Comparison::kNotEqual:
+      return CompareOp::kNotEqual;
+    case model::Comparison::kGreater:
+      return CompareOp::kGreater;
+    case model::Comparison::kLess:
+      return CompareOp::kLess;
+    case model::Comparison::kGreaterEqual:
+      return CompareOp::kGreaterEqual;
+    case model::Comparison::kLessEqual:
+      return CompareOp::kLessEqual;
+    case model::Comparison::kBetween:
+      return CompareOp::kBetween;
+    case model::Comparison::kNotBetween:
+      return CompareOp::kNotBetween;
+    case model::Comparison::kIn:
+      return CompareOp::kIn;
+    case model::Comparison::kNotIn:
+      return CompareOp::kNotIn;
+    case model::Comparison::kIsNull:
+      return CompareOp::kIsNull;
+    case model::Comparison::kIsNotNull:
+      return CompareOp::kIsNotNull;
+    case model::Comparison::kRankTop:
+      return CompareOp::kRankTop;
+    case model::Comparison::kRankBottom:
+      return CompareOp::kRankBottom;
+    case model::Comparison::kPercentTop:
+      return CompareOp::kPercentTop;
+    case model::Comparison::kPercentBottom:
+      return CompareOp::kPercentBottom;
   }
   return std::nullopt;
 }
@@ -261,61 +271,9 @@ bool IsRankOrPercent(CompareOp op) {
 }
 
 std::optional<std::string> CanonicalOperator(std::string_view name) {
-  static const std::array<std::pair<std::string_view, std::string_view>, 12> kAliases = {{
-      {"=", "Equals"},
-      {"!=", "NotEqual"},
-      {">", "Greater"},
-      {"<", "Less"},
-      {">=", "GreaterEqual"},
-      {"<=", "LessEqual"},
-      {"null", "IsNull"},
-      {"notnull", "IsNotNull"},
-      {"&", "And"},
-      {"|", "Or"},
-      {"", ""},
-      {"", ""},
-  }};
-  for (const auto& [alias, canonical] : kAliases) {
-    if (!alias.empty() && alias == name) return std::string(canonical);
-  }
-  static const std::array<std::string_view, 25> kNames = {"And",
-                                                          "Or",
-                                                          "Not",
-                                                          "In",
-                                                          "NotIn",
-                                                          "Equals",
-                                                          "NotEqual",
-                                                          "Greater",
-                                                          "Less",
-                                                          "GreaterEqual",
-                                                          "LessEqual",
-                                                          "Between",
-                                                          "NotBetween",
-                                                          "IsNull",
-                                                          "IsNotNull",
-                                                          "Like",
-                                                          "NotLike",
-                                                          "Contains",
-                                                          "NotContains",
-                                                          "BeginsWith",
-                                                          "NotBeginsWith",
-                                                          "EndsWith",
-                                                          "NotEndsWith",
-                                                          "",
-                                                          ""};
-  for (const auto& known : kNames) {
-    if (!known.empty() && known == name) return std::string(name);
-  }
-  static const std::array<std::string_view, 8> kRanked = {
-      "Top",    "Bottom",        "ExcludeTop", "ExcludeBottom",
-      "Equals", "DifferentFrom", "Between",    "NotBetween"};
-  for (std::string_view prefix : {"Rank.", "Percent."}) {
-    if (name.substr(0, prefix.size()) != prefix) continue;
-    for (const auto& suffix : kRanked) {
-      if (name.substr(prefix.size()) == suffix) return std::string(name);
-    }
-  }
-  return std::nullopt;
+  const model::QualificationOperator* op = model::FindOperator(name);
+  if (op == nullptr) return std::nullopt;
+  return std::string(op->name);
 }
 
 std::string FormId(std::string_view form_name) {

@@ -1,9 +1,11 @@
 // engine/qualification.h
 //
-// Qualification trees (spec 02 §3.4): the grammar shared by report filters, view filters,
-// metric limits and dashboard selectors. This file checks a tree's shape against a semantic
-// model and says at which level each part applies: attribute and form qualifications filter rows
-// before aggregation, metric qualifications filter groups after it (spec 05 §4).
+// Qualification trees: the grammar shared by report filters, view filters, metric limits and
+// dashboard selectors. A node is {"operator": O, "operands": [...]}, O one of the operators of
+// model/qualification_operators.h (by name or symbol); a leaf's operands are objects with a
+// `type` (attribute, form, metric, elements, constant, constants). This file checks a tree's
+// shape against a semantic model and says at which level each part applies: attribute and form
+// qualifications filter rows before aggregation, metric qualifications filter groups after it.
 //
 // Errors are Error(kInvalidInput) with the reference server's messages: "Invalid operator - X",
 // "There should be N operands for operator - X", "Invalid attribute id - X",
@@ -18,6 +20,7 @@
 
 #include "core/json.h"
 #include "engine/cube_query.h"
+#include "model/qualification_operators.h"
 #include "model/semantic_model.h"
 
 namespace tessera::engine {
@@ -44,9 +47,14 @@ inline constexpr size_t kMaxQualificationNodes = 1000;
 // kMaxQualificationNodes. Walks the tree without recursion.
 void CheckQualificationSize(const Json& tree, std::string_view what);
 
-// The canonical operator of a qualification node; Error(kInvalidInput) when the node is not an
-// object with a known operator.
+// The operator of a qualification node; Error(kInvalidInput) when the node is not an object with
+// a known operator. OperatorOf: its canonical name.
+const model::QualificationOperator& QualificationOperatorOf(const Json& node);
 std::string OperatorOf(const Json& node);
+
+// Error(kInvalidInput) unless `operands` are as many as `op` takes: "There should be 1 operands
+// for operator - Not", "There should be at least 2 operands for operator - And".
+void ExpectConditionCount(const Json& operands, const model::QualificationOperator& op);
 
 // The id of an attribute form as requests name it: the reference server's ids for ID and DESC,
 // a deterministic id for other form names.

@@ -32,7 +32,7 @@ std::string CanonicalId(const Json& reference) {
 }
 
 std::string Combine(SelectBuilder& builder, const Json& node, Render render) {
-  std::string op = *CanonicalOperator(node["operator"].get<std::string>());
+  const std::string_view op = QualificationOperatorOf(node).name;
   const Json& operands = node["operands"];
   if (op == "Not") return "NOT (" + render(builder, operands[0]) + ")";
   std::vector<std::string> parts;
@@ -41,18 +41,11 @@ std::string Combine(SelectBuilder& builder, const Json& node, Render render) {
 }
 
 bool IsCombinator(const Json& node) {
-  std::string op = *CanonicalOperator(node["operator"].get<std::string>());
-  return op == "And" || op == "Or" || op == "Not";
+  return QualificationOperatorOf(node).family == model::OperatorFamily::kLogical;
 }
 
-std::string Comparison(const std::string& op) {
-  if (op == "Equals") return " = ";
-  if (op == "NotEqual") return " <> ";
-  if (op == "Greater") return " > ";
-  if (op == "Less") return " < ";
-  if (op == "GreaterEqual") return " >= ";
-  return " <= ";
-}
+// The operator's SQL between spaces: " <> ", " NOT BETWEEN ".
+std::string Sql(const model::QualificationOperator& op) { return " " + std::string(op.sql) + " "; }
 
 std::string EscapeLike(const std::string& text) {
   std::string out;
@@ -84,7 +77,8 @@ std::string ElementList(SelectBuilder& builder, const Json& operands, bool negat
          JoinStrings(placeholders, ", ") + ")";
 }
 
-std::string FormQualification(SelectBuilder& builder, const std::string& op, const Json& operands) {
+std::string FormQualification(SelectBuilder& builder, const model::QualificationOperator& op,
+                              const Json& operands) {
   const model::Attribute* attribute = nullptr;
   const model::AttributeForm& form = ResolveForm(builder.model(), operands[0], attribute);
   const model::Table& lookup = builder.model().table(attribute->lookup_table_id);
@@ -107,33 +101,40 @@ std::string FormQualification(SelectBuilder& builder, const std::string& op, con
            builder.Parameter(prefix + EscapeLike(text) + suffix) + " ESCAPE '\\'";
   };
 
-  if (op == "IsNull") return column + " IS NULL";
-  if (op == "IsNotNull") return column + " IS NOT NULL";
-  if (op == "In" || op == "NotIn") {
-    std::vector<std::string> placeholders;
-    for (const auto& value : operands[1].value("values", Json::array())) {
-      placeholders.push_back(typed(value));
+  switch (op.family) {
+    case model::OperatorFamily::kNullTest:
+      return column + " " + std::string(op.sql);
+    case model::OperatorFamily::kList: {
+      std::vector<std::string> placeholders;
+      for (const auto& value : operands[1].value("values", Json::array())) {
+        placeholders.push_back(typed(value));
+      }
+      const bool is_in = op.comparison == model::Comparison::kIn;
+      if (placeholders.empty()) return is_in ? "1 = 0" : "1 = 1";
+      return column + Sql(op) + "(" + JoinStrings(placeholders, ", ") + ")";
     }
-    if (placeholders.empty()) return op == "In" ? "1 = 0" : "1 = 1";
-    return column + (op == "In" ? " IN (" : " NOT IN (") + JoinStrings(placeholders, ", ") + ")";
+    case model::OperatorFamily::kRange: {
+      std::string low = typed(operands[1].value("value", Json()));
+      std::string high = typed(operands[2].value("value", Json()));
+      return column + Sql(op) + low + " AND " + high;
+    }
+    case model::OperatorFamily::kTextPattern:
+      break;
+    default:
+      return column + Sql(op) + typed(operands[1].value("value", Json()));
   }
-  if (op == "Between" || op == "NotBetween") {
-    std::string low = typed(operands[1].value("value", Json()));
-    std::string high = typed(operands[2].value("value", Json()));
-    return column + (op == "Between" ? " BETWEEN " : " NOT BETWEEN ") + low + " AND " + high;
-  }
-  if (op == "Like" || op == "NotLike") {
+  const std::string_view name = op.name;
+  if (name == "Like" || name == "NotLike") {
     std::string text = ToLower(ConstantText(operands[1].value("value", Json(""))));
-    return std::string(op == "NotLike" ? "NOT " : "") + "LOWER(CAST(" + column +
+    return std::string(name == "NotLike" ? "NOT " : "") + "LOWER(CAST(" + column +
            " AS TEXT)) LIKE " + builder.Parameter(text);
   }
-  if (op == "Contains") return pattern("%", "%");
-  if (op == "NotContains") return "NOT (" + pattern("%", "%") + ")";
-  if (op == "BeginsWith") return pattern("", "%");
-  if (op == "NotBeginsWith") return "NOT (" + pattern("", "%") + ")";
-  if (op == "EndsWith") return pattern("%", "");
-  if (op == "NotEndsWith") return "NOT (" + pattern("%", "") + ")";
-  return column + Comparison(op) + typed(operands[1].value("value", Json()));
+  if (name == "Contains") return pattern("%", "%");
+  if (name == "NotContains") return "NOT (" + pattern("%", "%") + ")";
+  if (name == "BeginsWith") return pattern("", "%");
+  if (name == "NotBeginsWith") return "NOT (" + pattern("", "%") + ")";
+  if (name == "EndsWith") return pattern("%", "");
+  return "NOT (" + pattern("%", "") + ")";  // NotEndsWith
 }
 
 std::string MetricValue(SelectBuilder& builder, const Json& constant) {
@@ -143,36 +144,34 @@ std::string MetricValue(SelectBuilder& builder, const Json& constant) {
   return builder.Parameter(*value);
 }
 
-std::string MetricQualification(SelectBuilder& builder, const std::string& op,
+std::string MetricQualification(SelectBuilder& builder, const model::QualificationOperator& op,
                                 const Json& operands) {
   std::string aggregate = "(" + builder.Aggregate(CanonicalId(operands[0])) + ")";
-  if (op == "IsNull") return aggregate + " IS NULL";
-  if (op == "IsNotNull") return aggregate + " IS NOT NULL";
-  if (op == "Between" || op == "NotBetween") {
+  if (op.family == model::OperatorFamily::kNullTest) return aggregate + " " + std::string(op.sql);
+  if (op.family == model::OperatorFamily::kRange) {
     std::string low = MetricValue(builder, operands[1]);
     std::string high = MetricValue(builder, operands[2]);
-    return aggregate + (op == "Between" ? " BETWEEN " : " NOT BETWEEN ") + low + " AND " + high;
+    return aggregate + Sql(op) + low + " AND " + high;
   }
   if (operands[1].value("type", "") == "metric") {
-    return aggregate + Comparison(op) + "(" + builder.Aggregate(CanonicalId(operands[1])) + ")";
+    return aggregate + Sql(op) + "(" + builder.Aggregate(CanonicalId(operands[1])) + ")";
   }
-  return aggregate + Comparison(op) + MetricValue(builder, operands[1]);
+  return aggregate + Sql(op) + MetricValue(builder, operands[1]);
 }
 
 std::string RowNode(SelectBuilder& builder, const Json& node) {
   if (IsCombinator(node)) return Combine(builder, node, RowNode);
-  std::string op = *CanonicalOperator(node["operator"].get<std::string>());
+  const model::QualificationOperator& op = QualificationOperatorOf(node);
   const Json& operands = node["operands"];
   if (operands[0].value("type", "") == "attribute") {
-    return ElementList(builder, operands, op == "NotIn");
+    return ElementList(builder, operands, op.comparison == model::Comparison::kNotIn);
   }
   return FormQualification(builder, op, operands);
 }
 
 std::string GroupNode(SelectBuilder& builder, const Json& node) {
   if (IsCombinator(node)) return Combine(builder, node, GroupNode);
-  return MetricQualification(builder, *CanonicalOperator(node["operator"].get<std::string>()),
-                             node["operands"]);
+  return MetricQualification(builder, QualificationOperatorOf(node), node["operands"]);
 }
 
 std::optional<std::string> IsoDate(const std::string& text) {

@@ -3,8 +3,8 @@
 // SQL conditions from qualification trees already checked by SplitByLevel (qualification.h):
 // RowCondition for attribute and form qualifications (WHERE), GroupCondition for metric
 // qualifications (HAVING). Every constant becomes a bound parameter converted to the column's
-// type; an element or constant that cannot be of that type matches nothing for element lists
-// (spec 02 §3.4) and is Error(kInvalidInput) for form constants.
+// type; an element that cannot be of that type matches nothing (an element list naming no element
+// of the attribute selects no row), and a form constant that cannot is Error(kInvalidInput).
 #pragma once
 
 #include <string>

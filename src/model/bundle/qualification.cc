@@ -6,60 +6,24 @@
 #include <string_view>
 
 #include "model/bundle/emit.h"
+#include "model/qualification_operators.h"
 
 namespace tessera::model::bundle {
 namespace {
 
-struct OperatorArity {
-  std::string_view name;
-  size_t min_operands;
-  size_t max_operands;  // SIZE_MAX = no limit
-  bool is_logical;      // operands are conditions, not leaves
-};
-
-constexpr std::array<OperatorArity, 23> kOperators = {{
-    {"And", 2, SIZE_MAX, true},    {"Or", 2, SIZE_MAX, true},    {"Not", 1, 1, true},
-    {"In", 2, 2, false},           {"NotIn", 2, 2, false},       {"Equals", 2, 2, false},
-    {"NotEqual", 2, 2, false},     {"Greater", 2, 2, false},     {"Less", 2, 2, false},
-    {"GreaterEqual", 2, 2, false}, {"LessEqual", 2, 2, false},   {"Between", 3, 3, false},
-    {"NotBetween", 3, 3, false},   {"IsNull", 1, 1, false},      {"IsNotNull", 1, 1, false},
-    {"Like", 2, 2, false},         {"NotLike", 2, 2, false},     {"Contains", 2, 2, false},
-    {"NotContains", 2, 2, false},  {"BeginsWith", 2, 2, false},  {"NotBeginsWith", 2, 2, false},
-    {"EndsWith", 2, 2, false},     {"NotEndsWith", 2, 2, false},
-}};
-
-// spec 02 §3.4: Rank.<f> and Percent.<f> take a metric and one bound, or two for (Not)Between.
-constexpr std::array<std::string_view, 8> kRankFunctions = {
-    "Top",    "Bottom",        "ExcludeTop", "ExcludeBottom",
-    "Equals", "DifferentFrom", "Between",    "NotBetween"};
-
 constexpr std::array<std::string_view, 7> kDataTypes = {"Real", "BigDecimal", "Int64", "Date",
                                                         "Time", "TimeStamp",  "Char"};
 
-std::optional<OperatorArity> FindOperator(std::string_view name) {
-  for (const auto& op : kOperators) {
-    if (op.name == name) return op;
-  }
-  for (std::string_view family : {"Rank.", "Percent."}) {
-    if (!name.starts_with(family)) continue;
-    const std::string_view function = name.substr(family.size());
-    if (std::find(kRankFunctions.begin(), kRankFunctions.end(), function) == kRankFunctions.end()) {
-      continue;
-    }
-    const size_t count = function.ends_with("Between") ? 3 : 2;
-    return OperatorArity{name, count, count, false};
-  }
-  return std::nullopt;
-}
-
 std::string OperatorNames() {
   std::string names;
-  for (const auto& op : kOperators) names += std::string(op.name) + ", ";
+  for (const QualificationOperator& op : QualificationOperators()) {
+    if (op.family != OperatorFamily::kRanked) names += std::string(op.name) + ", ";
+  }
   return names + "Rank.* or Percent.*";
 }
 
-std::string ArityText(const OperatorArity& op) {
-  if (op.max_operands == SIZE_MAX) return "at least " + std::to_string(op.min_operands);
+std::string ArityText(const QualificationOperator& op) {
+  if (op.max_operands == kAnyNumberOfOperands) return "at least " + std::to_string(op.min_operands);
   return std::to_string(op.min_operands);
 }
 
@@ -76,13 +40,14 @@ class QualificationReader {
       return nullptr;
     }
     const std::string op = fields_.String(node, "operator", true).value_or("");
-    const std::optional<OperatorArity> arity = FindOperator(op);
+    // By name: the symbols ("=", "&") are for requests, not bundles.
+    const QualificationOperator* arity = FindOperatorByName(op);
     if (!arity && !op.empty()) {
       fields_.Problem(node["operator"],
                       "'" + op + "' is not an operator; expected one of " + OperatorNames());
     }
     const auto operands = fields_.Sequence(node, "operands", true);
-    if (!arity || !operands) return nullptr;
+    if (arity == nullptr || !operands) return nullptr;
     if (operands->size() < arity->min_operands || operands->size() > arity->max_operands) {
       fields_.Problem(node, "operator " + op + " takes " + ArityText(*arity) + " operand(s), not " +
                                 std::to_string(operands->size()));
@@ -91,11 +56,12 @@ class QualificationReader {
   }
 
  private:
-  Json Operands(const OperatorArity& arity, const std::vector<YAML::Node>& operands) const {
+  Json Operands(const QualificationOperator& arity, const std::vector<YAML::Node>& operands) const {
     Json out = Json::array();
     std::optional<std::string> qualified_attribute;
     for (const auto& operand : operands) {
-      out.push_back(arity.is_logical ? Condition(operand) : Leaf(operand, qualified_attribute));
+      const bool is_logical = arity.family == OperatorFamily::kLogical;
+      out.push_back(is_logical ? Condition(operand) : Leaf(operand, qualified_attribute));
       const Json& first = out.front();
       if (out.size() == 1 && first.is_object() && first.value("type", "") == "attribute") {
         qualified_attribute = first.at("id").get<std::string>();

@@ -1,7 +1,8 @@
 // model/bundle/qualification.h
 //
-// Filter qualifications in bundles: the spec 02 §3.4 tree written in YAML with names, and its
-// canonical JSON with ids (model/semantic.h). Bundle operands and their canonical forms:
+// Filter qualifications in bundles: a qualification tree ({operator, operands}) written in YAML
+// with names, and its canonical JSON with ids (model/semantic.h). Bundle operands and their
+// canonical forms:
 //
 //   {type: attribute, name | id}                     {"type":"attribute","id":<id>}
 //   {type: metric, name | id}                        {"type":"metric","id":<id>}
@@ -15,9 +16,10 @@
 //                                                    dashboard's value parameter (dashboards only)
 //
 // Element values are ID-form values of the attribute that is the operator's first operand.
-// Operator names are those of spec 02 §3.4 without the symbolic aliases; operand counts are
-// checked (And/Or take at least two conditions, Not one; Between three operands, IsNull one,
-// the others two). Problems are recorded at the offending line.
+// Operators are those of model/qualification_operators.h, by name only (not by symbol); operand
+// counts are checked as that table gives them (And/Or take at least two conditions, Not one;
+// Between three operands, IsNull one, the others two). Problems are recorded at the offending
+// line.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
