@@ -132,10 +132,11 @@ void ApplyV2Body(const Json& body, service::SearchQuery& query) {
       excluded != body.end() && !excluded->is_null()) {
     if (!excluded->is_array())
       throw Error(ErrorCode::kInvalidInput, "body.excludedFolders: expected an array");
-    for (const auto& item : *excluded) {
-      auto id = item.is_string() ? CanonicalObjectId(item.get<std::string>()) : std::nullopt;
-      if (!id) throw Error(ErrorCode::kInvalidInput, "body.excludedFolders: expected folder ids");
-      query.excluded_folders.push_back(*id);
+    for (size_t i = 0; i < excluded->size(); ++i) {
+      const Json& item = (*excluded)[i];
+      const std::string where = ElementPath("body.excludedFolders", i);
+      if (!item.is_string()) FailAt(where, "expected a folder id");
+      query.excluded_folders.push_back(RequireObjectId(item.get_ref<const std::string&>(), where));
     }
   }
   ApplyTimeRange(body, query);

@@ -116,11 +116,11 @@ std::vector<std::string> IdList(const Json& body, const char* key) {
   if (!it->is_array())
     throw Error(ErrorCode::kInvalidInput,
                 std::string("body.") + key + ": expected an array of ids");
-  for (const auto& item : *it) {
-    auto id = item.is_string() ? CanonicalObjectId(item.get<std::string>()) : std::nullopt;
-    if (!id)
-      throw Error(ErrorCode::kInvalidInput, std::string("body.") + key + ": expected object ids");
-    ids.push_back(*id);
+  for (size_t i = 0; i < it->size(); ++i) {
+    const Json& item = (*it)[i];
+    const std::string where = ElementPath(std::string("body.") + key, i);
+    if (!item.is_string()) FailAt(where, "expected an object id");
+    ids.push_back(RequireObjectId(item.get_ref<const std::string&>(), where));
   }
   return ids;
 }

@@ -1,6 +1,6 @@
 // core/ids.h
 //
-// Identifiers (spec 01 §1.4). Metadata object ids and version ids are 32 hexadecimal characters,
+// Identifiers. Metadata object ids and version ids are 32 hexadecimal characters,
 // always emitted upper case and compared case-insensitively on input. Ticket ids are 32 lower-case
 // hex; auth tokens are 26 lower-case base-32 characters (130 bits from the CSPRNG).
 #pragma once
@@ -25,7 +25,8 @@ std::string NewObjectId();  // random, upper case
 std::string NewTicketId();  // random, lower case
 std::string NewAuthToken();
 
-// spec 05 §3: the first 16 bytes of SHA-256 of `seed`, as 32 upper-case hex.
+// The first 16 bytes of SHA-256 of `seed`, as 32 upper-case hex: objects named by a seed (bundle
+// objects by project and name, well-known folders) have the same id on every node and in every run.
 std::string DeterministicObjectId(std::string_view seed);
 
 }  // namespace tessera

@@ -45,10 +45,12 @@ DefinitionReader::DefinitionReader(const ObjectRecord& record, int type)
   if (!record.definition.is_object()) Fail("definition", "must be a JSON object");
 }
 
+std::string DefinitionReader::Where(std::string_view path) const {
+  return path.empty() ? subject_ : subject_ + ": " + std::string(path);
+}
+
 void DefinitionReader::Fail(std::string_view path, std::string_view what) const {
-  std::string message = subject_ + ": ";
-  if (!path.empty()) message += std::string(path) + ": ";
-  throw Error(ErrorCode::kInvalidInput, message + std::string(what));
+  throw Error(ErrorCode::kInvalidInput, Where(path) + ": " + std::string(what));
 }
 
 const Json* DefinitionReader::Find(const Json& object, std::string_view key) {
@@ -84,9 +86,7 @@ std::string DefinitionReader::String(const Json& object, std::string_view key,
 
 std::string DefinitionReader::CheckedId(const Json& value, std::string_view path) const {
   if (!value.is_string()) Fail(path, "must be an object id (a string of 32 hex digits)");
-  auto id = CanonicalObjectId(value.get<std::string>());
-  if (!id) Fail(path, "'" + value.get<std::string>() + "' is not an object id (32 hex digits)");
-  return *id;
+  return RequireObjectId(value.get_ref<const std::string&>(), Where(path));
 }
 
 std::optional<std::string> DefinitionReader::OptionalId(const Json& object, std::string_view key,

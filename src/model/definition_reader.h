@@ -3,7 +3,8 @@
 // Reads the fields of one object's canonical definition (model/semantic.h) strictly. Every
 // failure throws Error(kInvalidInput) naming the object and the field:
 // "attribute 'Region': forms[1].column: required". A JSON null counts as absent. Ids are
-// checked to be object ids and returned in canonical (upper-case) form.
+// checked to be object ids (RequireObjectId: "report 'Sales': rows[0]: 'Region' is not an object
+// id; expected 32 hexadecimal characters") and returned in canonical (upper-case) form.
 #pragma once
 
 #include <optional>
@@ -31,6 +32,8 @@ class DefinitionReader {
   const std::string& subject() const { return subject_; }
 
   [[noreturn]] void Fail(std::string_view path, std::string_view what) const;
+  // The object and the field at `path`, as messages name them: "attribute 'Region': forms[1]".
+  std::string Where(std::string_view path) const;
 
   // `object[key]`, or nullptr when absent or null.
   static const Json* Find(const Json& object, std::string_view key);

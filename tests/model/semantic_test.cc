@@ -156,7 +156,8 @@ TEST(ParseAttribute, RejectsBrokenDefinitions) {
   Json bad_table = ValidAttribute();
   bad_table["lookupTable"] = "lu_region";
   EXPECT_EQ(ParseError(ParseAttribute, AttributeRecord(bad_table)),
-            "attribute 'Region': lookupTable: 'lu_region' is not an object id (32 hex digits)");
+            "attribute 'Region': lookupTable: 'lu_region' is not an object id; expected 32 "
+            "hexadecimal characters");
 
   Json no_forms = ValidAttribute();
   no_forms["forms"] = Json::array();
@@ -297,7 +298,8 @@ TEST(ParseReport, RejectsBrokenDefinitions) {
             "report 'Sales': rows: required");
   EXPECT_EQ(
       ParseError(ParseReport, ReportRecord({{"rows", {"Region"}}, {"columns", Json::array()}})),
-      "report 'Sales': rows[0]: 'Region' is not an object id (32 hex digits)");
+      "report 'Sales': rows[0]: 'Region' is not an object id; expected 32 hexadecimal "
+      "characters");
 }
 
 TEST(ParseReport, RefusesACube) {
