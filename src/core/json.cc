@@ -82,41 +82,63 @@ void FailMissingAt(std::string_view path) {
   throw Error(ErrorCode::kMissingField, std::string(path) + ": required field is missing");
 }
 
+const Json& ExpectObject(const Json& value, std::string_view path) {
+  if (!value.is_object()) FailAt(path, "expected an object");
+  return value;
+}
+
+const Json& ExpectArray(const Json& value, std::string_view path, std::string_view items) {
+  if (value.is_array()) return value;
+  if (items.empty()) FailAt(path, "expected an array");
+  FailAt(path, "expected an array of " + std::string(items));
+}
+
+const std::string& ExpectString(const Json& value, std::string_view path) {
+  if (!value.is_string()) FailAt(path, "expected a string");
+  return value.get_ref<const std::string&>();
+}
+
+int64_t ExpectInt(const Json& value, std::string_view path) {
+  if (!value.is_number_integer()) FailAt(path, "expected an integer");
+  return value.get<int64_t>();
+}
+
+bool ExpectBool(const Json& value, std::string_view path) {
+  if (!value.is_boolean()) FailAt(path, "expected true or false");
+  return value.get<bool>();
+}
+
 std::optional<std::string> OptionalString(const Json& object, std::string_view key,
                                           std::string_view path) {
   const Json* member = FindMember(object, key);
   if (!member) return std::nullopt;
-  if (!member->is_string()) {
-    throw Error(ErrorCode::kInvalidInput, MemberPath(path, key) + ": expected a string");
-  }
-  return member->get<std::string>();
+  return ExpectString(*member, MemberPath(path, key));
 }
 
 std::string RequiredString(const Json& object, std::string_view key, std::string_view path) {
   auto value = OptionalString(object, key, path);
-  if (!value) {
-    throw Error(ErrorCode::kMissingField, MemberPath(path, key) + ": required field is missing");
-  }
+  if (!value) FailMissingAt(MemberPath(path, key));
   return *value;
 }
 
 std::optional<bool> OptionalBool(const Json& object, std::string_view key, std::string_view path) {
   const Json* member = FindMember(object, key);
   if (!member) return std::nullopt;
-  if (!member->is_boolean()) {
-    throw Error(ErrorCode::kInvalidInput, MemberPath(path, key) + ": expected true or false");
-  }
-  return member->get<bool>();
+  return ExpectBool(*member, MemberPath(path, key));
 }
 
 std::optional<int64_t> OptionalInt(const Json& object, std::string_view key,
                                    std::string_view path) {
   const Json* member = FindMember(object, key);
   if (!member) return std::nullopt;
-  if (!member->is_number_integer()) {
-    throw Error(ErrorCode::kInvalidInput, MemberPath(path, key) + ": expected an integer");
-  }
-  return member->get<int64_t>();
+  return ExpectInt(*member, MemberPath(path, key));
+}
+
+const Json& ObjectOrEmpty(const Json& object, std::string_view key, std::string_view path) {
+  static const Json kEmpty = Json::object();
+  const Json* member = FindMember(object, key);
+  if (!member) return kEmpty;
+  return ExpectObject(*member, MemberPath(path, key));
 }
 
 void RequireKnownKeys(const Json& object, const std::vector<std::string_view>& accepted,

@@ -59,12 +59,24 @@ const Json* FindMember(const Json& object, std::string_view key);
 [[noreturn]] void FailAt(std::string_view path, std::string_view what);
 [[noreturn]] void FailMissingAt(std::string_view path);
 
+// Checks of a value already found at `path`: the value, or Error(kInvalidInput) "<path>: expected
+// an object" (a string, an integer, true or false; "an array", or "an array of <items>" when
+// `items` says what it holds).
+const Json& ExpectObject(const Json& value, std::string_view path);
+const Json& ExpectArray(const Json& value, std::string_view path, std::string_view items = {});
+const std::string& ExpectString(const Json& value, std::string_view path);
+int64_t ExpectInt(const Json& value, std::string_view path);
+bool ExpectBool(const Json& value, std::string_view path);
+
 // Field readers for request bodies. `path` names the field in messages ("body.loginMode").
 std::optional<std::string> OptionalString(const Json& object, std::string_view key,
                                           std::string_view path);
 std::string RequiredString(const Json& object, std::string_view key, std::string_view path);
 std::optional<bool> OptionalBool(const Json& object, std::string_view key, std::string_view path);
 std::optional<int64_t> OptionalInt(const Json& object, std::string_view key, std::string_view path);
+// `object[key]` when it is an object; an empty object when absent or null (so reads of its members
+// find nothing); Error(kInvalidInput) "<path>.<key>: expected an object" otherwise.
+const Json& ObjectOrEmpty(const Json& object, std::string_view key, std::string_view path);
 
 // Refuses a key of `object` that is not in `accepted` with Error(kInvalidInput) naming it and
 // listing the accepted keys: "'viewFiltr' is not a key of <what>; accepted keys: a, b, c". A

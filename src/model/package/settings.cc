@@ -16,25 +16,10 @@ namespace tessera::model::package {
 
 namespace {
 
-// Field paths and failures ------------------------------------------------------------------
-
-const Json& RequireObject(const Json& value, std::string_view path) {
-  if (!value.is_object()) FailAt(path, "expected an object");
-  return value;
-}
-
-const std::string& RequireString(const Json& value, std::string_view path) {
-  if (!value.is_string()) FailAt(path, "expected a string");
-  return value.get_ref<const std::string&>();
-}
-
-int RequireInt(const Json& value, std::string_view path) {
-  if (!value.is_number_integer()) FailAt(path, "expected an integer");
-  return value.get<int>();
-}
+// Values ------------------------------------------------------------------------------------
 
 std::string RequireId(const Json& value, std::string_view path) {
-  return RequireObjectId(RequireString(value, path), path);
+  return RequireObjectId(ExpectString(value, path), path);
 }
 
 ConflictRule RequireRule(const Json& value, std::string_view path) {
@@ -104,21 +89,16 @@ void AppendReplacing(std::vector<Entry>& list, Entry entry, SameKey same_key) {
   list.push_back(std::move(entry));
 }
 
-const Json& RequireArray(const Json& value, std::string_view path, std::string_view shape) {
-  if (!value.is_array()) FailAt(path, "expected an array of " + std::string(shape));
-  return value;
-}
-
 std::vector<IdAction> ParseIdActions(const Json& settings, std::string_view key,
                                      std::string_view settings_path) {
   std::vector<IdAction> actions;
   const Json* list = FindMember(settings, key);
   if (list == nullptr) return actions;
   std::string path = MemberPath(settings_path, key);
-  RequireArray(*list, path, "{id, action}");
+  ExpectArray(*list, path, "{id, action}");
   for (size_t i = 0; i < list->size(); ++i) {
     std::string item_path = ElementPath(path, i);
-    const Json& item = RequireObject((*list)[i], item_path);
+    const Json& item = ExpectObject((*list)[i], item_path);
     const Json* id = FindMember(item, "id");
     const Json* action = FindMember(item, "action");
     if (id == nullptr) FailMissingAt(MemberPath(item_path, "id"));
@@ -141,7 +121,7 @@ std::optional<int> ParseSubtype(const Json& item, int type, std::string_view ite
   if (subtype == nullptr) subtype = sub_type;
   if (subtype == nullptr) return std::nullopt;
   std::string path = MemberPath(item_path, subtype == sub_type ? "subType" : "subtype");
-  int value = RequireInt(*subtype, path);
+  int value = static_cast<int>(ExpectInt(*subtype, path));
   if (SubtypeToType(value) != type) {
     FailAt(path, std::to_string(value) + " is not a subtype of type " + std::to_string(type) +
                      "; expected a value from " + std::to_string(type * 256) + " to " +
@@ -155,16 +135,16 @@ std::vector<TypeAction> ParseTypeActions(const Json& settings, std::string_view 
   const Json* list = FindMember(settings, "objectTypeActions");
   if (list == nullptr) return actions;
   std::string path = MemberPath(settings_path, "objectTypeActions");
-  RequireArray(*list, path, "{type, subtype?, action}");
+  ExpectArray(*list, path, "{type, subtype?, action}");
   for (size_t i = 0; i < list->size(); ++i) {
     std::string item_path = ElementPath(path, i);
-    const Json& item = RequireObject((*list)[i], item_path);
+    const Json& item = ExpectObject((*list)[i], item_path);
     const Json* type = FindMember(item, "type");
     const Json* action = FindMember(item, "action");
     if (type == nullptr) FailMissingAt(MemberPath(item_path, "type"));
     if (action == nullptr) FailMissingAt(MemberPath(item_path, "action"));
     TypeAction parsed;
-    parsed.type = RequireInt(*type, MemberPath(item_path, "type"));
+    parsed.type = static_cast<int>(ExpectInt(*type, MemberPath(item_path, "type")));
     if (parsed.type <= 0 || parsed.type >= 256) {
       FailAt(MemberPath(item_path, "type"), std::to_string(parsed.type) +
                                                 " is not an object type; expected a type code from "
@@ -216,17 +196,12 @@ std::vector<AclOnNew> ParseAclOnNew(const Json& settings, std::string_view setti
   if (value != nullptr) {
     acl = ParseEnumSet(*value, MemberPath(settings_path, "aclOnNewObjects"), kAclOnNewNames);
   }
-  if (acl.empty()) acl.push_back(AclOnNew::kKeepAclAsSourceObject);  // §1.5 default
+  if (acl.empty()) acl.push_back(AclOnNew::kKeepAclAsSourceObject);  // the default
   return acl;
 }
 
 bool ParseValidateDependencies(const Json& settings, std::string_view settings_path) {
-  const Json* value = FindMember(settings, "validateDependencies");
-  if (value == nullptr) return true;
-  if (!value->is_boolean()) {
-    FailAt(MemberPath(settings_path, "validateDependencies"), "expected true or false");
-  }
-  return value->get<bool>();
+  return OptionalBool(settings, "validateDependencies", settings_path).value_or(true);
 }
 
 // Content -------------------------------------------------------------------------------------
@@ -255,7 +230,7 @@ PackageSettings ParsePackageSettings(const Json& settings, PackageKind kind,
   PackageSettings parsed;
   if (kind == PackageKind::kProjectSecurity) parsed.acl_on_replacing = AclOnReplacing::kNone;
   if (settings.is_null()) return parsed;
-  RequireObject(settings, field_path);
+  ExpectObject(settings, field_path);
   if (const Json* action = FindMember(settings, "defaultAction")) {
     parsed.default_action = RequireRule(*action, MemberPath(field_path, "defaultAction"));
   }
@@ -276,7 +251,7 @@ PackageSettings ParsePackageSettings(const Json& settings, PackageKind kind,
 std::vector<ContentItem> ParseContent(const Json& content, std::string_view field_path) {
   std::vector<ContentItem> items;
   if (content.is_null()) return items;
-  RequireArray(content, field_path, "content items {id, action, ...}");
+  ExpectArray(content, field_path, "content items {id, action, ...}");
   for (size_t i = 0; i < content.size(); ++i) {
     items.push_back(ParseContentItem(content[i], ElementPath(field_path, i)));
   }
@@ -285,26 +260,21 @@ std::vector<ContentItem> ParseContent(const Json& content, std::string_view fiel
 }
 
 ContentItem ParseContentItem(const Json& value, std::string_view item_path) {
-  const Json& item = RequireObject(value, item_path);
+  const Json& item = ExpectObject(value, item_path);
   ContentItem parsed;
   const Json* id = FindMember(item, "id");
   if (id == nullptr) FailMissingAt(MemberPath(item_path, "id"));
   parsed.id = RequireId(*id, MemberPath(item_path, "id"));
   if (const Json* name = FindMember(item, "name")) {
-    parsed.name = RequireString(*name, MemberPath(item_path, "name"));
+    parsed.name = ExpectString(*name, MemberPath(item_path, "name"));
   }
   if (const Json* type = FindMember(item, "type")) {
-    parsed.type = RequireInt(*type, MemberPath(item_path, "type"));
+    parsed.type = static_cast<int>(ExpectInt(*type, MemberPath(item_path, "type")));
   }
   const Json* action = FindMember(item, "action");
   if (action == nullptr) FailMissingAt(MemberPath(item_path, "action"));
   parsed.action = RequireRule(*action, MemberPath(item_path, "action"));
-  if (const Json* include = FindMember(item, "includeDependents")) {
-    if (!include->is_boolean()) {
-      FailAt(MemberPath(item_path, "includeDependents"), "expected true or false");
-    }
-    parsed.include_dependents = include->get<bool>();
-  }
+  parsed.include_dependents = OptionalBool(item, "includeDependents", item_path).value_or(false);
   return parsed;
 }
 

@@ -1,23 +1,25 @@
 // model/package/settings.h
 //
-// The typed `tocView.settings` (spec 04 §1.5) and `tocView.content` items (§1.6) of a package.
+// The typed `tocView.settings` and `tocView.content` items of a package.
 // Parsing either yields a value in normalised form or throws Error naming the field path
 // ("packageInfo.tocView.settings.folderActions[2].action: 'merge' is not a conflict rule;
 // expected one of ..."): kInvalidInput for a wrong value or type, kMissingField for an absent
 // required field (core/json.h does the same).
 //
-// Normalised form: every absent or null key takes its §1.5 default (a null
-// aclOnReplacingObjects means "none", which is also the default for project_security); ids are
-// upper case; lists carry no duplicates (the last entry for an id or type wins, §4.3); updateSchema
-// steps are in the order §4.6 runs them. ToJson() emits that form — always arrays, canonical names
-// — so two settings compare equal exactly when their ToJson() do (the import PUT compares them with
-// the manifest).
+// Normalised form: every absent or null key takes its default (defaultAction use_existing,
+// updateSchema [], aclOnReplacingObjects use_existing, aclOnNewObjects
+// [keep_acl_as_source_object], validateDependencies true, the merge lists [], translationAction
+// not_merged; a null aclOnReplacingObjects means "none", which is also the default for
+// project_security); ids are upper case; lists carry no duplicates (the last entry for an id or
+// type wins); updateSchema steps are in the order the import runs them. ToJson() emits that form —
+// always arrays, canonical names — so two settings compare equal exactly when their ToJson() do
+// (the import PUT compares them with the manifest).
 //
 // Tolerances (mstrio-py): a bare string for aclOnNewObjects and for updateSchema; `subType` for
 // `subtype`; an extra `objectType` in objectActions; `existing` for translationAction
 // use_existing; null elements inside aclOnNewObjects/updateSchema (mstrio-py wraps a None);
 // unknown keys. Refused: updateSchema steps or an aclOnReplacingObjects value in a package whose
-// kind does not support them (§1.5: updateSchema is for project packages only,
+// kind does not support them (updateSchema is for project packages only,
 // aclOnReplacingObjects is not supported for project_security), and duplicate content ids.
 #pragma once
 
@@ -32,15 +34,16 @@
 
 namespace tessera::model::package {
 
-// Declared in the order §4.6 runs them.
+// Run after the import commits, in the order declared.
 enum class UpdateSchemaStep {
   kRecalTableKeysFactEntryLevel,  // "recal_table_keys_fact_entry_level"
   kRecalTableLogicalSize,         // "recal_table_logical_size"
   kUpdateSchemaLogicalInfo,       // "update_schema_logical_info"
 };
 
-// spec 04 §4.5. kNone is a null value (always for project_security, which has no such option):
-// an overwritten object then keeps the target's ACL, as with use_existing.
+// The ACL of an existing target object the import overwrites. kNone is a null value (always for
+// project_security, which has no such option): an overwritten object then keeps the target's
+// ACL, as with use_existing.
 enum class AclOnReplacing {
   kNone,
   kUseExisting,  // keep the target's ACL
@@ -48,12 +51,16 @@ enum class AclOnReplacing {
   kKeepBoth,     // union of both, a deny winning
 };
 
-enum class AclOnNew {  // spec 04 §4.5
-  kKeepAclAsSourceObject,
-  kInheritAclAsDestFolder,
+// The ACL of an object the import creates.
+enum class AclOnNew {
+  kKeepAclAsSourceObject,   // the source's ACL
+  kInheritAclAsDestFolder,  // the inheritable entries of its destination folder
 };
 
-enum class TranslationAction {  // spec 04 §4.7
+// How a project merge treats the translations of objects present on both sides: not merged
+// (they travel with the object), existing target values kept, source values win where they
+// differ, or the target's set becomes exactly the source's.
+enum class TranslationAction {
   kNotMerged,
   kUseExisting,  // also spelt "existing"
   kReplace,
@@ -73,11 +80,12 @@ struct TypeAction {
 
 struct PackageSettings {
   ConflictRule default_action = ConflictRule::kUseExisting;
-  std::vector<UpdateSchemaStep> update_schema;  // §4.6 order, no duplicates
+  std::vector<UpdateSchemaStep> update_schema;  // in the order run, no duplicates
   AclOnReplacing acl_on_replacing = AclOnReplacing::kUseExisting;
   std::vector<AclOnNew> acl_on_new = {AclOnNew::kKeepAclAsSourceObject};  // never empty
   bool validate_dependencies = true;
-  // Project merge only (§4.3); other packages carry them but nothing reads them.
+  // Project merge only (an object's action: its objectActions entry, else its deepest folder's,
+  // else its type's, else defaultAction); other packages carry them but nothing reads them.
   std::vector<IdAction> folder_actions;
   std::vector<IdAction> object_actions;
   std::vector<TypeAction> object_type_actions;
@@ -113,11 +121,11 @@ ContentItem ParseContentItem(const Json& item, std::string_view item_path);
 Json ToJson(const PackageSettings& settings);
 Json ToJson(const ContentItem& item);  // {id, name, type?, action, includeDependents}
 
-// The new-object ACL rule in effect: inherit when listed at all (§4.5: inherit wins over keep).
+// The new-object ACL rule in effect: inherit when listed at all (inherit wins over keep).
 AclOnNew EffectiveAclOnNew(const PackageSettings& settings);
 
 // Whether any rule — defaultAction, a content action, a folder/object/type action — is
-// keep_both; then the import makes no undo package (spec 04 §5.1).
+// keep_both; then the import makes no undo package.
 bool UsesKeepBoth(const PackageSettings& settings, const std::vector<ContentItem>& content);
 
 std::string_view UpdateSchemaStepName(UpdateSchemaStep step);
