@@ -1,6 +1,9 @@
-// Migrations (spec 04 §1, §2, §3.5; spec 06 §11, §13).
+// Migrations: /api/migrations (packages, their import and undo, validation, certification,
+// download) and the package storage (/api/mstrServices/library/storage: the location and the
+// shared file store of uploaded packages). Bodies are parsed by api/migration_requests.h.
 #include <fmt/format.h>
 
+#include "api/migration_requests.h"
 #include "api/multipart_file.h"
 #include "api/routes.h"
 #include "core/error.h"
@@ -11,7 +14,9 @@ namespace tessera::api {
 
 namespace {
 
-constexpr int64_t kMaxListLimit = 1000;  // spec 04 §1.8
+namespace migration = service::migration;
+
+constexpr int64_t kMaxListLimit = 1000;  // a larger limit is read as this one
 
 std::optional<std::string> ProjectHeader(RequestContext& context) {
   std::string project_id = context.OptionalProjectId();
@@ -19,59 +24,42 @@ std::optional<std::string> ProjectHeader(RequestContext& context) {
   return project_id;
 }
 
-service::migration::MigrationId MigrationIdParam(RequestContext& context) {
-  return service::migration::ParseMigrationId(context.PathParam("migrationId"));
-}
-
-service::migration::NamedRef NamedRefIn(const Json& object, std::string_view key) {
-  if (!object.is_object() || !object.contains(key) || !object[std::string(key)].is_object()) {
-    return {};
-  }
-  const Json& ref = object[std::string(key)];
-  return {ref.value("id", ""), ref.value("name", "")};
+migration::MigrationId MigrationIdParam(RequestContext& context) {
+  return migration::ParseMigrationId(context.PathParam("migrationId"));
 }
 
 http::Response Reuse(RequestContext& context, std::string_view package_id) {
-  Json body = context.BodyJson();
-  Json import_info = body.value("importInfo", Json::object());
+  ReuseTarget target = ParseReuseBody(context.BodyJson());
   auto record = context.services().migrations.Reuse(context.principal(), std::string(package_id),
-                                                    NamedRefIn(import_info, "environment"),
-                                                    NamedRefIn(import_info, "project"));
-  return context.Reply(201, service::migration::ShortForm(record, false));
-}
-
-bool IsSharedFileImport(const Json& body) {
-  if (!body.contains("packageInfo") || !body["packageInfo"].is_object()) return false;
-  const Json& package = body["packageInfo"];
-  return package.contains("purpose") && package["purpose"].is_string() &&
-         package["purpose"].get<std::string>() ==
-             model::package::PackagePurposeName(
-                 model::package::PackagePurpose::kMigrationFromSharedFileStore);
+                                                    target.environment, target.project);
+  return context.Reply(201, migration::ShortForm(record, false));
 }
 
 http::Response CreateMigration(RequestContext& context) {
   if (auto package_id = context.Query("packageId"); package_id && !package_id->empty()) {
     return Reuse(context, *package_id);
   }
-  service::migration::StreamedContent content(service::migration::StreamedContent::Form::kRequest,
-                                              context.services().migrations.scratch_dir());
-  StreamedArray parsed = context.BodyJsonStreaming(service::migration::StreamedContent::Path(),
+  migration::StreamedContent content(migration::StreamedContent::Form::kRequest,
+                                     context.services().migrations.scratch_dir());
+  StreamedArray parsed = context.BodyJsonStreaming(migration::StreamedContent::Path(),
                                                    [&](Json item) { content.Add(item); });
   const Json& body = parsed.document;
   if (IsSharedFileImport(body)) {
-    auto record = context.services().migrations.ImportSharedFile(context.principal(),
-                                                                 ProjectHeader(context), body);
-    return context.Reply(201, service::migration::ShortForm(record, false));
+    std::optional<std::string> project_id = ProjectHeader(context);
+    auto request = ParseSharedFileImportBody(body);
+    auto record =
+        context.services().migrations.ImportSharedFile(context.principal(), project_id, request);
+    return context.Reply(201, migration::ShortForm(record, false));
   }
-  std::optional<service::migration::ContentList> items;
+  std::optional<migration::ContentList> items;
   if (parsed.found) {
     content.Finish();
     items = content.TakeItems();
   }
-  auto request = service::migration::ParseCreateBody(body, std::move(items));
+  auto request = ParseCreateBody(body, std::move(items));
   auto record =
       context.services().migrations.Create(context.principal(), ProjectHeader(context), request);
-  return context.Reply(201, service::migration::ShortForm(record, false));
+  return context.Reply(201, migration::ShortForm(record, false));
 }
 
 std::vector<model::package::PackagePurpose> PurposesParam(RequestContext& context) {
@@ -103,27 +91,26 @@ http::Response ListMigrations(RequestContext& context) {
                                                  offset, limit);
   Json data = Json::array();
   for (const auto& record : page.records) {
-    data.push_back(service::migration::ProjectForShowContent(
-        service::migration::ToJson(record), service::migration::ShowContent::kDefault));
+    data.push_back(migration::ProjectForShowContent(migration::ToJson(record),
+                                                    migration::ShowContent::kDefault));
   }
   return context.Reply(200, {{"total", page.total}, {"data", std::move(data)}});
 }
 
 http::Response GetMigration(RequestContext& context) {
-  auto show = service::migration::ParseShowContent(context.Query("showContent").value_or(""));
-  bool with_content = show == service::migration::ShowContent::kAll ||
-                      show == service::migration::ShowContent::kTocView;
+  auto show = migration::ParseShowContent(context.Query("showContent").value_or(""));
+  bool with_content =
+      show == migration::ShowContent::kAll || show == migration::ShowContent::kTocView;
   auto& migrations = context.services().migrations;
-  service::migration::MigrationId id = MigrationIdParam(context);
+  migration::MigrationId id = MigrationIdParam(context);
   if (!with_content || context.has_fields()) {
     auto record = migrations.Get(context.principal(), id, with_content);
-    return context.Reply(
-        200, service::migration::ProjectForShowContent(service::migration::ToJson(record), show));
+    return context.Reply(200, migration::ProjectForShowContent(migration::ToJson(record), show));
   }
   // The content list goes into the response as text, chunk by chunk: a list of 100,000 items
   // would otherwise exist as a document several times over.
   auto record = migrations.Get(context.principal(), id, /*with_content=*/false);
-  Json shown = service::migration::ProjectForShowContent(service::migration::ToJson(record), show);
+  Json shown = migration::ProjectForShowContent(migration::ToJson(record), show);
   Json& toc = shown["packageInfo"]["tocView"];
   if (!toc.contains("content")) return context.Reply(200, std::move(shown));
   const std::string placeholder = "content-list-" + NewTicketId();
@@ -136,20 +123,18 @@ http::Response GetMigration(RequestContext& context) {
 }
 
 http::Response PatchMigration(RequestContext& context) {
-  auto request = service::migration::ParsePatchBody(context.BodyJson());
+  auto request = ParsePatchBody(context.BodyJson());
   auto record = context.services().migrations.Patch(context.principal(), MigrationIdParam(context),
                                                     request, ProjectHeader(context));
-  return context.Reply(
-      200, service::migration::ShortForm(record, request.validation_status.has_value()));
+  return context.Reply(200, migration::ShortForm(record, request.validation_status.has_value()));
 }
 
 // The body of an import or a validation: the source's record with its content list, which is
 // read item by item and checked, never held whole.
-std::pair<Json, std::optional<service::migration::ContentDigest>> RecordBody(
-    RequestContext& context) {
-  service::migration::StreamedContent content(service::migration::StreamedContent::Form::kStored,
-                                              context.services().migrations.scratch_dir());
-  StreamedArray parsed = context.BodyJsonStreaming(service::migration::StreamedContent::Path(),
+std::pair<Json, std::optional<migration::ContentDigest>> RecordBody(RequestContext& context) {
+  migration::StreamedContent content(migration::StreamedContent::Form::kStored,
+                                     context.services().migrations.scratch_dir());
+  StreamedArray parsed = context.BodyJsonStreaming(migration::StreamedContent::Path(),
                                                    [&](Json item) { content.Add(item); });
   if (!parsed.found) return {std::move(parsed.document), std::nullopt};
   content.Finish();
@@ -158,33 +143,45 @@ std::pair<Json, std::optional<service::migration::ContentDigest>> RecordBody(
 
 http::Response ImportMigration(RequestContext& context) {
   auto [body, content] = RecordBody(context);
-  auto record = context.services().migrations.Import(
-      context.principal(), MigrationIdParam(context), body, ProjectHeader(context),
-      context.QueryBool("generateUndo", true), content);
-  return context.Reply(201, service::migration::ShortForm(record, false));
+  migration::MigrationId id = MigrationIdParam(context);
+  std::optional<std::string> project_id = ProjectHeader(context);
+  bool generate_undo = context.QueryBool("generateUndo", true);
+  migration::MigrationRecord sent = ParseImportBody(body, id);
+  auto record = context.services().migrations.Import(context.principal(), sent, project_id,
+                                                     generate_undo, content);
+  return context.Reply(201, migration::ShortForm(record, false));
 }
 
 http::Response ValidateMigration(RequestContext& context) {
   auto [body, content] = RecordBody(context);
-  context.services().migrations.Validate(context.principal(), MigrationIdParam(context), body,
-                                         ProjectHeader(context));
+  migration::MigrationId id = MigrationIdParam(context);
+  std::optional<std::string> project_id = ProjectHeader(context);
+  migration::MigrationRecord sent = ParseValidationBody(body, id);
+  context.services().migrations.Validate(context.principal(), sent, project_id);
   return http::Response::Empty(202);
 }
 
 http::Response EditPackage(RequestContext& context) {
-  auto record = context.services().migrations.Edit(context.principal(), MigrationIdParam(context),
-                                                   context.BodyJson());
+  migration::MigrationId id = MigrationIdParam(context);
+  migration::CreateRequest request = ParseEditBody(context.BodyJson());
+  auto record = context.services().migrations.Edit(context.principal(), id, request);
   const auto& package = record.package_info;
   return context.Reply(202, {{"id", package.id},
-                             {"status", service::migration::PackageStatusName(package.status)},
+                             {"status", migration::PackageStatusName(package.status)},
                              {"progress", package.progress}});
 }
 
+// With autoSync the body is ignored and the status file's certification is taken.
 http::Response CertifyPackage(RequestContext& context) {
   bool auto_sync = context.QueryBool("autoSync", false);
-  Json body = auto_sync || context.request().body.empty() ? Json::object() : context.BodyJson();
-  context.services().migrations.Certify(context.principal(), MigrationIdParam(context), body,
-                                        auto_sync);
+  if (auto_sync) {
+    context.services().migrations.SyncCertification(context.principal(), MigrationIdParam(context));
+    return RequestContext::NoContent();
+  }
+  Json body = context.request().body.empty() ? Json::object() : context.BodyJson();
+  migration::MigrationId id = MigrationIdParam(context);
+  migration::CertificationChange change = ParseCertificationBody(body);
+  context.services().migrations.Certify(context.principal(), id, change);
   return RequestContext::NoContent();
 }
 
@@ -202,19 +199,20 @@ http::Response DownloadPackage(RequestContext& context) {
       context.services().migrations.Download(context.principal(), context.PathParam("packageId"));
   http::Response response =
       http::Response::File(200, download.file.string(), "application/octet-stream");
-  // mstrio-py takes everything after "filename=" as the name: no quotes (spec 04 §3.4).
+  // mstrio-py takes everything after "filename=" as the name: no quotes.
   response.headers.Set("Content-Disposition", "attachment; filename=" + download.file_name);
   return response;
 }
 
-// Shared file store (spec 04 §3.4)
+// Shared file store: package files uploaded to a target that cannot see the source's location.
 
 http::Response DescribeSharedFile(RequestContext& context) {
-  return context.Reply(
-      200, context.services().shared_files.Describe(context.principal(), context.BodyJson()));
+  migration::SharedFileDescription description = ParseSharedFileBody(context.BodyJson());
+  return context.Reply(200,
+                       context.services().shared_files.Describe(context.principal(), description));
 }
 
-service::migration::UploadedContent UploadedFileOf(RequestContext& context) {
+migration::UploadedContent UploadedFileOf(RequestContext& context) {
   const http::Request& request = context.request();
   if (!request.body_file) {
     throw Error(ErrorCode::kInvalidInput, "The request has no file content");
@@ -230,7 +228,7 @@ service::migration::UploadedContent UploadedFileOf(RequestContext& context) {
 
 http::Response UploadSharedFile(RequestContext& context) {
   std::string file_id = context.PathParam("fileId");
-  service::migration::UploadedContent content = UploadedFileOf(context);
+  migration::UploadedContent content = UploadedFileOf(context);
   return context.Reply(
       200, context.services().shared_files.Upload(context.principal(), file_id, content));
 }
@@ -265,12 +263,14 @@ http::Response GetStorage(RequestContext& context) {
 }
 
 http::Response PatchStorage(RequestContext& context) {
-  context.services().storage_location.Configure(context.principal(), context.BodyJson());
+  migration::StorageLocationRequest request = ParseStorageLocationBody(context.BodyJson());
+  context.services().storage_location.Configure(context.principal(), request);
   return RequestContext::NoContent();
 }
 
 http::Response ValidateStorage(RequestContext& context) {
-  context.services().storage_location.Validate(context.principal(), context.BodyJson());
+  migration::StorageLocationRequest request = ParseStorageLocationBody(context.BodyJson());
+  context.services().storage_location.Validate(context.principal(), request);
   return RequestContext::NoContent();
 }
 

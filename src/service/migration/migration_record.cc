@@ -14,30 +14,9 @@ namespace tessera::service::migration {
 
 namespace {
 
-// Field paths and failures ---------------------------------------------------------------------
+// Values of a record -----------------------------------------------------------------------------
 
-// `object[key]` as an object; an empty object when absent or null.
-const Json& ObjectAt(const Json& object, std::string_view key, std::string_view path) {
-  static const Json kEmpty = Json::object();
-  const Json* value = FindMember(object, key);
-  if (value == nullptr) return kEmpty;
-  if (!value->is_object()) FailAt(MemberPath(path, key), "expected an object");
-  return *value;
-}
-
-std::string StringAt(const Json& object, std::string_view key, std::string_view path) {
-  return OptionalString(object, key, path).value_or("");
-}
-
-bool BoolAt(const Json& object, std::string_view key, std::string_view path, bool fallback) {
-  return OptionalBool(object, key, path).value_or(fallback);
-}
-
-int64_t IntAt(const Json& object, std::string_view key, std::string_view path) {
-  return OptionalInt(object, key, path).value_or(0);
-}
-
-// §0: samples show 100 and 100.0; Tessera keeps integers.
+// Progress is kept as an integer; clients may send 100 or 100.0.
 int ProgressAt(const Json& object, std::string_view key, std::string_view path) {
   const Json* value = FindMember(object, key);
   if (value == nullptr) return 0;
@@ -122,98 +101,28 @@ Enum EnumAt(const Json& object, std::string_view key, std::string_view path,
   return OptionalEnumAt(object, key, path, names).value_or(fallback);
 }
 
-// Parts: reading -------------------------------------------------------------------------------
+}  // namespace
 
-enum class IdForm { kObjectId, kAnyText };
+// Parts read alone
+// ---------------------------------------------------------------------------------
 
-// `{id, name}`; `{}` (or absent) is the empty ref. A ref with a name needs an id.
-NamedRef ReadNamedRef(const Json& object, std::string_view key, std::string_view parent,
-                      IdForm form) {
+NamedRef NamedRefFromJson(const Json& holder, std::string_view key, std::string_view parent,
+                          RefIdForm form) {
   std::string path = MemberPath(parent, key);
-  const Json& ref = ObjectAt(object, key, parent);
+  const Json& ref = ObjectOrEmpty(holder, key, parent);
   NamedRef parsed;
-  parsed.name = StringAt(ref, "name", path);
+  parsed.name = OptionalString(ref, "name", path).value_or("");
   std::optional<std::string> id = OptionalString(ref, "id", path);
   if (!id) {
     if (!parsed.name.empty()) FailMissingAt(MemberPath(path, "id"));
     return {};
   }
   if (id->empty()) FailAt(MemberPath(path, "id"), "must not be empty");
-  parsed.id = form == IdForm::kObjectId ? RequireObjectId(*id, MemberPath(path, "id")) : *id;
+  parsed.id = form == RefIdForm::kObjectId ? RequireObjectId(*id, MemberPath(path, "id")) : *id;
   return parsed;
 }
 
-std::optional<StoredFile> ReadStoredFile(const Json& object, std::string_view key,
-                                         std::string_view parent) {
-  std::string path = MemberPath(parent, key);
-  const Json& file = ObjectAt(object, key, parent);
-  if (file.empty()) return std::nullopt;
-  return StoredFile{IntAt(file, "size", path), RequiredString(file, "path", path)};
-}
-
-std::vector<PackageWarning> ReadWarnings(const Json& package, std::string_view parent) {
-  std::vector<PackageWarning> warnings;
-  const Json* list = FindMember(package, "warnings");
-  if (list == nullptr) return warnings;
-  std::string path = MemberPath(parent, "warnings");
-  if (!list->is_array()) FailAt(path, "expected an array");
-  for (size_t i = 0; i < list->size(); ++i) {
-    std::string item_path = ElementPath(path, i);
-    const Json& item = (*list)[i];
-    if (!item.is_object()) FailAt(item_path, "expected an object");
-    warnings.push_back({StringAt(item, "message", item_path),
-                        IntAt(item, "iServerErrorCode", item_path),
-                        IntAt(item, "bannedObjectCount", item_path)});
-  }
-  return warnings;
-}
-
-Certification ReadCertification(const Json& certification, std::string_view path,
-                                const CertificationOperator& default_operator,
-                                Timestamp default_date) {
-  Certification parsed;
-  std::optional<CertificationStatus> status =
-      OptionalEnumAt(certification, "status", path, kCertificationStatusNames);
-  if (!status) FailMissingAt(MemberPath(path, "status"));
-  parsed.status = *status;
-  parsed.by = default_operator;
-  if (FindMember(certification, "operator") != nullptr) {
-    std::string operator_path = MemberPath(path, "operator");
-    const Json& by = ObjectAt(certification, "operator", path);
-    parsed.by = {StringAt(by, "id", operator_path), StringAt(by, "name", operator_path),
-                 StringAt(by, "fullName", operator_path)};
-  }
-  parsed.last_updated =
-      OptionalTimestampAt(certification, "lastUpdatedDate", path).value_or(default_date);
-  return parsed;
-}
-
-// One stored tocView.content item: the request item plus what creation learnt (§1.6).
-PackageContentEntry ReadContentEntry(model::package::ContentItem parsed, const Json& item,
-                                     std::string_view item_path) {
-  PackageContentEntry entry;
-  entry.item = std::move(parsed);
-  entry.version = StringAt(item, "version", item_path);
-  entry.owner_id =
-      StringAt(ObjectAt(item, "owner", item_path), "id", MemberPath(item_path, "owner"));
-  entry.date_created = OptionalTimestampAt(item, "dateCreated", item_path);
-  entry.date_modified = OptionalTimestampAt(item, "dateModified", item_path);
-  entry.explicit_included = BoolAt(item, "explicitIncluded", item_path, true);
-  entry.level = OptionalEnumAt(item, "level", item_path, kContentLevelNames);
-  return entry;
-}
-
-std::vector<PackageContentEntry> ReadContent(const Json& content, std::string_view path) {
-  std::vector<model::package::ContentItem> items = model::package::ParseContent(content, path);
-  std::vector<PackageContentEntry> entries;
-  for (size_t i = 0; i < items.size(); ++i) {
-    entries.push_back(ReadContentEntry(std::move(items[i]), content[i], ElementPath(path, i)));
-  }
-  return entries;
-}
-
-// treeView is opaque UI state: an object or a JSON-encoded string, kept verbatim (§1.2).
-Json ReadTreeView(const Json& package, std::string_view parent) {
+Json TreeViewFromJson(const Json& package, std::string_view parent) {
   const Json* tree = FindMember(package, "treeView");
   if (tree == nullptr) return Json::object();
   if (!tree->is_object() && !tree->is_string()) {
@@ -222,10 +131,85 @@ Json ReadTreeView(const Json& package, std::string_view parent) {
   return *tree;
 }
 
+Certification CertificationChange::CompletedWith(const CertificationOperator& caller,
+                                                 Timestamp now) const {
+  return {status, by.value_or(caller), last_updated.value_or(now)};
+}
+
+CertificationChange CertificationChangeFromJson(const Json& certification, std::string_view path) {
+  CertificationChange parsed;
+  std::optional<CertificationStatus> status =
+      OptionalEnumAt(certification, "status", path, kCertificationStatusNames);
+  if (!status) FailMissingAt(MemberPath(path, "status"));
+  parsed.status = *status;
+  if (FindMember(certification, "operator") != nullptr) {
+    std::string operator_path = MemberPath(path, "operator");
+    const Json& by = ObjectOrEmpty(certification, "operator", path);
+    parsed.by = CertificationOperator{OptionalString(by, "id", operator_path).value_or(""),
+                                      OptionalString(by, "name", operator_path).value_or(""),
+                                      OptionalString(by, "fullName", operator_path).value_or("")};
+  }
+  parsed.last_updated = OptionalTimestampAt(certification, "lastUpdatedDate", path);
+  return parsed;
+}
+
+PackageContentEntry ContentEntryFromJson(model::package::ContentItem parsed, const Json& item,
+                                         std::string_view item_path) {
+  PackageContentEntry entry;
+  entry.item = std::move(parsed);
+  entry.version = OptionalString(item, "version", item_path).value_or("");
+  entry.owner_id =
+      OptionalString(ObjectOrEmpty(item, "owner", item_path), "id", MemberPath(item_path, "owner"))
+          .value_or("");
+  entry.date_created = OptionalTimestampAt(item, "dateCreated", item_path);
+  entry.date_modified = OptionalTimestampAt(item, "dateModified", item_path);
+  entry.explicit_included = OptionalBool(item, "explicitIncluded", item_path).value_or(true);
+  entry.level = OptionalEnumAt(item, "level", item_path, kContentLevelNames);
+  return entry;
+}
+
+namespace {
+
+// Parts: reading ----------------------------------------------------------------------------------
+
+std::optional<StoredFile> ReadStoredFile(const Json& object, std::string_view key,
+                                         std::string_view parent) {
+  std::string path = MemberPath(parent, key);
+  const Json& file = ObjectOrEmpty(object, key, parent);
+  if (file.empty()) return std::nullopt;
+  return StoredFile{OptionalInt(file, "size", path).value_or(0),
+                    RequiredString(file, "path", path)};
+}
+
+std::vector<PackageWarning> ReadWarnings(const Json& package, std::string_view parent) {
+  std::vector<PackageWarning> warnings;
+  const Json* list = FindMember(package, "warnings");
+  if (list == nullptr) return warnings;
+  std::string path = MemberPath(parent, "warnings");
+  ExpectArray(*list, path);
+  for (size_t i = 0; i < list->size(); ++i) {
+    std::string item_path = ElementPath(path, i);
+    const Json& item = ExpectObject((*list)[i], item_path);
+    warnings.push_back({OptionalString(item, "message", item_path).value_or(""),
+                        OptionalInt(item, "iServerErrorCode", item_path).value_or(0),
+                        OptionalInt(item, "bannedObjectCount", item_path).value_or(0)});
+  }
+  return warnings;
+}
+
+std::vector<PackageContentEntry> ReadContent(const Json& content, std::string_view path) {
+  std::vector<model::package::ContentItem> items = model::package::ParseContent(content, path);
+  std::vector<PackageContentEntry> entries;
+  for (size_t i = 0; i < items.size(); ++i) {
+    entries.push_back(ContentEntryFromJson(std::move(items[i]), content[i], ElementPath(path, i)));
+  }
+  return entries;
+}
+
 TocView ReadTocView(const Json& package, model::package::PackageKind type,
                     std::string_view parent) {
   std::string path = MemberPath(parent, "tocView");
-  const Json& toc = ObjectAt(package, "tocView", parent);
+  const Json& toc = ObjectOrEmpty(package, "tocView", parent);
   TocView parsed;
   const Json* settings = FindMember(toc, "settings");
   parsed.settings = model::package::ToJson(model::package::ParsePackageSettings(
@@ -238,72 +222,74 @@ TocView ReadTocView(const Json& package, model::package::PackageKind type,
 
 PackageInfo ReadPackageInfo(const Json& record) {
   constexpr std::string_view path = "packageInfo";
-  const Json& package = ObjectAt(record, "packageInfo", "");
+  const Json& package = ObjectOrEmpty(record, "packageInfo", "");
   PackageInfo info;
   info.id = RequireObjectId(RequiredString(package, "id", path), "packageInfo.id");
-  info.replicated = BoolAt(package, "replicated", path, false);
+  info.replicated = OptionalBool(package, "replicated", path).value_or(false);
   info.type =
       model::package::ParsePackageKind(RequiredString(package, "type", path), "packageInfo.type");
   if (auto purpose = OptionalString(package, "purpose", path)) {
     info.purpose = model::package::ParsePackagePurpose(*purpose, "packageInfo.purpose");
   }
-  info.name = StringAt(package, "name", path);
-  info.creator = ReadNamedRef(package, "creator", path, IdForm::kObjectId);
+  info.name = OptionalString(package, "name", path).value_or("");
+  info.creator = NamedRefFromJson(package, "creator", path, RefIdForm::kObjectId);
   info.creation_date = TimestampAt(package, "creationDate", path);
   info.last_updated_date = TimestampAt(package, "lastUpdatedDate", path);
-  info.environment = ReadNamedRef(package, "environment", path, IdForm::kAnyText);
+  info.environment = NamedRefFromJson(package, "environment", path, RefIdForm::kAnyText);
   info.storage = ReadStoredFile(package, "storage", path);
-  info.project = ReadNamedRef(package, "project", path, IdForm::kObjectId);
+  info.project = NamedRefFromJson(package, "project", path, RefIdForm::kObjectId);
   info.status = EnumAt(package, "status", path, kPackageStatusNames, PackageStatus::kCreating);
-  info.message = StringAt(package, "message", path);
+  info.message = OptionalString(package, "message", path).value_or("");
   info.progress = ProgressAt(package, "progress", path);
-  info.deleted = BoolAt(package, "deleted", path, false);
-  info.existing = BoolAt(package, "existing", path, false);
+  info.deleted = OptionalBool(package, "deleted", path).value_or(false);
+  info.existing = OptionalBool(package, "existing", path).value_or(false);
   info.warnings = ReadWarnings(package, path);
   if (FindMember(package, "certification") != nullptr) {
-    info.certification = ReadCertification(ObjectAt(package, "certification", path),
-                                           "packageInfo.certification", {}, Timestamp{});
+    info.certification = CertificationChangeFromJson(ObjectOrEmpty(package, "certification", path),
+                                                     "packageInfo.certification")
+                             .CompletedWith({}, Timestamp{});
   }
   info.toc_view = ReadTocView(package, info.type, path);
-  info.tree_view = ReadTreeView(package, path);
+  info.tree_view = TreeViewFromJson(package, path);
   return info;
 }
 
 ImportInfo ReadImportInfo(const Json& record) {
   constexpr std::string_view path = "importInfo";
-  const Json& imp = ObjectAt(record, "importInfo", "");
+  const Json& imp = ObjectOrEmpty(record, "importInfo", "");
   ImportInfo info;
   info.id = RequireObjectId(RequiredString(imp, "id", path), "importInfo.id");
-  info.creator = ReadNamedRef(imp, "creator", path, IdForm::kObjectId);
+  info.creator = NamedRefFromJson(imp, "creator", path, RefIdForm::kObjectId);
   info.creation_date = TimestampAt(imp, "creationDate", path);
   info.last_updated_date = TimestampAt(imp, "lastUpdatedDate", path);
-  info.environment = ReadNamedRef(imp, "environment", path, IdForm::kAnyText);
+  info.environment = NamedRefFromJson(imp, "environment", path, RefIdForm::kAnyText);
   info.status = EnumAt(imp, "status", path, kImportStatusNames, ImportStatus::kPending);
   info.import_request_status =
       EnumAt(imp, "importRequestStatus", path, kRequestStatusNames, RequestStatus::kPending);
   info.undo_request_status =
       EnumAt(imp, "undoRequestStatus", path, kRequestStatusNames, RequestStatus::kPending);
   info.progress = ProgressAt(imp, "progress", path);
-  info.message = StringAt(imp, "message", path);
+  info.message = OptionalString(imp, "message", path).value_or("");
   info.undo_storage = ReadStoredFile(imp, "undoStorage", path);
-  info.project = ReadNamedRef(imp, "project", path, IdForm::kObjectId);
-  info.deleted = BoolAt(imp, "deleted", path, false);
+  info.project = NamedRefFromJson(imp, "project", path, RefIdForm::kObjectId);
+  info.deleted = OptionalBool(imp, "deleted", path).value_or(false);
   return info;
 }
 
 std::optional<Validation> ReadValidation(const Json& record) {
   if (FindMember(record, "validation") == nullptr) return std::nullopt;
   constexpr std::string_view path = "validation";
-  const Json& validation = ObjectAt(record, "validation", "");
+  const Json& validation = ObjectOrEmpty(record, "validation", "");
   Validation parsed;
   std::optional<ValidationStatus> status =
       OptionalEnumAt(validation, "status", path, kValidationStatusNames);
   if (!status) FailMissingAt("validation.status");
   parsed.status = *status;
   parsed.progress = ProgressAt(validation, "progress", path);
-  parsed.message = StringAt(validation, "message", path);
+  parsed.message = OptionalString(validation, "message", path).value_or("");
   parsed.creation_date = TimestampAt(validation, "creationDate", path);
-  // mstrio-py reads lastUpdateDate; §1.4 spells it lastUpdatedDate. Both are accepted.
+  // mstrio-py reads lastUpdateDate; the documentation spells it lastUpdatedDate. Both are
+  // accepted.
   parsed.last_update_date = OptionalTimestampAt(validation, "lastUpdateDate", path)
                                 .value_or(TimestampAt(validation, "lastUpdatedDate", path));
   return parsed;
@@ -340,7 +326,7 @@ Json CertificationToJson(const Certification& certification) {
           {"lastUpdatedDate", FormatTimestamp(certification.last_updated)}};
 }
 
-// Key order of the §1.11 G sample.
+// Keys in the order the public samples show them.
 Json ContentEntryToJson(const PackageContentEntry& entry) {
   Json out = {{"id", entry.item.id}, {"name", entry.item.name}};
   if (!entry.version.empty()) out["version"] = entry.version;
@@ -357,7 +343,7 @@ Json ContentEntryToJson(const PackageContentEntry& entry) {
 
 Json TocViewToJson(const PackageInfo& info) {
   Json toc = {{"settings", info.toc_view.settings}};
-  // §4.9: a project merge carries settings only.
+  // A project merge copies the whole project: it carries settings only.
   if (info.purpose != model::package::PackagePurpose::kProjectMerge) {
     Json content = Json::array();
     for (const PackageContentEntry& entry : info.toc_view.content) {
@@ -421,35 +407,6 @@ Json ValidationToJson(const Validation& validation) {
   return out;
 }
 
-// Request bodies -------------------------------------------------------------------------------
-
-const Json& RequireBodyObject(const Json& body) {
-  if (!body.is_object()) FailAt("body", "expected a JSON object");
-  return body;
-}
-
-constexpr std::string_view kContentPath = "packageInfo.tocView.content";
-
-ContentList ReadCreateContent(const Json& toc, model::package::PackagePurpose purpose,
-                              std::optional<ContentList> streamed) {
-  constexpr std::string_view path = kContentPath;
-  const Json* content = FindMember(toc, "content");
-  ContentList items = streamed  ? std::move(*streamed)
-                      : content ? ContentList(model::package::ParseContent(*content, path))
-                                : ContentList();
-  if (purpose == model::package::PackagePurpose::kProjectMerge) {
-    // spec 04 §2.3 row 6: a project merge copies the whole project; an empty list is tolerated.
-    if (!items.empty()) {
-      FailAt(path, "a project merge copies the whole project and takes no content; remove it");
-    }
-  } else if (items.empty()) {
-    // spec 04 §2.3 row 6: an object migration names at least one object.
-    throw Error(ErrorCode::kMissingField,
-                std::string(path) + ": an object migration needs at least one object");
-  }
-  return items;
-}
-
 }  // namespace
 
 Json ToJson(const Validation& validation) { return ValidationToJson(validation); }
@@ -465,7 +422,6 @@ MigrationId ParseMigrationId(std::string_view text) {
     package_id = CanonicalObjectId(text.substr(0, colon));
     import_id = CanonicalObjectId(text.substr(colon + 1));
   }
-  // spec 04 §2.3 row 11: a malformed id names no migration.
   if (!package_id || !import_id) {
     throw Error(ErrorCode::kNotFound,
                 "Migration '" + std::string(text) +
@@ -521,6 +477,13 @@ MigrationId IdOf(const MigrationRecord& record) {
   return {record.package_info.id, record.import_info.id};
 }
 
+void RequireMigrationId(const MigrationRecord& record, const MigrationId& id) {
+  if (record.package_info.id == id.package_id && record.import_info.id == id.import_id) return;
+  FailAt("packageInfo.id", "'" + record.package_info.id + "' with importInfo.id '" +
+                               record.import_info.id + "' is not the migration " +
+                               FormatMigrationId(id));
+}
+
 std::string_view RecordVersion(const MigrationRecord& record) {
   return record.package_info.purpose == model::package::PackagePurpose::kProjectMerge ? "2" : "1";
 }
@@ -538,12 +501,12 @@ Json ToJson(const MigrationRecord& record) {
 }
 
 MigrationRecord RecordFromJson(const Json& json) {
-  RequireBodyObject(json);
+  if (!json.is_object()) FailAt("body", "expected a JSON object");
   MigrationRecord record;
   record.package_info = ReadPackageInfo(json);
   record.import_info = ReadImportInfo(json);
   record.validation = ReadValidation(json);
-  return record;  // `version` is derived from the purpose; any value is accepted (§1.1)
+  return record;  // `version` is derived from the purpose; any value is accepted
 }
 
 ShowContent ParseShowContent(std::string_view value) {
@@ -558,7 +521,7 @@ ShowContent ParseShowContent(std::string_view value) {
 Json ShownContentItem(const Json& stored_item) {
   constexpr std::string_view path = "tocView.content[]";
   return ContentEntryToJson(
-      ReadContentEntry(model::package::ParseContentItem(stored_item, path), stored_item, path));
+      ContentEntryFromJson(model::package::ParseContentItem(stored_item, path), stored_item, path));
 }
 
 Json ProjectForShowContent(const Json& full, ShowContent show) {
@@ -587,150 +550,6 @@ Json ShortForm(const MigrationRecord& record, bool with_validation) {
                          {"progress", record.validation->progress}};
   }
   return out;
-}
-
-// Request bodies ---------------------------------------------------------------------------------
-
-CreateRequest ParseCreateBody(const Json& body, std::optional<ContentList> streamed) {
-  RequireBodyObject(body);
-  if (FindMember(body, "packageInfo") == nullptr) FailMissingAt("packageInfo");
-  constexpr std::string_view path = "packageInfo";
-  const Json& package = ObjectAt(body, "packageInfo", "");
-  CreateRequest request;
-  request.type =
-      model::package::ParsePackageKind(RequiredString(package, "type", path), "packageInfo.type");
-  if (auto purpose = OptionalString(package, "purpose", path)) {
-    request.purpose = model::package::ParsePackagePurpose(*purpose, "packageInfo.purpose");
-  }
-  if (request.purpose == model::package::PackagePurpose::kProjectMerge &&
-      request.type != model::package::PackageKind::kProject) {
-    FailAt("packageInfo.type", "a project merge needs a package of type project, not '" +
-                                   std::string(model::package::PackageKindName(request.type)) +
-                                   "'");
-  }
-  request.name = RequiredString(package, "name", path);
-  request.environment = ReadNamedRef(package, "environment", path, IdForm::kAnyText);
-  if (FindMember(package, "tocView") == nullptr) FailMissingAt("packageInfo.tocView");
-  const Json& toc = ObjectAt(package, "tocView", path);
-  const Json* settings = FindMember(toc, "settings");
-  request.settings =
-      model::package::ParsePackageSettings(settings ? *settings : Json(), request.type);
-  request.content = ReadCreateContent(toc, request.purpose, std::move(streamed));
-  request.tree_view = ReadTreeView(package, path);
-  // mstrio-py sends "importInfo": {} and sets the target later with the requested-PATCH (§7).
-  const Json& imp = ObjectAt(body, "importInfo", "");
-  request.target_environment = ReadNamedRef(imp, "environment", "importInfo", IdForm::kAnyText);
-  request.target_project = ReadNamedRef(imp, "project", "importInfo", IdForm::kObjectId);
-  return request;
-}
-
-PatchRequest ParsePatchBody(const Json& body) {
-  RequireBodyObject(body);
-  PatchRequest request;
-  const Json& package = ObjectAt(body, "packageInfo", "");
-  if (auto name = OptionalString(package, "name", "packageInfo")) {
-    if (Trim(*name).empty()) FailAt("packageInfo.name", "must not be empty");
-    request.name = *name;
-  }
-  const Json& imp = ObjectAt(body, "importInfo", "");
-  request.import_request_status =
-      OptionalEnumAt(imp, "importRequestStatus", "importInfo", kRequestStatusNames);
-  request.undo_request_status =
-      OptionalEnumAt(imp, "undoRequestStatus", "importInfo", kRequestStatusNames);
-  if (FindMember(imp, "environment") != nullptr) {
-    request.target_environment = ReadNamedRef(imp, "environment", "importInfo", IdForm::kAnyText);
-  }
-  if (FindMember(imp, "project") != nullptr) {
-    request.target_project = ReadNamedRef(imp, "project", "importInfo", IdForm::kObjectId);
-  }
-  const Json& validation = ObjectAt(body, "validation", "");
-  request.validation_status =
-      OptionalEnumAt(validation, "status", "validation", kValidationStatusNames);
-  if (request.validation_status && *request.validation_status != ValidationStatus::kValidating) {
-    FailAt("validation.status", "only 'validating' can be requested; the server sets '" +
-                                    std::string(ValidationStatusName(*request.validation_status)) +
-                                    "' when the validation ends");
-  }
-  return request;
-}
-
-MigrationRecord ParseImportBody(const Json& body, const MigrationId& path_id) {
-  RequireBodyObject(body);
-  const Json& package = ObjectAt(body, "packageInfo", "");
-  // spec 04 §2.3 row 17: only a record read on the source and marked replicated is imported.
-  if (OptionalBool(package, "replicated", "packageInfo") != true) {
-    FailAt("packageInfo.replicated",
-           "must be true: send the source's record (showContent=all) with replicated set to true");
-  }
-  return ParseValidationBody(body, path_id);
-}
-
-MigrationRecord ParseValidationBody(const Json& body, const MigrationId& path_id) {
-  RequireBodyObject(body);
-  const Json& package = ObjectAt(body, "packageInfo", "");
-  // spec 04 §2.3 row 18: the body is the migration of the request path.
-  std::string body_id = RequiredString(body, "id", "");
-  std::string expected = FormatMigrationId(path_id);
-  if (!EqualsIgnoreCase(body_id, expected)) {
-    FailAt("id", "'" + body_id + "' is not the migration of the request path, " + expected);
-  }
-  if (FindMember(package, "tocView") == nullptr) {
-    throw Error(ErrorCode::kMissingField,
-                "packageInfo.tocView: read the migration with showContent=all");
-  }
-  MigrationRecord record = RecordFromJson(body);
-  if (IdOf(record).package_id != path_id.package_id ||
-      IdOf(record).import_id != path_id.import_id) {
-    FailAt("packageInfo.id", "'" + record.package_info.id + "' with importInfo.id '" +
-                                 record.import_info.id + "' is not the migration " + expected);
-  }
-  return record;
-}
-
-const std::vector<std::string>& StreamedContent::Path() {
-  static const std::vector<std::string> path{"packageInfo", "tocView", "content"};
-  return path;
-}
-
-void StreamedContent::Add(const Json& item) {
-  std::string item_path = ElementPath(kContentPath, static_cast<size_t>(digest_.items));
-  model::package::ContentItem parsed = model::package::ParseContentItem(item, item_path);
-  ++digest_.items;
-  digest_.keeps_both |= parsed.action == model::package::ConflictRule::kKeepBoth;
-  if (form_ == Form::kStored) {
-    if (!ids_.Insert(parsed.id)) NoteDuplicate(parsed.id);
-    ReadContentEntry(std::move(parsed), item, item_path);  // checked, not kept
-  } else if (!items_.Add(parsed)) {
-    NoteDuplicate(parsed.id);
-  }
-}
-
-void StreamedContent::NoteDuplicate(const std::string& id) {
-  ++duplicates_found_;
-  if (duplicates_.size() < kMaxDuplicatesShown &&
-      std::find(duplicates_.begin(), duplicates_.end(), id) == duplicates_.end()) {
-    duplicates_.push_back(id);
-  }
-}
-
-void StreamedContent::Finish() const {
-  if (duplicates_found_ == 0) return;
-  std::vector<std::string> shown = duplicates_;
-  if (duplicates_found_ > static_cast<int64_t>(shown.size())) shown.push_back("...");
-  model::package::RefuseDuplicateIds(shown, kContentPath);
-}
-
-Certification CertificationFromBody(const Json& body, const CertificationOperator& caller,
-                                    Timestamp now) {
-  RequireBodyObject(body);
-  // The docs wrap the certification in packageInfo; mstrio-py sends it bare (§1.10).
-  if (FindMember(body, "packageInfo") != nullptr) {
-    const Json& package = ObjectAt(body, "packageInfo", "");
-    if (FindMember(package, "certification") == nullptr) FailMissingAt("packageInfo.certification");
-    return ReadCertification(ObjectAt(package, "certification", "packageInfo"),
-                             "packageInfo.certification", caller, now);
-  }
-  return ReadCertification(body, "", caller, now);
 }
 
 }  // namespace tessera::service::migration

@@ -1,8 +1,12 @@
 // service/migration/migration_service.h
 //
-// Migrations (spec 04): package creation on the source, the import request and its approval,
-// import and undo on the target, deletion on each side -- over the storage service (records,
-// jobs) and the storage location (package files).
+// Migrations: package creation on the source, the import request and its approval, import and
+// undo on the target, deletion on each side -- over the storage service (records, jobs) and the
+// storage location (package files). The member functions are defined by concern:
+// migration_service.cc (construction, records, reads, job bookkeeping), migration_creation.cc
+// (creating, reusing, rebuilding and certifying a package), migration_import.cc (import and undo
+// requests, validation, import and undo) and migration_files.cc (package files: deletion,
+// download, the import of an uploaded file).
 //
 // Contract:
 //   - Every change of a record is stored before the call returns: a call that returns a record
@@ -15,16 +19,16 @@
 //     imports it runs; between two projects of one server both exist, and reads show the target's.
 //   - A creation, import or undo shows its progress to reads on the node that runs it (elsewhere
 //     it shows the progress stored when it started, until it ends).
-//   - Validation runs on the target and is started on the source (spec 04 §1.4, §7 step 7); the
-//     target shares validations, imports and undos through the migration's status file, and the
-//     source's reads show them (service/migration/status_sync.h).
-//   - Privileges (spec 04 §3.3): creating and requesting need Create package and Bypass all object
-//     security on the source project; importing and undoing need Apply package and Bypass on the
-//     target project; configuration packages need them for every project. Reading needs Create or
-//     Apply package anywhere. Each missing privilege is Error(kInsufficientPrivileges) naming it.
-//   - Refusals are those of spec 04 §2.3 (service/migration/migration_state.h and below); a refused
-//   call
-//     changes nothing.
+//   - Validation runs on the target and is started on the source: the client asks the target to
+//     validate, then marks the source's record validating. The target shares validations,
+//     imports and undos through the migration's status file, and the source's reads show them
+//     (service/migration/status_sync.h).
+//   - Privileges: creating and requesting need Create package and Bypass all object security on
+//     the source project; importing and undoing need Apply package and Bypass on the target
+//     project; configuration packages need them for every project. Reading needs Create or Apply
+//     package anywhere. Each missing privilege is Error(kInsufficientPrivileges) naming it.
+//   - A call the record's state does not allow is refused as service/migration/migration_state.h
+//     says; a refused call changes nothing.
 #pragma once
 
 #include <functional>
@@ -37,8 +41,10 @@
 
 #include "service/job_runner.h"
 #include "service/migration/migration_record.h"
+#include "service/migration/migration_requests.h"
 #include "service/migration/status_sync.h"
 #include "service/migration/storage_location_service.h"
+#include "service/migration/streamed_content.h"
 #include "service/principal.h"
 #include "storage/metadata_store.h"
 #include "storage/package_manifest.h"
@@ -78,11 +84,13 @@ class MigrationService {
   // Registers the job kinds this service runs; before jobs start or are recovered.
   void RegisterJobs();
 
-  // POST /api/migrations. `project_id`: the project header, resolved (absent for configuration
-  // packages: spec 04 §2.3 rows 3, 4).
+  // POST /api/migrations. `project_id`: the project header, resolved: required for project and
+  // project_security packages (else Error(kMissingParameter)), refused for configuration
+  // packages (Error(kInvalidInput)).
   MigrationRecord Create(const Principal& principal, const std::optional<std::string>& project_id,
                          const CreateRequest& request);
-  // POST /api/migrations?packageId= (T15).
+  // POST /api/migrations?packageId=: a new import of a created or locked package, with a new
+  // import id, approved at once (mstrio-py imports it without requesting).
   MigrationRecord Reuse(const Principal& principal, const std::string& package_id,
                         const NamedRef& target_environment, const NamedRef& target_project);
 
@@ -90,7 +98,7 @@ class MigrationService {
   // in the package file's manifest (a record rewritten on every state change stays small), and
   // is read from there; a package file that cannot be read shows an empty list.
   MigrationRecord Get(const Principal& principal, const MigrationId& id, bool with_content = true);
-  // Newest first; `purposes` empty = object migrations only (spec 04 §1.8).
+  // Newest first; `purposes` empty = object migrations only.
   MigrationPage List(const Principal& principal,
                      const std::vector<model::package::PackagePurpose>& purposes, int64_t offset,
                      int64_t limit);
@@ -104,42 +112,48 @@ class MigrationService {
   MigrationRecord Patch(const Principal& principal, const MigrationId& id,
                         const PatchRequest& request, const std::optional<std::string>& project_id);
 
-  // PUT /api/migrations/{id}: `body` is the source's record read with showContent=all.
-  // `streamed`: what its tocView.content held when the list was read item by item (the body then
-  // holds an empty list).
-  MigrationRecord Import(const Principal& principal, const MigrationId& id, const Json& body,
+  // PUT /api/migrations/{id}: `record` is the source's record read with showContent=all, as the
+  // client sent it: api/migration_requests.h checked that it is the migration of the path and
+  // marked replicated. `streamed`: what its tocView.content held when the list was read item by
+  // item (the record then holds an empty list).
+  MigrationRecord Import(const Principal& principal, const MigrationRecord& record,
                          const std::optional<std::string>& project_id, bool generate_undo,
                          const std::optional<ContentDigest>& streamed = std::nullopt);
 
-  // PUT /api/migrations/{id}/validation (target): a dry run of the import of `body` (the
+  // PUT /api/migrations/{id}/validation (target): a dry run of the import of `record` (the
   // source's record read with showContent=all) into the target project, as a job; nothing is
   // stored but the job. The outcome goes to the migration's status file, where the source
   // reads it (service/migration/status_sync.h). Checks and refusals are the import's, except
   // that the package need only be created and the record need not be replicated.
-  void Validate(const Principal& principal, const MigrationId& id, const Json& body,
+  void Validate(const Principal& principal, const MigrationRecord& record,
                 const std::optional<std::string>& project_id);
 
-  // PUT /api/migrations/{id}/packageInfo (spec 04 §1.10, T8), on the source: the package is
-  // rebuilt from `body` ({type, name, tocView, treeView}, or the same under "packageInfo") as a
-  // creation job, keeping its package and import ids; its type and purpose cannot change. The
-  // previous package file is removed once the edit is stored.
-  MigrationRecord Edit(const Principal& principal, const MigrationId& id, const Json& body);
+  // PUT /api/migrations/{id}/packageInfo, on the source, while the package is created or
+  // create_failed and its import request is pending or rejected: the package is rebuilt from
+  // `request` as a creation job, keeping its package and import ids; its type and purpose cannot
+  // change. The previous package file is removed once the edit is stored.
+  MigrationRecord Edit(const Principal& principal, const MigrationId& id,
+                       const CreateRequest& request);
 
-  // PATCH /api/migrations/{id}/packageInfo/certification (§1.10): sets the certification `body`
-  // gives on this server's record (only while created) and shares it through the status file;
-  // with `auto_sync` the body is ignored and the status file's certification is taken when it is
-  // newer than the record's.
-  void Certify(const Principal& principal, const MigrationId& id, const Json& body, bool auto_sync);
+  // PATCH /api/migrations/{id}/packageInfo/certification: sets `change` on this server's record
+  // (only while created; the operator defaults to the caller, the date to now) and shares it
+  // through the status file.
+  void Certify(const Principal& principal, const MigrationId& id,
+               const CertificationChange& change);
+  // The same with ?autoSync=true: takes the status file's certification when it is newer than
+  // the record's.
+  void SyncCertification(const Principal& principal, const MigrationId& id);
 
   // DELETE /api/migrations?packageId=: this server's records of the package and their files.
   void Delete(const Principal& principal, const std::string& package_id);
 
-  // POST /api/migrations with packageInfo.purpose migration_from_shared_file_store (spec 04 §3.4
-  // step 4): a target record for the uploaded file named by
-  // packageInfo.storage.sharedFileStore.files.id, described by its manifest, approved and
-  // imported at once with an undo package -- the import's checks and refusals apply.
+  // POST /api/migrations with packageInfo.purpose migration_from_shared_file_store, on a target
+  // that cannot see the source's location: a target record for the uploaded file `request` names
+  // (service/migration/shared_file_service.h), described by its manifest, approved and imported
+  // at once with an undo package -- the import's checks and refusals apply.
   MigrationRecord ImportSharedFile(const Principal& principal,
-                                   const std::optional<std::string>& project_id, const Json& body);
+                                   const std::optional<std::string>& project_id,
+                                   const SharedFileImportRequest& request);
 
   // GET /api/migrations/packages/{id}/binary: a created package's file on this server, and the
   // name to download it under ("<package name>.mmp", unsafe characters replaced by '_').

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "core/base64.h"
 #include "core/error.h"
 #include "core/ids.h"
@@ -36,77 +34,38 @@ void RequireReader(const Principal& principal) {
   RequireUploader(principal);
 }
 
-bool IsSha256Hex(std::string_view text) {
-  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-         });
+Json EnvironmentToJson(const std::optional<NamedRef>& environment) {
+  if (!environment) return Json::object();
+  return {{"id", environment->id}, {"name", environment->name}};
 }
 
-Json EnvironmentOf(const Json& body) {
-  if (!body.contains("environment") || body["environment"].is_null()) return Json::object();
-  const Json& environment = body["environment"];
-  if (!environment.is_object()) {
-    throw Error(ErrorCode::kInvalidInput, "environment: an object {id, name} is expected");
-  }
-  return {{"id", OptionalString(environment, "id", "environment.id").value_or("")},
-          {"name", OptionalString(environment, "name", "environment.name").value_or("")}};
-}
-
-Json ExtraInfoOf(const Json& body) {
-  if (!body.contains("extraInfo") || !body["extraInfo"].is_object()) {
-    throw Error(ErrorCode::kMissingField, "extraInfo: an object is required");
-  }
-  const Json& extra = body["extraInfo"];
-  auto type = model::package::ParsePackageKind(
-      RequiredString(extra, "packageType", "extraInfo.packageType"), "extraInfo.packageType");
-  auto purpose = model::package::ParsePackagePurpose(
-      RequiredString(extra, "packagePurpose", "extraInfo.packagePurpose"),
-      "extraInfo.packagePurpose");
-  return {{"packageId", ""},
-          {"packageType", model::package::PackageKindName(type)},
-          {"packagePurpose", model::package::PackagePurposeName(purpose)}};
-}
-
-// The metadata of a described file (header comment), from a checked body.
-Json DescribeBody(const Json& body, const std::string& id, const std::string& key,
-                  const Principal& principal, int64_t max_file_bytes, Timestamp now) {
-  if (!body.is_object()) throw Error(ErrorCode::kInvalidInput, "The body must be a JSON object");
-  std::string type = RequiredString(body, "type", "type");
-  if (type != kSharedPackageFileType) {
-    throw Error(ErrorCode::kInvalidInput, fmt::format("type: '{}' is not supported; expected '{}'",
-                                                      type, kSharedPackageFileType));
-  }
-  std::string extension = OptionalString(body, "extension", "extension").value_or("mmp");
-  if (extension != "mmp") {
+// The metadata of a described file (header comment).
+Json MetadataOf(const SharedFileDescription& description, const std::string& id,
+                const std::string& key, const Principal& principal, int64_t max_file_bytes,
+                Timestamp now) {
+  if (description.size < 1 || description.size > max_file_bytes) {
     throw Error(ErrorCode::kInvalidInput,
-                fmt::format("extension: '{}' is not supported; expected 'mmp'", extension));
+                fmt::format("size: {} is not between 1 and the limit of {} bytes", description.size,
+                            max_file_bytes));
   }
-  auto size = OptionalInt(body, "size", "size");
-  if (!size) throw Error(ErrorCode::kMissingField, "size: the file's size in bytes is required");
-  if (*size < 1 || *size > max_file_bytes) {
-    throw Error(
-        ErrorCode::kInvalidInput,
-        fmt::format("size: {} is not between 1 and the limit of {} bytes", *size, max_file_bytes));
-  }
-  std::string sha256 = RequiredString(body, "sha256", "sha256");
-  if (!IsSha256Hex(sha256)) {
-    throw Error(ErrorCode::kInvalidInput, "sha256: 64 hexadecimal digits are expected");
-  }
-  std::string name = OptionalString(body, "name", "name").value_or("");
+  std::string name = description.name;
   if (name.empty()) name = "Uploaded package " + FormatTimestamp(now);
   return {{"id", id},
-          {"type", type},
+          {"type", kSharedPackageFileType},
           {"name", name},
           {"path", storage::UploadedFileRelativePath(key)},
-          {"sha256", ToLower(sha256)},
+          {"sha256", ToLower(description.sha256)},
           {"existing", false},
-          {"size", *size},
-          {"extension", extension},
+          {"size", description.size},
+          {"extension", kSharedPackageFileExtension},
           {"creator", {{"id", principal.user_id}, {"name", principal.username}}},
-          {"environment", EnvironmentOf(body)},
+          {"environment", EnvironmentToJson(description.environment)},
           {"creationDate", FormatTimestamp(now)},
           {"lastUpdatedDate", FormatTimestamp(now)},
-          {"extraInfo", ExtraInfoOf(body)}};
+          {"extraInfo",
+           {{"packageId", ""},
+            {"packageType", model::package::PackageKindName(description.package_type)},
+            {"packagePurpose", model::package::PackagePurposeName(description.package_purpose)}}}};
 }
 
 void CheckUploadedSize(const Json& metadata, uint64_t length) {
@@ -166,7 +125,8 @@ storage::SharedFileRecord SharedFileService::Find(const std::string& file_id) {
   return *found;
 }
 
-Json SharedFileService::Describe(const Principal& principal, const Json& body) {
+Json SharedFileService::Describe(const Principal& principal,
+                                 const SharedFileDescription& description) {
   RequireUploader(principal);
   location_.Require();
   std::string key = NewObjectId();
@@ -174,7 +134,7 @@ Json SharedFileService::Describe(const Principal& principal, const Json& body) {
   record.id = NewFileId(key);
   record.created = record.updated = Now();
   record.data =
-      DescribeBody(body, record.id, key, principal, options_.max_file_bytes, record.created);
+      MetadataOf(description, record.id, key, principal, options_.max_file_bytes, record.created);
   store_.Write([&](storage::MetadataTransaction& tx) {
     if (static_cast<int64_t>(tx.ListSharedFiles().size()) >= options_.max_files) {
       throw Error(ErrorCode::kInvalidInput,

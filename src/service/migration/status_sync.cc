@@ -134,7 +134,7 @@ std::optional<Certification> ReadCertificationStatus(const storage::PackageLocat
   Json status = ReadStatus(file);
   if (!status.contains("certification")) return std::nullopt;
   return ReadPart(file, [&]() -> std::optional<Certification> {
-    return CertificationFromBody(status["certification"], {}, Timestamp{});
+    return CertificationChangeFromJson(status["certification"], "").CompletedWith({}, Timestamp{});
   });
 }
 

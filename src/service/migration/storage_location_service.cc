@@ -20,41 +20,6 @@ bool IsUsableDirectory(const std::filesystem::path& dir) {
   return std::filesystem::is_directory(dir, error) && ::access(dir.c_str(), W_OK | X_OK) == 0;
 }
 
-struct RequestedLocation {
-  bool unset = false;
-  std::filesystem::path location;
-  std::string alias;
-};
-
-RequestedLocation ParseBody(const Json& body) {
-  if (!body.is_object() || !body.contains("sharedFileStore") ||
-      !body["sharedFileStore"].is_object()) {
-    throw Error(ErrorCode::kMissingField, "sharedFileStore: an object is required");
-  }
-  const Json& store = body["sharedFileStore"];
-  std::string type = RequiredString(store, "type", "sharedFileStore.type");
-  RequestedLocation requested;
-  if (type == "unset") {
-    requested.unset = true;
-    return requested;
-  }
-  if (type != "file_system") {
-    throw Error(ErrorCode::kInvalidInput,
-                fmt::format("sharedFileStore.type: '{}' is not supported by this server; "
-                            "expected file_system or unset",
-                            type));
-  }
-  std::string location = RequiredString(store, "location", "sharedFileStore.location");
-  if (location.empty() || location.front() != '/') {
-    throw Error(
-        ErrorCode::kInvalidInput,
-        fmt::format("sharedFileStore.location: '{}' is not an absolute directory", location));
-  }
-  requested.location = location;
-  requested.alias = OptionalString(store, "alias", "sharedFileStore.alias").value_or("");
-  return requested;
-}
-
 void ProbeOrRefuse(const std::filesystem::path& location) {
   if (!IsUsableDirectory(location)) {
     throw Error(ErrorCode::kInvalidInput,
@@ -113,15 +78,15 @@ Json StorageLocationService::Describe(const Principal& principal) const {
             {"configured", is_set && IsUsableDirectory(choice.location)}}}};
 }
 
-void StorageLocationService::Validate(const Principal& principal, const Json& body) const {
+void StorageLocationService::Validate(const Principal& principal,
+                                      const StorageLocationRequest& requested) const {
   RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
-  RequestedLocation requested = ParseBody(body);
   ProbeOrRefuse(requested.unset ? configured_dir_ : requested.location);
 }
 
-void StorageLocationService::Configure(const Principal& principal, const Json& body) {
+void StorageLocationService::Configure(const Principal& principal,
+                                       const StorageLocationRequest& requested) {
   RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
-  RequestedLocation requested = ParseBody(body);
   if (!requested.unset) ProbeOrRefuse(requested.location);
   Json value = requested.unset ? Json::object()
                                : Json{{"type", "file_system"},

@@ -1,22 +1,25 @@
 // service/migration/storage_location_service.h
 //
-// Where this server keeps packages (spec 04 §3.1, §3.5): the `packages.dir` of its configuration,
-// which an administrator may replace through the storage configuration endpoints (the choice is
-// kept in the storage service's settings, so every node and every restart sees it).
+// Where this server keeps packages: the `packages.dir` of its configuration, which an
+// administrator may replace through the storage configuration endpoints (the choice is kept in
+// the storage service's settings, so every node and every restart sees it). Source and target
+// environments are configured with the same location (a shared folder): the target reads a
+// package where the source wrote it.
 //
 // Contract:
 //   - Require() is the location to use now. Not configured, or a directory that does not exist
-//     or cannot be written: Error(kServiceUnavailable, kLocationNotConfiguredMessage) (spec 04
-//     §2.3 row 9). The storage service down: Error(kStorageUnavailable).
+//     or cannot be written: Error(kServiceUnavailable, kLocationNotConfiguredMessage). The
+//     storage service down: Error(kStorageUnavailable).
 //   - Describe() is the GET body: {"sharedFileStore": {type, alias, location, s3Region,
 //     awsAccessId, awsSecretKey, azureStorageAccountName, azureSecretKey, gcsServiceAccountKey,
 //     configured}}; `type` is "file_system" when a location is set, else "unset"; secrets are
 //     never shown (this server stores none).
-//   - Validate() probes the location a body names (write, read back, delete a file under
-//     mstr/shared/); Configure() validates, then stores it. Bodies are {"sharedFileStore": {"type":
-//     "file_system", "location": "<absolute directory>", "alias"?}}, or type "unset" to go back to
-//     the configured directory. Other types (S3, Azure, GCS) are not supported here; a bad body or
-//     a location that cannot be used is Error(kInvalidInput) saying why, and changes nothing.
+//   - Validate() probes the location a request names (write, read back, delete a file under
+//     mstr/shared/); Configure() validates, then stores it. api/migration_requests.h reads the
+//     request from {"sharedFileStore": {"type": "file_system", "location": "<absolute
+//     directory>", "alias"?}}, or type "unset" to go back to the configured directory (other
+//     types -- S3, Azure, GCS -- are not supported here). A location that cannot be used is
+//     Error(kInvalidInput) saying why, and changes nothing.
 //   - All three require Administer environment.
 #pragma once
 
@@ -27,6 +30,13 @@
 #include "storage/package_location.h"
 
 namespace tessera::service::migration {
+
+// A location an administrator asks for.
+struct StorageLocationRequest {
+  bool unset = false;              // back to the configured directory
+  std::filesystem::path location;  // absolute; empty when `unset`
+  std::string alias;
+};
 
 class StorageLocationService {
  public:
@@ -39,8 +49,8 @@ class StorageLocationService {
   bool IsConfigured() const;
 
   Json Describe(const Principal& principal) const;
-  void Validate(const Principal& principal, const Json& body) const;
-  void Configure(const Principal& principal, const Json& body);
+  void Validate(const Principal& principal, const StorageLocationRequest& request) const;
+  void Configure(const Principal& principal, const StorageLocationRequest& request);
 
  private:
   struct Choice {

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/strings.h"
-#include "service/migration/migration_record.h"
+#include "service/migration/streamed_content.h"
 #include "support/heap_usage.h"
 #include "support/temp_dir.h"
 

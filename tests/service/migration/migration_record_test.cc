@@ -1,6 +1,7 @@
-// The migration record (spec 04 §1): its public JSON as mstrio-py reads it, the stored round
-// trip, showContent and the short form, and the request bodies with their tolerances and field
-// path errors. Expected JSON is written out from the spec's examples (§1.11).
+// The migration record: its public JSON as mstrio-py reads it, the stored round trip,
+// showContent, the short form, and the parts read alone for request bodies and the status file.
+// Expected JSON is written out from the public samples (tests/api/migration_requests_test.cc
+// reads the request bodies).
 #include "service/migration/migration_record.h"
 
 #include <gtest/gtest.h>
@@ -36,7 +37,8 @@ Thrown ThrownBy(F&& call) {
 
 Timestamp At(std::string_view text) { return ParseTimestamp(text).value(); }
 
-// §1.11 G with tocView.settings in normalised form (every §1.5 key, defaults filled in).
+// The public sample of an imported record, with tocView.settings in normalised form (every key,
+// defaults filled in).
 Json FullRecord() {
   return Json::parse(R"({
     "id": "4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3:9D2E4F6A8B0C41D3E5F70819A2B3C4D5",
@@ -82,7 +84,7 @@ Json FullRecord() {
     "version": "1"})");
 }
 
-// What the service puts in a record when POST creates it (§1.11 A, D).
+// What the service puts in a record when POST creates it (the public samples of a creation).
 migration::MigrationRecord RecordBeingCreated() {
   migration::MigrationRecord record;
   migration::PackageInfo& package = record.package_info;
@@ -308,7 +310,7 @@ TEST(MigrationRecordJson, ShortFormIsExactlySection17) {
   record.package_info.progress = 100;
   record.import_info.import_request_status = migration::RequestStatus::kRequested;
 
-  // §1.11 F, the response to the requested-PATCH.
+  // The public sample of the response to the PATCH that requests the import.
   EXPECT_EQ(ShortForm(record, false).dump(), Json::parse(R"({
     "id": "4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3:9D2E4F6A8B0C41D3E5F70819A2B3C4D5",
     "packageInfo": {"id": "4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3", "status": "created", "progress": 100},
@@ -328,412 +330,66 @@ TEST(MigrationRecordJson, ShortFormOfAValidationPatchAddsStatusAndProgress) {
   EXPECT_FALSE(without.contains("validation"));
 }
 
-// POST body
-// ----------------------------------------------------------------------------------------
+// Parts read alone
+// ---------------------------------------------------------------------------------
 
-// §1.11 A.
-Json CreateObjectMigrationBody() {
-  return Json::parse(R"({"packageInfo": {"type": "project", "name": "Revenue metric to prod",
-    "environment": {"id": "https://bi-dev.example.com/TesseraLibrary/", "name": "bi-dev"},
-    "tocView": {
-      "settings": {"updateSchema": ["recal_table_logical_size"],
-        "aclOnReplacingObjects": "use_existing", "aclOnNewObjects": ["inherit_acl_as_dest_folder"],
-        "defaultAction": "use_existing"},
-      "content": [
-        {"id": "3E5A7C9B1D2F43658798A9BACBDCEDFE", "name": "Revenue", "type": 4,
-         "action": "replace", "includeDependents": true},
-        {"id": "7F6E5D4C3B2A41908F7E6D5C4B3A2918", "name": "Region", "type": 12,
-         "action": "use_newer", "includeDependents": false}]},
-    "treeView": {}},
-   "importInfo": {"environment": {"id": "https://bi-prod.example.com/TesseraLibrary/",
-                                  "name": "bi-prod"},
-     "project": {"id": "F1E2D3C4B5A697887766554433221100", "name": "Sales Prod"}}})");
+TEST(MigrationRecordParts, NamedRefsNeedAnIdOnceNamedAndCheckItsForm) {
+  Json holder = Json::parse(R"({"project": {"id": "f1e2d3c4b5a697887766554433221100", "name": "P"},
+    "environment": {"id": "https://bi-prod.example.com/", "name": "prod"},
+    "creator": {"name": "admin"}, "empty": {}})");
+
+  EXPECT_EQ(NamedRefFromJson(holder, "project", "importInfo", RefIdForm::kObjectId),
+            (NamedRef{"F1E2D3C4B5A697887766554433221100", "P"}));
+  EXPECT_EQ(NamedRefFromJson(holder, "environment", "importInfo", RefIdForm::kAnyText),
+            (NamedRef{"https://bi-prod.example.com/", "prod"}));
+  EXPECT_TRUE(NamedRefFromJson(holder, "empty", "importInfo", RefIdForm::kObjectId).empty());
+  EXPECT_TRUE(NamedRefFromJson(holder, "absent", "importInfo", RefIdForm::kObjectId).empty());
+  Thrown nameless =
+      ThrownBy([&] { NamedRefFromJson(holder, "creator", "packageInfo", RefIdForm::kObjectId); });
+  EXPECT_EQ(nameless.code, ErrorCode::kMissingField);
+  EXPECT_EQ(nameless.message, "packageInfo.creator.id: required field is missing");
+  Thrown not_an_id = ThrownBy(
+      [&] { NamedRefFromJson(holder, "environment", "importInfo", RefIdForm::kObjectId); });
+  EXPECT_EQ(not_an_id.code, ErrorCode::kInvalidInput);
+  EXPECT_TRUE(not_an_id.message.starts_with("importInfo.environment.id: 'https://bi-prod"))
+      << not_an_id.message;
 }
 
-TEST(MigrationCreateBody, SpecExampleAReadsWithTargetAndContent) {
-  migration::CreateRequest request = migration::ParseCreateBody(CreateObjectMigrationBody());
+TEST(MigrationRecordParts, ACertificationChangeLeavesTheAbsentOperatorAndDateToTheCaller) {
+  const CertificationOperator caller{"6C5D4E3F2A1B40C9D8E7F6A5B4C3D2E1", "prod-admin",
+                                     "Prod Admin"};
+  const Timestamp now = At("2025-06-04T00:00:00.000+0000");
 
-  EXPECT_EQ(request.type, model::package::PackageKind::kProject);
-  EXPECT_EQ(request.purpose, model::package::PackagePurpose::kObjectMigration);
-  EXPECT_EQ(request.name, "Revenue metric to prod");
-  EXPECT_EQ(request.environment,
-            (migration::NamedRef{"https://bi-dev.example.com/TesseraLibrary/", "bi-dev"}));
-  std::vector<model::package::ContentItem> content;
-  request.content.ForEachChunk(10, [&](const std::vector<model::package::ContentItem>& chunk) {
-    content.insert(content.end(), chunk.begin(), chunk.end());
+  CertificationChange bare =
+      CertificationChangeFromJson(Json::parse(R"({"status": "requested"})"), "certification");
+
+  EXPECT_EQ(bare.status, CertificationStatus::kRequested);
+  EXPECT_FALSE(bare.by.has_value());
+  EXPECT_FALSE(bare.last_updated.has_value());
+  EXPECT_EQ(bare.CompletedWith(caller, now),
+            (Certification{CertificationStatus::kRequested, caller, now}));
+  Thrown bad_date = ThrownBy([] {
+    CertificationChangeFromJson(Json::parse(R"({"status": "certified", "lastUpdatedDate": "x"})"),
+                                "certification");
   });
-  ASSERT_EQ(request.content.size(), 2);
-  ASSERT_EQ(content.size(), 2u);
-  EXPECT_EQ(content[1].id, "7F6E5D4C3B2A41908F7E6D5C4B3A2918");
-  EXPECT_EQ(content[1].action, model::package::ConflictRule::kUseNewer);
-  EXPECT_EQ(request.settings.acl_on_new, std::vector<model::package::AclOnNew>{
-                                             model::package::AclOnNew::kInheritAclAsDestFolder});
-  EXPECT_EQ(request.target_environment,
-            (migration::NamedRef{"https://bi-prod.example.com/TesseraLibrary/", "bi-prod"}));
-  EXPECT_EQ(request.target_project,
-            (migration::NamedRef{"F1E2D3C4B5A697887766554433221100", "Sales Prod"}));
+  EXPECT_EQ(bad_date.message,
+            "certification.lastUpdatedDate: 'x' is not a timestamp; expected "
+            "yyyy-MM-ddTHH:mm:ss.SSS+0000");
 }
 
-TEST(MigrationCreateBody, MstrioEmptyImportInfoLeavesTheTargetUnset) {
-  Json body = CreateObjectMigrationBody();
-  body["importInfo"] = Json::object();
+TEST(MigrationRecordParts, ARecordIsTheMigrationOfItsIdsOnly) {
+  MigrationRecord record = RecordFromJson(FullRecord());
 
-  migration::CreateRequest request = migration::ParseCreateBody(body);
-
-  EXPECT_TRUE(request.target_environment.empty());
-  EXPECT_TRUE(request.target_project.empty());
-}
-
-TEST(MigrationCreateBody, AbsentImportInfoAndTreeViewAreTolerated) {
-  Json body = CreateObjectMigrationBody();
-  body.erase("importInfo");
-  body["packageInfo"].erase("treeView");
-
-  migration::CreateRequest request = migration::ParseCreateBody(body);
-
-  EXPECT_TRUE(request.target_environment.empty());
-  EXPECT_EQ(request.tree_view, Json::object());
-}
-
-TEST(MigrationCreateBody, TreeViewAsAStringIsKeptVerbatim) {
-  Json body = CreateObjectMigrationBody();
-  body["packageInfo"]["treeView"] = "{\"nodes\":[1,2]}";
-
-  EXPECT_EQ(migration::ParseCreateBody(body).tree_view, Json("{\"nodes\":[1,2]}"));
-}
-
-TEST(MigrationCreateBody, BareStringAclOnNewObjectsReachesTheSettingsParser) {
-  Json body = CreateObjectMigrationBody();
-  body["packageInfo"]["tocView"]["settings"]["aclOnNewObjects"] = "inherit_acl_as_dest_folder";
-
-  EXPECT_EQ(
-      migration::ParseCreateBody(body).settings.acl_on_new,
-      std::vector<model::package::AclOnNew>{model::package::AclOnNew::kInheritAclAsDestFolder});
-}
-
-TEST(MigrationCreateBody, SpecExampleBIsAProjectMergeWithoutContent) {
-  Json body = Json::parse(R"({"packageInfo": {"type": "project", "purpose": "project_merge",
-    "name": "Merge Sales Dev into Sales Prod",
-    "tocView": {"settings": {"aclOnReplacingObjects": "replace",
-      "aclOnNewObjects": "keep_acl_as_source_object", "validateDependencies": true,
-      "defaultAction": "use_newer",
-      "folderActions": [{"id": "C3B2A1908F7E4D6C5B4A39281706F5E4", "action": "use_existing"}],
-      "objectTypeActions": [{"type": 3, "subtype": 776, "action": "replace"},
-                            {"type": 55, "action": "force_replace"}],
-      "translationAction": "use_existing"}},
-    "treeView": {}}, "importInfo": {}})");
-
-  migration::CreateRequest request = migration::ParseCreateBody(body);
-
-  EXPECT_EQ(request.purpose, model::package::PackagePurpose::kProjectMerge);
-  EXPECT_TRUE(request.content.empty());
-  EXPECT_EQ(request.settings.default_action, model::package::ConflictRule::kUseNewer);
-  ASSERT_EQ(request.settings.folder_actions.size(), 1u);
-  EXPECT_EQ(request.settings.object_type_actions.size(), 2u);
-}
-
-TEST(MigrationCreateBody, SpecExampleCIsAConfigurationPackage) {
-  Json body = Json::parse(R"({"packageInfo": {"type": "configuration",
-    "name": "Analyst group and role",
-    "tocView": {"settings": {"updateSchema": null, "aclOnReplacingObjects": "replace",
-                             "aclOnNewObjects": ["keep_acl_as_source_object"],
-                             "defaultAction": "replace"},
-      "content": [{"id": "5B6C7D8E9FA04B1C2D3E4F5061728394", "name": "Analysts", "type": 34,
-                   "action": "replace", "includeDependents": true}]}},
-    "importInfo": {"environment": {"id": "https://bi-prod.example.com/TesseraLibrary/",
-                                   "name": "bi-prod"}}})");
-
-  migration::CreateRequest request = migration::ParseCreateBody(body);
-
-  EXPECT_EQ(request.type, model::package::PackageKind::kConfiguration);
-  EXPECT_TRUE(request.settings.update_schema.empty());
-  EXPECT_TRUE(request.target_project.empty());
-}
-
-struct BodyErrorCase {
-  const char* what;
-  const char* pointer;  // JSON pointer of the value to change; "" = the whole body
-  const char* value;    // JSON text; "REMOVE" erases the member
-  ErrorCode code;
-  const char* message;  // exact, or a prefix when it ends in "..."
-};
-
-Json Edited(Json body, const BodyErrorCase& edit) {
-  Json::json_pointer pointer(edit.pointer);
-  if (std::string(edit.value) == "REMOVE") {
-    body[pointer.parent_pointer()].erase(pointer.back());
-  } else {
-    body[pointer] = Json::parse(edit.value);
-  }
-  return body;
-}
-
-void ExpectMessage(const std::string& actual, std::string expected) {
-  if (expected.ends_with("...")) {
-    expected.resize(expected.size() - 3);
-    EXPECT_TRUE(actual.starts_with(expected)) << actual;
-  } else {
-    EXPECT_EQ(actual, expected);
-  }
-}
-
-TEST(MigrationCreateBody, EveryErrorNamesItsFieldPath) {
-  const BodyErrorCase cases[] = {
-      {"no packageInfo", "/packageInfo", "REMOVE", ErrorCode::kMissingField,
-       "packageInfo: required field is missing"},
-      {"no type", "/packageInfo/type", "REMOVE", ErrorCode::kMissingField,
-       "packageInfo.type: required field is missing"},
-      {"unknown type", "/packageInfo/type", R"("cube")", ErrorCode::kInvalidInput,
-       "packageInfo.type: 'cube' is not a package type; expected one of project, "
-       "configuration, project_security"},
-      {"group purpose", "/packageInfo/purpose", R"("migration_group")", ErrorCode::kInvalidInput,
-       "packageInfo.purpose: 'migration_group' is not a package purpose; expected one of "
-       "object_migration, project_merge, migration_from_shared_file_store"},
-      {"no name", "/packageInfo/name", "REMOVE", ErrorCode::kMissingField,
-       "packageInfo.name: required field is missing"},
-      {"no tocView", "/packageInfo/tocView", "REMOVE", ErrorCode::kMissingField,
-       "packageInfo.tocView: required field is missing"},
-      {"empty content (row 6)", "/packageInfo/tocView/content", "[]", ErrorCode::kMissingField,
-       "packageInfo.tocView.content: an object migration needs at least one object"},
-      {"no content (row 6)", "/packageInfo/tocView/content", "REMOVE", ErrorCode::kMissingField,
-       "packageInfo.tocView.content: an object migration needs at least one object"},
-      {"merge with content (row 6)", "/packageInfo/purpose", R"("project_merge")",
-       ErrorCode::kInvalidInput,
-       "packageInfo.tocView.content: a project merge copies the whole project and takes no "
-       "content; remove it"},
-      {"bad action (row 5)", "/packageInfo/tocView/content/1/action", R"("merge")",
-       ErrorCode::kInvalidInput, "packageInfo.tocView.content[1].action: 'merge' is not..."},
-      {"bad ACL option (row 5)", "/packageInfo/tocView/settings/aclOnNewObjects", R"(["inherit"])",
-       ErrorCode::kInvalidInput,
-       "packageInfo.tocView.settings.aclOnNewObjects[0]: 'inherit' is not..."},
-      {"numeric treeView", "/packageInfo/treeView", "7", ErrorCode::kInvalidInput,
-       "packageInfo.treeView: expected an object or a JSON-encoded string"},
-      {"bad target project id", "/importInfo/project/id", R"("F1E2")", ErrorCode::kInvalidInput,
-       "importInfo.project.id: 'F1E2' is not an object id; expected 32 hexadecimal characters"},
-      {"target environment without id", "/importInfo/environment/id", "REMOVE",
-       ErrorCode::kMissingField, "importInfo.environment.id: required field is missing"},
-      {"importInfo not an object", "/importInfo", "[]", ErrorCode::kInvalidInput,
-       "importInfo: expected an object"},
-      {"body not an object", "", "[]", ErrorCode::kInvalidInput, "body: expected a JSON object"},
-  };
-  for (const BodyErrorCase& error_case : cases) {
-    SCOPED_TRACE(error_case.what);
-    Json body = Edited(CreateObjectMigrationBody(), error_case);
-    Thrown thrown = ThrownBy([&] { migration::ParseCreateBody(body); });
-    EXPECT_EQ(thrown.code, error_case.code);
-    ExpectMessage(thrown.message, error_case.message);
-  }
-}
-
-TEST(MigrationCreateBody, AProjectMergeIsOfTypeProject) {
-  Json body = CreateObjectMigrationBody();
-  body["packageInfo"]["type"] = "configuration";
-  body["packageInfo"]["purpose"] = "project_merge";
-  body["packageInfo"]["tocView"] = Json::parse(R"({"settings": {}})");
-
-  Thrown thrown = ThrownBy([&] { migration::ParseCreateBody(body); });
-
-  EXPECT_EQ(thrown.code, ErrorCode::kInvalidInput);
-  EXPECT_EQ(thrown.message,
-            "packageInfo.type: a project merge needs a package of type project, not "
-            "'configuration'");
-}
-
-// PATCH body --------------------------------------------------------------------------------------
-
-TEST(MigrationPatchBody, MstrioRequestCarriesTargetAndStatus) {
-  migration::PatchRequest request = migration::ParsePatchBody(Json::parse(R"({"importInfo": {
-    "environment": {"id": "https://bi-prod.example.com/TesseraLibrary/",
-                    "name": "https://bi-prod.example.com/TesseraLibrary/"},
-    "importRequestStatus": "requested",
-    "project": {"id": "f1e2d3c4b5a697887766554433221100", "name": "Sales Prod"}}})"));
-
-  EXPECT_EQ(request.import_request_status, migration::RequestStatus::kRequested);
-  EXPECT_EQ(request.target_project,
-            (migration::NamedRef{"F1E2D3C4B5A697887766554433221100", "Sales Prod"}));
-  EXPECT_EQ(request.target_environment->id, "https://bi-prod.example.com/TesseraLibrary/");
-  EXPECT_FALSE(request.name);
-  EXPECT_FALSE(request.undo_request_status);
-  EXPECT_FALSE(request.validation_status);
-}
-
-TEST(MigrationPatchBody, MstrioWholeRecordBodyIgnoresReadOnlyKeys) {
-  Json record = FullRecord();
-  Json body = {{"id", kMigrationId},
-               {"packageInfo", record["packageInfo"]},
-               {"importInfo",
-                {{"id", kImportId},
-                 {"environment", record["importInfo"]["environment"]},
-                 {"project", record["importInfo"]["project"]}}}};
-
-  migration::PatchRequest request = migration::ParsePatchBody(body);
-
-  EXPECT_EQ(request.name, "Revenue metric to prod");
-  EXPECT_EQ(request.target_project,
-            (migration::NamedRef{"F1E2D3C4B5A697887766554433221100", "Sales Prod"}));
-  EXPECT_FALSE(request.import_request_status);
-  EXPECT_FALSE(request.validation_status);
-}
-
-TEST(MigrationPatchBody, ValidationUndoAndUnknownStatusesRead) {
-  EXPECT_EQ(migration::ParsePatchBody(Json::parse(R"({"validation": {"status": "validating"}})"))
-                .validation_status,
-            migration::ValidationStatus::kValidating);
-  EXPECT_EQ(
-      migration::ParsePatchBody(Json::parse(R"({"importInfo": {"undoRequestStatus": "approved"}})"))
-          .undo_request_status,
-      migration::RequestStatus::kApproved);
-  EXPECT_EQ(migration::ParsePatchBody(
-                Json::parse(R"({"importInfo": {"importRequestStatus": "unknown"}})"))
-                .import_request_status,
-            migration::RequestStatus::kUnknown);
-  migration::PatchRequest empty = migration::ParsePatchBody(Json::object());
-  EXPECT_FALSE(empty.import_request_status || empty.undo_request_status ||
-               empty.target_environment || empty.target_project || empty.name ||
-               empty.validation_status);
-}
-
-TEST(MigrationPatchBody, EveryErrorNamesItsFieldPath) {
-  struct Case {
-    const char* body;
-    ErrorCode code;
-    const char* message;
-  };
-  const Case cases[] = {
-      {R"({"importInfo": {"importRequestStatus": "done"}})", ErrorCode::kInvalidInput,
-       "importInfo.importRequestStatus: 'done' is not a request status; expected one of "
-       "pending, requested, approved, rejected, unknown"},
-      {R"({"importInfo": {"undoRequestStatus": 1}})", ErrorCode::kInvalidInput,
-       "importInfo.undoRequestStatus: expected a string"},
-      {R"({"validation": {"status": "validated"}})", ErrorCode::kInvalidInput,
-       "validation.status: only 'validating' can be requested; the server sets 'validated' "
-       "when the validation ends"},
-      {R"({"packageInfo": {"name": " "}})", ErrorCode::kInvalidInput,
-       "packageInfo.name: must not be empty"},
-      {R"({"importInfo": {"project": {"id": "nope"}}})", ErrorCode::kInvalidInput,
-       "importInfo.project.id: 'nope' is not an object id; expected 32 hexadecimal characters"},
-      {R"({"importInfo": {"project": {"name": "Sales Prod"}}})", ErrorCode::kMissingField,
-       "importInfo.project.id: required field is missing"},
-      {R"({"packageInfo": "x"})", ErrorCode::kInvalidInput, "packageInfo: expected an object"},
-  };
-  for (const Case& error_case : cases) {
-    SCOPED_TRACE(error_case.body);
-    Thrown thrown = ThrownBy([&] { migration::ParsePatchBody(Json::parse(error_case.body)); });
-    EXPECT_EQ(thrown.code, error_case.code);
-    EXPECT_EQ(thrown.message, error_case.message);
-  }
-}
-
-// Import PUT body ---------------------------------------------------------------------------------
-
-Json ImportBody() {
-  Json body = FullRecord();
-  body["packageInfo"]["replicated"] = true;  // what mstrio-py's migrate() changes (§7.3c)
-  return body;
-}
-
-TEST(MigrationImportBody, TheReplicatedShowContentAllRecordIsTheImport) {
-  migration::MigrationRecord record =
-      migration::ParseImportBody(ImportBody(), migration::ParseMigrationId(kMigrationId));
-
-  EXPECT_TRUE(record.package_info.replicated);
-  EXPECT_EQ(record.package_info.status, migration::PackageStatus::kLocked);
-  EXPECT_EQ(record.import_info.import_request_status, migration::RequestStatus::kApproved);
-  EXPECT_EQ(record.package_info.toc_view.content.size(), 2u);
-  EXPECT_EQ(record.import_info.project.id, "F1E2D3C4B5A697887766554433221100");
-}
-
-TEST(MigrationImportBody, TheBodyIdMatchesThePathInEitherCase) {
-  Json body = ImportBody();
-  body["id"] = "4a7c1e9b2d3f4051a6b7c8d9e0f1a2b3:9d2e4f6a8b0c41d3e5f70819a2b3c4d5";
-
-  EXPECT_EQ(
-      migration::ParseImportBody(body, migration::ParseMigrationId(kMigrationId)).import_info.id,
-      kImportId);
-}
-
-TEST(MigrationImportBody, RefusalsNameTheRowAndField) {
-  const BodyErrorCase cases[] = {
-      {"row 17: not replicated", "/packageInfo/replicated", "false", ErrorCode::kInvalidInput,
-       "packageInfo.replicated: must be true: send the source's record (showContent=all) with "
-       "replicated set to true"},
-      {"row 17: replicated absent", "/packageInfo/replicated", "REMOVE", ErrorCode::kInvalidInput,
-       "packageInfo.replicated: must be true..."},
-      {"row 18: other id", "/id",
-       R"("4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3:00000000000000000000000000000000")",
-       ErrorCode::kInvalidInput,
-       "id: '4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3:00000000000000000000000000000000' is not the "
-       "migration of the request path, "
-       "4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3:9D2E4F6A8B0C41D3E5F70819A2B3C4D5"},
-      {"row 18: malformed id", "/id", R"("4A7C")", ErrorCode::kInvalidInput,
-       "id: '4A7C' is not the migration of the request path..."},
-      {"row 18: parts disagree", "/importInfo/id", R"("00000000000000000000000000000000")",
-       ErrorCode::kInvalidInput,
-       "packageInfo.id: '4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3' with importInfo.id "
-       "'00000000000000000000000000000000' is not the migration "
-       "4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3:9D2E4F6A8B0C41D3E5F70819A2B3C4D5"},
-      {"showContent=default record", "/packageInfo/tocView", "REMOVE", ErrorCode::kMissingField,
-       "packageInfo.tocView: read the migration with showContent=all"},
-      {"bad status", "/importInfo/status", R"("done")", ErrorCode::kInvalidInput,
-       "importInfo.status: 'done' is not an import status; expected one of pending, importing, "
-       "imported, import_failed, undoing, undo_success, undo_failed"},
-      {"bad date", "/packageInfo/creationDate", R"("yesterday")", ErrorCode::kInvalidInput,
-       "packageInfo.creationDate: 'yesterday' is not a timestamp; expected "
-       "yyyy-MM-ddTHH:mm:ss.SSS+0000"},
-  };
-  for (const BodyErrorCase& error_case : cases) {
-    SCOPED_TRACE(error_case.what);
-    Json body = Edited(ImportBody(), error_case);
-    Thrown thrown = ThrownBy(
-        [&] { migration::ParseImportBody(body, migration::ParseMigrationId(kMigrationId)); });
-    EXPECT_EQ(thrown.code, error_case.code);
-    ExpectMessage(thrown.message, error_case.message);
-  }
-}
-
-// Certification body
-// --------------------------------------------------------------------------------
-
-const migration::CertificationOperator kCaller{"6C5D4E3F2A1B40C9D8E7F6A5B4C3D2E1", "prod-admin",
-                                               "Prod Admin"};
-
-TEST(MigrationCertificationBody, MstrioBareFormKeepsOperatorAndDate) {
-  migration::Certification certification =
-      migration::CertificationFromBody(Json::parse(R"({"status": "certified",
-        "operator": {"id": "AB12CD34EF5647A8B9C0D1E2F3A4B5C6", "name": "admin",
-                     "fullName": "Administrator"},
-        "lastUpdatedDate": "2025-06-03T08:00:00.000+0000"})"),
-                                       kCaller, At("2025-06-04T00:00:00.000+0000"));
-
-  EXPECT_EQ(certification, (migration::Certification{
-                               migration::CertificationStatus::kCertified,
-                               {"AB12CD34EF5647A8B9C0D1E2F3A4B5C6", "admin", "Administrator"},
-                               At("2025-06-03T08:00:00.000+0000")}));
-}
-
-TEST(MigrationCertificationBody, DocsWrappedFormTakesCallerAndNow) {
-  migration::Certification certification = migration::CertificationFromBody(
-      Json::parse(R"({"packageInfo": {"certification": {"status": "requested"}}})"), kCaller,
-      At("2025-06-04T00:00:00.000+0000"));
-
-  EXPECT_EQ(certification, (migration::Certification{migration::CertificationStatus::kRequested,
-                                                     kCaller, At("2025-06-04T00:00:00.000+0000")}));
-}
-
-TEST(MigrationCertificationBody, StatusIsRequiredAndFromTheFourValues) {
-  Timestamp now = At("2025-06-04T00:00:00.000+0000");
-  Thrown bad = ThrownBy(
-      [&] { migration::CertificationFromBody(Json::parse(R"({"status": "ok"})"), kCaller, now); });
-  EXPECT_EQ(bad.code, ErrorCode::kInvalidInput);
-  EXPECT_EQ(bad.message,
-            "status: 'ok' is not a certification status; expected one of uncertified, requested, "
-            "certified, rejected");
-  Thrown missing = ThrownBy([&] {
-    migration::CertificationFromBody(Json::parse(R"({"packageInfo": {"certification": {}}})"),
-                                     kCaller, now);
+  RequireMigrationId(record, ParseMigrationId(kMigrationId));
+  Thrown other = ThrownBy([&] {
+    RequireMigrationId(record, {kPackageId, "00000000000000000000000000000000"});
   });
-  EXPECT_EQ(missing.code, ErrorCode::kMissingField);
-  EXPECT_EQ(missing.message, "packageInfo.certification.status: required field is missing");
+
+  EXPECT_EQ(other.code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(other.message,
+            "packageInfo.id: '4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3' with importInfo.id "
+            "'9D2E4F6A8B0C41D3E5F70819A2B3C4D5' is not the migration "
+            "4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3:00000000000000000000000000000000");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Migrations between two environments through the migration service: each environment its own
-// storage service and job runner, one shared package location; the order of spec 04 §1.11 (create,
-// request, approve, import, undo, delete) with the states each step leaves -- on SQLite and
-// PostgreSQL.
+// storage service and job runner, one shared package location; a migration's steps in order
+// (create, request, approve, import, undo, delete) with the states each step leaves -- on SQLite
+// and PostgreSQL.
 #include "service/migration/migration_service.h"
 
 #include <gtest/gtest.h>
@@ -23,6 +23,7 @@ namespace tessera::testing {
 namespace {
 
 using namespace std::chrono_literals;
+using model::package::ConflictRule;
 using service::migration::ImportStatus;
 using service::migration::MigrationRecord;
 using service::migration::PackageStatus;
@@ -67,6 +68,12 @@ struct MigratingEnvironment : Environment {
   service::migration::MigrationService migrations;
 };
 
+// A source record as the client carries it to the target: marked replicated.
+MigrationRecord Replicated(MigrationRecord record) {
+  record.package_info.replicated = true;
+  return record;
+}
+
 class MigrationServiceTest : public ::testing::TestWithParam<StoreBackend> {
  protected:
   void SetUp() override {
@@ -80,43 +87,32 @@ class MigrationServiceTest : public ::testing::TestWithParam<StoreBackend> {
     CloneProject(*source_, *target_, project_);
   }
 
-  // mstrio-py's body for an object migration of `object` with `action`.
-  Json ObjectMigrationBody(const model::ObjectRecord& object, const std::string& action) {
-    return {{"packageInfo",
-             {{"name", "Revenue to prod"},
-              {"type", "project"},
-              {"environment", {{"id", "https://dev.example.com/TesseraLibrary/"}, {"name", "dev"}}},
-              {"tocView",
-               {{"settings", {{"defaultAction", "use_existing"}}},
-                {"content",
-                 {{{"id", object.id},
-                   {"name", object.name},
-                   {"type", object.type},
-                   {"action", action},
-                   {"includeDependents", false}}}}}},
-              {"treeView", Json::object()}}},
-            {"importInfo", Json::object()}};
+  // What mstrio-py asks for in an object migration of `object` with `action`.
+  service::migration::CreateRequest ObjectMigration(const model::ObjectRecord& object,
+                                                    ConflictRule action) {
+    service::migration::CreateRequest request;
+    request.name = "Revenue to prod";
+    request.environment = {"https://dev.example.com/TesseraLibrary/", "dev"};
+    request.content = service::migration::ContentList(
+        std::vector<model::package::ContentItem>{{object.id, object.name, object.type, action}});
+    return request;
   }
 
-  MigrationRecord CreateAndApprove(const Json& body) {
+  MigrationRecord CreateAndApprove(const service::migration::CreateRequest& request) {
     auto admin = source_->Administrator();
-    MigrationRecord record =
-        source_->migrations.Create(admin, project_, service::migration::ParseCreateBody(body));
+    MigrationRecord record = source_->migrations.Create(admin, project_, request);
     auto id = service::migration::IdOf(record);
     record = source_->WaitFor(id, [](const MigrationRecord& r) {
       return r.package_info.status != PackageStatus::kCreating;
     });
     EXPECT_EQ(record.package_info.status, PackageStatus::kCreated) << record.package_info.message;
-    for (const char* status : {"requested", "approved"}) {
-      source_->migrations.Patch(
-          admin, id,
-          service::migration::ParsePatchBody(
-              {{"importInfo",
-                {{"importRequestStatus", status},
-                 {"environment",
-                  {{"id", "https://prod.example.com/TesseraLibrary/"}, {"name", "prod"}}},
-                 {"project", {{"id", project_}, {"name", "Tutorial"}}}}}}),
-          std::nullopt);
+    for (RequestStatus status : {RequestStatus::kRequested, RequestStatus::kApproved}) {
+      service::migration::PatchRequest patch;
+      patch.import_request_status = status;
+      patch.target_environment =
+          service::migration::NamedRef{"https://prod.example.com/TesseraLibrary/", "prod"};
+      patch.target_project = service::migration::NamedRef{project_, "Tutorial"};
+      source_->migrations.Patch(admin, id, patch, std::nullopt);
     }
     return source_->Get(id);
   }
@@ -125,10 +121,8 @@ class MigrationServiceTest : public ::testing::TestWithParam<StoreBackend> {
   // on the target; waits for the import to end.
   MigrationRecord ImportOnTarget(const service::migration::MigrationId& id,
                                  bool generate_undo = true) {
-    Json body = service::migration::ToJson(source_->Get(id));
-    body["packageInfo"]["replicated"] = true;
-    MigrationRecord started =
-        target_->migrations.Import(target_->Administrator(), id, body, project_, generate_undo);
+    MigrationRecord started = target_->migrations.Import(
+        target_->Administrator(), Replicated(source_->Get(id)), project_, generate_undo);
     EXPECT_EQ(started.import_info.status, ImportStatus::kImporting);
     return target_->WaitFor(id, [](const MigrationRecord& r) {
       return r.import_info.status != ImportStatus::kImporting;
@@ -137,11 +131,10 @@ class MigrationServiceTest : public ::testing::TestWithParam<StoreBackend> {
 
   MigrationRecord UndoOnTarget(const service::migration::MigrationId& id) {
     auto admin = target_->Administrator();
-    for (const char* status : {"requested", "approved"}) {
-      target_->migrations.Patch(
-          admin, id,
-          service::migration::ParsePatchBody({{"importInfo", {{"undoRequestStatus", status}}}}),
-          project_);
+    for (RequestStatus status : {RequestStatus::kRequested, RequestStatus::kApproved}) {
+      service::migration::PatchRequest patch;
+      patch.undo_request_status = status;
+      target_->migrations.Patch(admin, id, patch, project_);
     }
     return target_->WaitFor(id, [](const MigrationRecord& r) {
       return r.import_info.status == ImportStatus::kUndoing ? false : true;
@@ -161,7 +154,7 @@ TEST_P(MigrationServiceTest, AnObjectMigrationWalksFromCreationToUndo) {
   revenue = *source_->Find(project_, revenue.id);
   std::string before = target_->Dump(project_);
 
-  MigrationRecord approved = CreateAndApprove(ObjectMigrationBody(revenue, "replace"));
+  MigrationRecord approved = CreateAndApprove(ObjectMigration(revenue, ConflictRule::kReplace));
   auto id = service::migration::IdOf(approved);
   EXPECT_EQ(approved.package_info.status, PackageStatus::kLocked);
   EXPECT_EQ(approved.import_info.import_request_status, RequestStatus::kApproved);
@@ -184,7 +177,8 @@ TEST_P(MigrationServiceTest, AFailedImportIsImportFailedWithItsReasonAndChangesN
   model::ObjectRecord revenue = source_->Named(project_, "Revenue");  // used by other metrics
   std::string before = target_->Dump(project_);
 
-  auto id = service::migration::IdOf(CreateAndApprove(ObjectMigrationBody(revenue, "delete")));
+  auto id =
+      service::migration::IdOf(CreateAndApprove(ObjectMigration(revenue, ConflictRule::kDelete)));
   MigrationRecord failed = ImportOnTarget(id);
 
   EXPECT_EQ(failed.import_info.status, ImportStatus::kImportFailed);
@@ -196,13 +190,11 @@ TEST_P(MigrationServiceTest, AFailedImportIsImportFailedWithItsReasonAndChangesN
 
 TEST_P(MigrationServiceTest, ImportingTheSameMigrationTwiceIsRefused) {
   auto id = service::migration::IdOf(
-      CreateAndApprove(ObjectMigrationBody(source_->Named(project_, "Cost"), "replace")));
+      CreateAndApprove(ObjectMigration(source_->Named(project_, "Cost"), ConflictRule::kReplace)));
   ImportOnTarget(id);
-  Json body = service::migration::ToJson(source_->Get(id));
-  body["packageInfo"]["replicated"] = true;
-
   try {
-    target_->migrations.Import(target_->Administrator(), id, body, project_, true);
+    target_->migrations.Import(target_->Administrator(), Replicated(source_->Get(id)), project_,
+                               true);
     FAIL() << "imported twice";
   } catch (const Error& error) {
     EXPECT_EQ(error.code(), ErrorCode::kInvalidInput);
@@ -212,15 +204,11 @@ TEST_P(MigrationServiceTest, ImportingTheSameMigrationTwiceIsRefused) {
 
 TEST_P(MigrationServiceTest, ATruncatedPackageIsRefusedBeforeTheImportStarts) {
   auto approved =
-      CreateAndApprove(ObjectMigrationBody(source_->Named(project_, "Cost"), "replace"));
+      CreateAndApprove(ObjectMigration(source_->Named(project_, "Cost"), ConflictRule::kReplace));
   auto file = packages_.path() / approved.package_info.storage->path;
   std::filesystem::resize_file(file, std::filesystem::file_size(file) / 2);
-  Json body = service::migration::ToJson(approved);
-  body["packageInfo"]["replicated"] = true;
-
   try {
-    target_->migrations.Import(target_->Administrator(), service::migration::IdOf(approved), body,
-                               project_, true);
+    target_->migrations.Import(target_->Administrator(), Replicated(approved), project_, true);
     FAIL() << "a truncated package was accepted";
   } catch (const Error& error) {
     EXPECT_EQ(error.code(), ErrorCode::kInvalidInput);
@@ -238,12 +226,11 @@ TEST_P(MigrationServiceTest, APackageOverTheLimitIsCreateFailedAndLeavesNoFile) 
       {{"https://dev.example.com/", "dev"}, "11.6.0200.0001", 2048});
   small.RegisterJobs();
   auto admin = source_->Administrator();
-  Json body = ObjectMigrationBody(source_->Named(project_, "Revenue"), "replace");
-  body["packageInfo"]["purpose"] = "project_merge";
-  body["packageInfo"]["tocView"].erase("content");
+  service::migration::CreateRequest merge;
+  merge.purpose = model::package::PackagePurpose::kProjectMerge;
+  merge.name = "Revenue to prod";
 
-  auto id = service::migration::IdOf(
-      small.Create(admin, project_, service::migration::ParseCreateBody(body)));
+  auto id = service::migration::IdOf(small.Create(admin, project_, merge));
   MigrationRecord failed = source_->WaitFor(id, [](const MigrationRecord& r) {
     return r.package_info.status != PackageStatus::kCreating;
   });
@@ -261,7 +248,7 @@ TEST_P(MigrationServiceTest, APackageOverTheLimitIsCreateFailedAndLeavesNoFile) 
 
 TEST_P(MigrationServiceTest, DeletingOnEachSideRemovesTheRecordsThenReportsNothingToDelete) {
   auto approved =
-      CreateAndApprove(ObjectMigrationBody(source_->Named(project_, "Cost"), "replace"));
+      CreateAndApprove(ObjectMigration(source_->Named(project_, "Cost"), ConflictRule::kReplace));
   auto id = service::migration::IdOf(approved);
   ImportOnTarget(id);
 
@@ -280,13 +267,12 @@ TEST_P(MigrationServiceTest, DeletingOnEachSideRemovesTheRecordsThenReportsNothi
 
 TEST_P(MigrationServiceTest, AStoppedTargetLeavesItsImportFailedNotRunning) {
   auto id = service::migration::IdOf(
-      CreateAndApprove(ObjectMigrationBody(source_->Named(project_, "Cost"), "replace")));
-  Json body = service::migration::ToJson(source_->Get(id));
-  body["packageInfo"]["replicated"] = true;
+      CreateAndApprove(ObjectMigration(source_->Named(project_, "Cost"), ConflictRule::kReplace)));
+  MigrationRecord sent = Replicated(source_->Get(id));
   std::string before = target_->Dump(project_);
 
   target_->jobs.Stop();  // the node stops: the job is never run
-  target_->migrations.Import(target_->Administrator(), id, body, project_, true);
+  target_->migrations.Import(target_->Administrator(), sent, project_, true);
   service::JobRunner restarted(*target_->store, {"prod", 2, std::chrono::milliseconds(30000)});
   service::migration::MigrationService after_restart(
       *target_->store, restarted, target_->location,
@@ -303,7 +289,7 @@ TEST_P(MigrationServiceTest, AStoppedTargetLeavesItsImportFailedNotRunning) {
 
 TEST_P(MigrationServiceTest, ARunningImportShowsItsProgressOnTheNodeThatRunsIt) {
   auto id = service::migration::IdOf(
-      CreateAndApprove(ObjectMigrationBody(source_->Named(project_, "Cost"), "replace")));
+      CreateAndApprove(ObjectMigration(source_->Named(project_, "Cost"), ConflictRule::kReplace)));
   std::promise<void> applied;
   std::promise<void> resume;
   std::shared_future<void> resumed = resume.get_future().share();
@@ -316,11 +302,10 @@ TEST_P(MigrationServiceTest, ARunningImportShowsItsProgressOnTheNodeThatRunsIt) 
   service::JobRunner jobs(*target_->store, {"prod-held", 1, std::chrono::milliseconds(30000)});
   service::migration::MigrationService held(*target_->store, jobs, target_->location, options);
   held.RegisterJobs();
-  Json body = service::migration::ToJson(source_->Get(id));
-  body["packageInfo"]["replicated"] = true;
+  MigrationRecord sent = Replicated(source_->Get(id));
   auto admin = target_->Administrator();
 
-  held.Import(admin, id, body, project_, true);
+  held.Import(admin, sent, project_, true);
   ASSERT_EQ(applied.get_future().wait_for(30s), std::future_status::ready);
   MigrationRecord during = held.Get(admin, id);
   resume.set_value();
@@ -356,8 +341,8 @@ TEST_P(MigrationServiceTest, AContentListIsStoredBesideItsRecordUntilThePackageH
   service::migration::MigrationService held(*source_->store, jobs, source_->location, options);
   held.RegisterJobs();
   auto admin = source_->Administrator();
-  auto id = service::migration::IdOf(held.Create(
-      admin, project_, service::migration::ParseCreateBody(ObjectMigrationBody(cost, "replace"))));
+  auto id = service::migration::IdOf(
+      held.Create(admin, project_, ObjectMigration(cost, ConflictRule::kReplace)));
   std::string key = service::migration::FormatMigrationId(id);
   auto stored = [&] {
     std::pair<std::optional<storage::MigrationRow>, std::optional<std::string>> found;
@@ -436,14 +421,12 @@ TEST(MigrationStorageOutage, TheSourcesStorageStoppedDuringCreationLeavesCreateF
     }
     return files;
   };
-  Json body = {{"packageInfo",
-                {{"name", "Tutorial merge"},
-                 {"type", "project"},
-                 {"purpose", "project_merge"},
-                 {"tocView", {{"settings", {{"defaultAction", "use_newer"}}}}}}}};
+  service::migration::CreateRequest merge;
+  merge.purpose = model::package::PackagePurpose::kProjectMerge;
+  merge.name = "Tutorial merge";
+  merge.settings.default_action = ConflictRule::kUseNewer;
 
-  auto id = service::migration::IdOf(
-      migrations.Create(admin, project, service::migration::ParseCreateBody(body)));
+  auto id = service::migration::IdOf(migrations.Create(admin, project, merge));
   ASSERT_EQ(written.get_future().wait_for(30s), std::future_status::ready);
   EXPECT_EQ(count_files(), 1u);
   cluster.Stop();
@@ -466,8 +449,7 @@ TEST(MigrationStorageOutage, TheSourcesStorageStoppedDuringCreationLeavesCreateF
   EXPECT_EQ(failed.package_info.message, kStorageUnavailableMessage);
   EXPECT_FALSE(failed.package_info.storage.has_value());
 
-  auto again = service::migration::IdOf(
-      migrations.Create(admin, project, service::migration::ParseCreateBody(body)));
+  auto again = service::migration::IdOf(migrations.Create(admin, project, merge));
   MigrationRecord created = migrations.Get(admin, again);
   for (int i = 0; i < 400 && created.package_info.status == PackageStatus::kCreating; ++i) {
     std::this_thread::sleep_for(50ms);

@@ -1,6 +1,8 @@
-// The migration state machine (spec 04 §2.2) and its refusals (§2.3): every guard row answers
-// with its code and message and leaves the record untouched; legal transitions change exactly
-// what §2.2 says, and asking for the current state again changes nothing.
+// The migration state machine and its refusals: every guard row answers with its code and
+// message and leaves the record untouched; legal transitions change exactly what they should, and
+// asking for the current state again changes nothing. (The refusals of an import body that is
+// not replicated or not the path's migration are the body parser's:
+// tests/api/migration_requests_test.cc.)
 #include "service/migration/migration_state.h"
 
 #include <gtest/gtest.h>
@@ -149,24 +151,6 @@ TEST(MigrationState, EveryGuardRowAnswersWithItsCodeAndMessageAndChangesNothing)
        "requested, approved, rejected"},
       {"16 undo on the source", SourceWith(kLocked, RS::kApproved), UndoRequest(RS::kRequested),
        k006, "Undo must be requested on the target environment"},
-      {"17 replicated false", [] { return Source(kLocked, RS::kApproved); },
-       [](migration::MigrationRecord& record) {
-         Json body = ToJson(record);
-         migration::ParseImportBody(body, IdOf(record));
-       },
-       k006,
-       "packageInfo.replicated: must be true: send the source's record (showContent=all) with "
-       "replicated set to true"},
-      {"18 path id differs", [] { return Source(kLocked, RS::kApproved); },
-       [](migration::MigrationRecord& record) {
-         Json body = ToJson(record);
-         body["packageInfo"]["replicated"] = true;
-         migration::ParseImportBody(body, {kPackageId, "00000000000000000000000000000000"});
-       },
-       k006,
-       "id: '4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3:9D2E4F6A8B0C41D3E5F70819A2B3C4D5' is not the "
-       "migration of the request path, "
-       "4A7C1E9B2D3F4051A6B7C8D9E0F1A2B3:00000000000000000000000000000000"},
       {"19 requested, not approved", SourceWith(kCreated, RS::kRequested),
        [](migration::MigrationRecord& record) { migration::CheckImportable(record); }, k006,
        "The import has not been approved on the source environment"},
@@ -537,7 +521,7 @@ TEST(MigrationState, UndoIsRequestedThenApprovedWithTheTargetProject) {
   EXPECT_TRUE(migration::ApplyUndoRequestStatus(record, migration::RequestStatus::kRequested,
                                                 kNoHeader, true, kNow));
   EXPECT_EQ(record.import_info.status,
-            migration::ImportStatus::kImported);  // §1.11 J: stays imported
+            migration::ImportStatus::kImported);  // a requested undo stays imported
   EXPECT_TRUE(migration::ApplyUndoRequestStatus(record, migration::RequestStatus::kApproved,
                                                 std::string("f1e2d3c4b5a697887766554433221100"),
                                                 true, kNow));
@@ -606,7 +590,7 @@ TEST(MigrationState, ASuccessfulUndoKeepsItsUndoStorage) {
 
   EXPECT_EQ(record.import_info.status, migration::ImportStatus::kUndoSuccess);
   EXPECT_EQ(record.import_info.progress, 100);
-  EXPECT_TRUE(record.import_info.undo_storage);  // §5.3
+  EXPECT_TRUE(record.import_info.undo_storage);  // an undone import keeps its undo storage
 }
 
 TEST(MigrationState, FinishedRecordsCanBeDeleted) {

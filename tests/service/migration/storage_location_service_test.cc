@@ -14,6 +14,7 @@ namespace tessera::testing {
 namespace {
 
 using service::Principal;
+using service::migration::StorageLocationRequest;
 using service::migration::StorageLocationService;
 
 Principal Administrator() {
@@ -23,8 +24,8 @@ Principal Administrator() {
   return principal;
 }
 
-Json FileSystemBody(const std::string& location) {
-  return {{"sharedFileStore", {{"type", "file_system"}, {"location", location}}}};
+StorageLocationRequest FileSystem(const std::filesystem::path& location) {
+  return {.location = location};
 }
 
 ErrorCode CodeOf(const std::function<void()>& call) {
@@ -73,7 +74,7 @@ TEST_P(StorageLocation, AnAdministratorReplacesTheConfiguredDirectoryForEveryNod
   StorageLocationService service(*store_, configured_.path());
   ASSERT_EQ(service.Require().root(), configured_.path());
 
-  service.Configure(Administrator(), FileSystemBody(other_.path().string()));
+  service.Configure(Administrator(), FileSystem(other_.path()));
   StorageLocationService other_node(*store_, configured_.path());
 
   EXPECT_EQ(other_node.Require().root(), other_.path());
@@ -85,9 +86,9 @@ TEST_P(StorageLocation, AnAdministratorReplacesTheConfiguredDirectoryForEveryNod
 
 TEST_P(StorageLocation, UnsetGoesBackToTheConfiguredDirectory) {
   StorageLocationService service(*store_, configured_.path());
-  service.Configure(Administrator(), FileSystemBody(other_.path().string()));
+  service.Configure(Administrator(), FileSystem(other_.path()));
 
-  service.Configure(Administrator(), {{"sharedFileStore", {{"type", "unset"}}}});
+  service.Configure(Administrator(), {.unset = true});
 
   EXPECT_EQ(service.Require().root(), configured_.path());
 }
@@ -96,17 +97,15 @@ TEST_P(StorageLocation, LocationsThatCannotBeUsedAreRefusedAndChangeNothing) {
   StorageLocationService service(*store_, configured_.path());
   std::ofstream(other_.path() / "a-file") << "not a directory";
 
-  for (const Json& body :
-       {FileSystemBody("relative/dir"), FileSystemBody((other_.path() / "missing").string()),
-        FileSystemBody((other_.path() / "a-file").string()),
-        Json{{"sharedFileStore", {{"type", "S3"}, {"location", "bucket"}}}}}) {
-    EXPECT_EQ(CodeOf([&] { service.Configure(Administrator(), body); }), ErrorCode::kInvalidInput)
-        << body;
-    EXPECT_EQ(CodeOf([&] { service.Validate(Administrator(), body); }), ErrorCode::kInvalidInput)
-        << body;
+  for (const std::filesystem::path& location :
+       {other_.path() / "missing", other_.path() / "a-file"}) {
+    EXPECT_EQ(CodeOf([&] { service.Configure(Administrator(), FileSystem(location)); }),
+              ErrorCode::kInvalidInput)
+        << location;
+    EXPECT_EQ(CodeOf([&] { service.Validate(Administrator(), FileSystem(location)); }),
+              ErrorCode::kInvalidInput)
+        << location;
   }
-  EXPECT_EQ(CodeOf([&] { service.Configure(Administrator(), Json::object()); }),
-            ErrorCode::kMissingField);
   EXPECT_EQ(service.Require().root(), configured_.path());
 }
 
@@ -116,7 +115,7 @@ TEST_P(StorageLocation, ConfiguringTheLocationNeedsAdministerEnvironment) {
   analyst.user_id = "0123456789ABCDEF0123456789ABCDEF";
 
   EXPECT_EQ(CodeOf([&] { service.Describe(analyst); }), ErrorCode::kInsufficientPrivileges);
-  EXPECT_EQ(CodeOf([&] { service.Configure(analyst, FileSystemBody(other_.path().string())); }),
+  EXPECT_EQ(CodeOf([&] { service.Configure(analyst, FileSystem(other_.path())); }),
             ErrorCode::kInsufficientPrivileges);
   EXPECT_EQ(service.Require().root(), configured_.path());
 }
