@@ -102,4 +102,20 @@ std::string FormatCivilDate(const CivilDateTime& parts) {
   return buffer;
 }
 
+std::string FormatCivilDateTime(const CivilDateTime& date) {
+  return FormatCivilDate(date) + " " + FormatClockTime(date.time);
+}
+
+std::optional<std::string> NormalizeDate(std::string_view text) {
+  int year = 0, month = 0, day = 0;
+  char extra = 0;
+  const std::string copy(text);
+  if (std::sscanf(copy.c_str(), "%4d-%2d-%2d%c", &year, &month, &day, &extra) != 3 &&
+      std::sscanf(copy.c_str(), "%2d/%2d/%4d%c", &month, &day, &year, &extra) != 3) {
+    return std::nullopt;
+  }
+  if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1) return std::nullopt;
+  return FormatCivilDate({year, month, day});
+}
+
 }  // namespace tessera

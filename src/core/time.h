@@ -1,8 +1,8 @@
 // core/time.h
 //
-// Timestamps (spec 01 §1.6). Tessera emits every timestamp in UTC as
-// "yyyy-MM-ddTHH:mm:ss.SSS+0000". On input it accepts that format, the same with "Z" or any
-// "+hh:mm", "+hhmm", "-hhmm" offset, and "yyyy-MM-ddTHH:mm:ssZ" without a fraction.
+// Timestamps. Tessera emits every timestamp in UTC as "yyyy-MM-ddTHH:mm:ss.SSS+0000". On input it
+// accepts that format, the same with "Z" or any "+hh:mm", "+hhmm", "-hhmm" offset, and
+// "yyyy-MM-ddTHH:mm:ssZ" without a fraction. Dates and times without a zone are core/civil_time's.
 #pragma once
 
 #include <chrono>

@@ -8,7 +8,7 @@ namespace {
 std::string DateAndTime(std::string_view text) {
   const std::optional<CivilDateTime> parsed = ParseCivilDateTime(text);
   if (!parsed) return "refused";
-  return FormatCivilDate(*parsed) + (parsed->has_time ? " " + FormatClockTime(parsed->time) : "");
+  return parsed->has_time ? FormatCivilDateTime(*parsed) : FormatCivilDate(*parsed);
 }
 
 std::string Clock(std::string_view text) {
@@ -46,6 +46,28 @@ TEST(CivilTime, ClockTimesKeepMillisecondsOfAFractionOfUpToNineDigits) {
   EXPECT_EQ(Clock("12:60:00"), "refused");
   EXPECT_EQ(Clock("12:00:60"), "refused");
   EXPECT_EQ(Clock("12:00:00 "), "refused");
+}
+
+TEST(CivilTime, ADateTimeOfADateAloneIsAtMidnight) {
+  EXPECT_EQ(FormatCivilDateTime(*ParseCivilDateTime("2024-05-01")), "2024-05-01 00:00:00");
+  EXPECT_EQ(FormatCivilDateTime(*ParseCivilDateTime("2024-05-01T10:00:00.25")),
+            "2024-05-01 10:00:00.250");
+}
+
+std::string Normalized(std::string_view text) { return NormalizeDate(text).value_or("refused"); }
+
+TEST(CivilTime, LooseDatesAreIsoOrMonthDayYear) {
+  EXPECT_EQ(Normalized("2024-05-01"), "2024-05-01");
+  EXPECT_EQ(Normalized("2024-5-1"), "2024-05-01");
+  EXPECT_EQ(Normalized("5/1/2024"), "2024-05-01");
+  EXPECT_EQ(Normalized("12/31/1999"), "1999-12-31");
+  EXPECT_EQ(Normalized("2023-02-31"), "2023-02-31");  // days are checked against 31 only
+  EXPECT_EQ(Normalized("2024-13-01"), "refused");
+  EXPECT_EQ(Normalized("2024-05-00"), "refused");
+  EXPECT_EQ(Normalized("0000-05-01"), "refused");
+  EXPECT_EQ(Normalized("2024-05-01T00:00:00"), "refused");
+  EXPECT_EQ(Normalized("May 1, 2024"), "refused");
+  EXPECT_EQ(Normalized(""), "refused");
 }
 
 }  // namespace

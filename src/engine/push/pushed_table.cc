@@ -159,7 +159,7 @@ std::optional<Cell> DateCell(const RawValue& value, ValueKind kind) {
   const std::optional<CivilDateTime> parts = ParseCivilDateTime(*value.text);
   if (!parts) return std::nullopt;
   if (kind == ValueKind::kDate) return Cell(FormatCivilDate(*parts));
-  return Cell(FormatCivilDate(*parts) + " " + FormatClockTime(parts->time));
+  return Cell(FormatCivilDateTime(*parts));
 }
 
 std::optional<Cell> ConvertValue(RawValue& value, ValueKind kind) {

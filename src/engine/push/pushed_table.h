@@ -1,7 +1,7 @@
 // engine/push/pushed_table.h
 //
-// The rows of one table of a pushed dataset (spec 02 §8.3): chunks of client JSON read into typed
-// cells, and the update policies that merge a publish's rows into the rows already there.
+// The rows of one table of a pushed dataset: chunks of client JSON read into typed cells, and the
+// update policies that merge a publish's rows into the rows already there.
 //
 // ParseChunk reads the decoded `data` of one chunk. ROW orientation: an array of rows, each an
 // array of values in `column_headers` order. COLUMN orientation: an array of columns in
@@ -28,7 +28,7 @@
 //                     not zero, so cells sort by their bytes.
 //   TIME              "HH:mm:ss" with an optional fraction. Cell text "HH:mm:ss[.SSS]" as above.
 // Dates are checked against the calendar (no 2023-02-29), times against the clock (seconds up to
-// 59).
+// 59); core/civil_time reads and writes them.
 //
 // Errors, all Error(kInvalidInput) and naming table, column, row (1-based within the chunk) and
 // the value where there is one: malformed JSON; a top level, row or column that is not an array;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/civil_time.h"
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/strings.h"
@@ -174,19 +175,6 @@ std::string GroupNode(SelectBuilder& builder, const Json& node) {
   return MetricQualification(builder, QualificationOperatorOf(node), node["operands"]);
 }
 
-std::optional<std::string> IsoDate(const std::string& text) {
-  int year = 0, month = 0, day = 0;
-  char extra = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &year, &month, &day, &extra) == 3 ||
-      std::sscanf(text.c_str(), "%2d/%2d/%4d%c", &month, &day, &year, &extra) == 3) {
-    if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1) return std::nullopt;
-    char buffer[16];
-    std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02d", year, month, day);
-    return std::string(buffer);
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<warehouse::SqlValue> ValueOfType(const std::string& text, model::DataType type) {
@@ -211,7 +199,7 @@ std::optional<warehouse::SqlValue> ValueOfType(const std::string& text, model::D
       return warehouse::SqlValue(real);
     }
     case model::DataType::kDate: {
-      auto date = IsoDate(text);
+      auto date = NormalizeDate(text);
       if (!date) return std::nullopt;
       return warehouse::SqlValue(*date);
     }
