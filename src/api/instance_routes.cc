@@ -1,19 +1,19 @@
 // Report and cube instances: creation, incremental fetch, re-sorting, status, page-by elements,
-// prompts and SQL view (spec 02 §3-§6.2).
+// prompts and SQL view. The bodies are read by api/instance_requests.h.
 #include <chrono>
 
 #include "api/grid_params.h"
 #include "api/grid_result.h"
+#include "api/instance_requests.h"
 #include "api/partial_response.h"
 #include "api/routes.h"
-#include "core/error.h"
 #include "core/strings.h"
 
 namespace tessera::api {
 
 namespace {
 
-// spec 02 §3.8: the execution status codes Tessera emits.
+// The execution status codes Tessera emits.
 constexpr int kStatusReady = 1;
 constexpr int kStatusRunning = 4;
 
@@ -64,7 +64,7 @@ bool PrefersAsync(const RequestContext& context) {
   return prefer && ToLower(*prefer).find("respond-async") != std::string::npos;
 }
 
-// spec 02 §3.1: an absent, empty or null body asks for everything.
+// An absent, empty or null body asks for everything.
 Json OptionalBody(const RequestContext& context) {
   const std::string_view text = Trim(context.request().body);
   return text.empty() ? Json() : ParseJson(text);
@@ -72,7 +72,7 @@ Json OptionalBody(const RequestContext& context) {
 
 service::InstanceHandle CreateInstance(RequestContext& context, Kind kind, bool allow_async) {
   PageOf(context);  // a bad page is refused before anything runs
-  service::InstanceRequest request = service::ParseInstanceRequest(OptionalBody(context));
+  service::InstanceRequest request = ParseInstanceRequest(OptionalBody(context));
   std::optional<std::chrono::milliseconds> async_after;
   if (allow_async && PrefersAsync(context)) async_after = context.options().async_instance_after;
   return context.services().dataset_instances.Create(CallerOf(context),
@@ -111,19 +111,7 @@ http::Response GetV2(RequestContext& context) {
 
 http::Response ResortReport(RequestContext& context) {
   PageOf(context);
-  const Json body = OptionalBody(context);
-  if (!body.is_null() && !body.is_object()) {
-    throw Error(ErrorCode::kInvalidInput, "The request body must be a JSON object");
-  }
-  RequireKnownKeys(body, service::kResortBodyKeys,
-                   "the body that re-sorts an instance (to change its objects or filters, create "
-                   "a new instance)");
-  if (body.contains("currentPageBy") && !body["currentPageBy"].is_null() &&
-      !(body["currentPageBy"].is_array() && body["currentPageBy"].empty())) {
-    throw Error(ErrorCode::kInvalidInput,
-                "currentPageBy must be empty: this report has no page-by attributes");
-  }
-  const Json sorting = body.is_object() && body.contains("sorting") ? body["sorting"] : Json();
+  const std::optional<service::Sorting> sorting = ParseResortRequest(OptionalBody(context));
   return PageV2(context, context.services().dataset_instances.Resort(
                              CallerOf(context), context.PathParam("reportId"),
                              context.PathParam("instanceId"), sorting));
@@ -142,7 +130,7 @@ http::Response InstanceStatus(RequestContext& context) {
   return response;
 }
 
-// spec 02 §7.2 step 4: every Report.to_dataframe() asks, twice; Tessera reports have no page-by.
+// The Python client's Report.to_dataframe() asks for them, twice; Tessera reports have no page-by.
 http::Response PageByElements(RequestContext& context) {
   std::shared_ptr<service::Instance> instance;
   context.services().dataset_instances.Check(CallerOf(context), context.PathParam("reportId"),
@@ -171,7 +159,7 @@ http::Response CubeSqlView(RequestContext& context) {
   return context.Reply(200, {{"sqlStatement", services.definitions.SqlOf(project_id, cube)}});
 }
 
-// spec 02 §3.7: Tessera reports have no prompts.
+// Tessera reports have no prompts.
 http::Response ReportPrompts(RequestContext& context) {
   context.services().definitions.Get(context.principal(), context.RequiredProjectId(),
                                      context.PathParam("reportId"),

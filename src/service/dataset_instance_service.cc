@@ -8,7 +8,7 @@ namespace tessera::service {
 
 namespace {
 
-// spec 02 §5: one message for reports and cubes, v1 and v2.
+// One message for reports and cubes, v1 and v2.
 constexpr std::string_view kInstanceNoun = "Report or cube";
 
 std::string CanonicalObject(const std::string& id) {
@@ -16,7 +16,7 @@ std::string CanonicalObject(const std::string& id) {
   return canonical ? *canonical : id;
 }
 
-// The grid of a result with neither attributes nor metrics: no rows (spec 02 §3.2 rule 8).
+// The grid of a result with neither attributes nor metrics: no rows.
 ResultPtr EmptyResult(std::shared_ptr<const engine::Dataset> dataset, bool owns_dataset) {
   auto result = std::make_shared<engine::ResultSet>();
   result->dataset = std::move(dataset);
@@ -26,19 +26,116 @@ ResultPtr EmptyResult(std::shared_ptr<const engine::Dataset> dataset, bool owns_
 
 constexpr std::string_view kRecordKind = "dataset";
 
-Json RequestToJson(const InstanceRequest& request) {
-  return {{"allObjects", request.all_objects}, {"requestedObjects", request.requested_objects},
-          {"viewFilter", request.view_filter}, {"metricLimits", request.metric_limits},
-          {"sorting", request.sorting},        {"subtotals", request.subtotals_visible}};
+// A record keeps the request in the shape of a request body (the objects and sorting as the
+// parser would read them back), which nodes of every version read. kRequestVersion marks the
+// records written since requests are typed: an older record does not read back, and its instance
+// is taken as expired.
+constexpr const char* kRequestVersionKey = "requestVersion";
+constexpr int kRequestVersion = 2;
+
+const char* OrderName(bool descending) { return descending ? "descending" : "ascending"; }
+
+Json RequestedObjectsToJson(const std::optional<RequestedObjects>& objects) {
+  if (!objects) return Json();
+  Json attributes = Json::array();
+  for (const auto& attribute : objects->attributes) {
+    Json forms = Json::array();
+    for (const auto& form : attribute.forms) forms.push_back({{"id", form}});
+    attributes.push_back({{"id", attribute.id}, {"forms", std::move(forms)}});
+  }
+  Json metrics = Json::array();
+  for (const auto& id : objects->metric_ids) metrics.push_back({{"id", id}});
+  return {{"attributes", std::move(attributes)}, {"metrics", std::move(metrics)}};
 }
 
-InstanceRequest RequestFromJson(const Json& data) {
+RequestedObjects RequestedObjectsFromJson(const Json& json) {
+  RequestedObjects objects;
+  for (const auto& attribute : json.at("attributes")) {
+    RequestedAttribute requested{attribute.at("id").get<std::string>(), {}};
+    for (const auto& form : attribute.at("forms")) {
+      requested.forms.push_back(form.at("id").get<std::string>());
+    }
+    objects.attributes.push_back(std::move(requested));
+  }
+  for (const auto& metric : json.at("metrics")) {
+    objects.metric_ids.push_back(metric.at("id").get<std::string>());
+  }
+  return objects;
+}
+
+Json SortItemToJson(const SortItem& item) {
+  switch (item.kind) {
+    case SortItem::Kind::kForm:
+      return {{"type", "form"},
+              {"attribute", {{"id", item.attribute_id}}},
+              {"form", {{"id", item.form}}},
+              {"order", OrderName(item.descending)}};
+    case SortItem::Kind::kAttribute:
+      return {{"type", "attribute"}, {"attribute", {{"id", item.attribute_id}}}};
+    case SortItem::Kind::kMetric:
+      return {{"type", "metric"},
+              {"metric", {{"id", item.metric_id}}},
+              {"order", OrderName(item.descending)}};
+    case SortItem::Kind::kSubtotalsPosition:
+      break;
+  }
+  return {{"type", "subtotalsPosition"},
+          {"subtotalsPosition", item.subtotals_position ? Json(*item.subtotals_position) : Json()}};
+}
+
+SortItem SortItemFromJson(const Json& json) {
+  const std::string type = json.at("type").get<std::string>();
+  SortItem item;
+  if (type == "form" || type == "attribute") {
+    item.kind = type == "form" ? SortItem::Kind::kForm : SortItem::Kind::kAttribute;
+    item.attribute_id = json.at("attribute").at("id").get<std::string>();
+    if (type == "form") item.form = json.at("form").at("id").get<std::string>();
+  } else if (type == "metric") {
+    item.kind = SortItem::Kind::kMetric;
+    item.metric_id = json.at("metric").at("id").get<std::string>();
+  } else {
+    item.kind = SortItem::Kind::kSubtotalsPosition;
+    const Json& position = json.at("subtotalsPosition");
+    if (!position.is_null()) item.subtotals_position = position.get<std::string>();
+  }
+  item.descending = json.value("order", "") == OrderName(true);
+  return item;
+}
+
+Json SortingToJson(const std::optional<Sorting>& sorting) {
+  if (!sorting) return Json();
+  Json rows = Json::array();
+  for (const auto& item : sorting->rows) rows.push_back(SortItemToJson(item));
+  return {{"rows", std::move(rows)}, {"columns", sorting->columns}, {"pageBy", Json::array()}};
+}
+
+std::optional<Sorting> SortingFromJson(const Json& json) {
+  if (json.is_null()) return std::nullopt;
+  Sorting sorting;
+  for (const auto& item : json.at("rows")) sorting.rows.push_back(SortItemFromJson(item));
+  sorting.columns = json.at("columns");
+  return sorting;
+}
+
+Json RequestToJson(const InstanceRequest& request) {
+  return {{"allObjects", !request.requested_objects},
+          {"requestedObjects", RequestedObjectsToJson(request.requested_objects)},
+          {"viewFilter", request.view_filter},
+          {"metricLimits", request.metric_limits},
+          {"sorting", SortingToJson(request.sorting)},
+          {"subtotals", request.subtotals_visible},
+          {kRequestVersionKey, kRequestVersion}};
+}
+
+std::optional<InstanceRequest> RequestFromJson(const Json& data) {
+  if (data.value(kRequestVersionKey, 0) != kRequestVersion) return std::nullopt;
   InstanceRequest request;
-  request.all_objects = data.at("allObjects").get<bool>();
-  request.requested_objects = data.at("requestedObjects");
+  if (!data.at("allObjects").get<bool>()) {
+    request.requested_objects = RequestedObjectsFromJson(data.at("requestedObjects"));
+  }
   request.view_filter = data.at("viewFilter");
   request.metric_limits = data.at("metricLimits");
-  request.sorting = data.at("sorting");
+  request.sorting = SortingFromJson(data.at("sorting"));
   request.subtotals_visible = data.at("subtotals").get<bool>();
   return request;
 }
@@ -149,7 +246,7 @@ InstanceHandle DatasetInstanceService::Create(
                                                             std::move(request), std::move(grid));
   std::shared_ptr<Instance> instance = store_.Create({caller.session_id, id}, definition);
   try {
-    shared_.Create(*instance, caller.project_id, kRecordKind, RecordOf(*definition, nullptr));
+    shared_.Create(*instance, caller.project_id, kRecordKind, RecordOf(*definition, std::nullopt));
   } catch (...) {
     store_.Remove(*instance);
     throw;
@@ -203,7 +300,8 @@ const DatasetInstance& DatasetInstanceService::Check(const InstanceCaller& calle
 
 InstanceHandle DatasetInstanceService::Resort(const InstanceCaller& caller,
                                               const std::string& object_id,
-                                              const std::string& instance_id, const Json& sorting) {
+                                              const std::string& instance_id,
+                                              const std::optional<Sorting>& sorting) {
   InstanceHandle handle = Open(caller, object_id, instance_id);
   InstanceGrid grid = ResortGrid(handle.definition->source().definition, *handle.grid, sorting);
   shared_.Revise(*handle.instance, RecordOf(*handle.definition, sorting));
@@ -239,13 +337,16 @@ std::shared_ptr<Instance> DatasetInstanceService::Rebuild(const InstanceCaller& 
   if (!record || (!caller.project_id.empty() && caller.project_id != record->project_id)) {
     return nullptr;
   }
+  std::optional<InstanceRequest> request = RequestFromJson(record->data);
+  if (!request) return nullptr;
   const auto kind = static_cast<DatasetFilter>(record->data.at("filter").get<int>());
   ResolvedDataset source =
       definitions_.Resolve(caller.principal, record->project_id, owner.object_id, kind);
-  InstanceRequest request = RequestFromJson(record->data);
-  InstanceGrid grid = ResolveGrid(source.definition, source.model.get(), request);
+  InstanceGrid grid = ResolveGrid(source.definition, source.model.get(), *request);
   const Json& resorting = record->data.at("resorting");
-  if (!resorting.is_null()) grid = ResortGrid(source.definition, std::move(grid), resorting);
+  if (!resorting.is_null()) {
+    grid = ResortGrid(source.definition, std::move(grid), SortingFromJson(resorting));
+  }
   CubeService::Version version;
   if (source.source_cube_id) {
     version = definitions_.CubeVersion(record->project_id, source,
@@ -253,17 +354,18 @@ std::shared_ptr<Instance> DatasetInstanceService::Rebuild(const InstanceCaller& 
   }
   auto definition = std::make_shared<const DatasetInstance>(record->project_id, kind,
                                                             std::move(source), std::move(version),
-                                                            std::move(request), std::move(grid));
+                                                            std::move(*request), std::move(grid));
   const DatasetInstance& held = *definition;
   std::shared_ptr<Instance> instance = store_.Adopt(record->id, owner, std::move(definition));
   if (&instance->definition() == &held) shared_.Adopted(*instance, *record);
   return instance;
 }
 
-Json DatasetInstanceService::RecordOf(const DatasetInstance& definition, const Json& resorting) {
+Json DatasetInstanceService::RecordOf(const DatasetInstance& definition,
+                                      const std::optional<Sorting>& resorting) {
   Json data = RequestToJson(definition.request());
   data["filter"] = static_cast<int>(definition.kind());
-  data["resorting"] = resorting;
+  data["resorting"] = SortingToJson(resorting);
   data["cubeVersion"] = definition.version().snapshot_file;
   return data;
 }

@@ -1,17 +1,16 @@
 // service/dataset_instance_service.h
 //
-// Report and cube instances (spec 02 §3, §5; ARCHITECTURE §7): an instance is created from a
-// request (service/instance_request.h), computes its grid once on the engine, and serves pages
-// of that frozen result until it expires.
+// Report and cube instances: an instance is created from a request (service/instance_request.h),
+// computes its grid once on the engine, and serves pages of that frozen result until it expires.
 //
 // An instance of a cube (or of a report on a cube) reads the version of the cube's rows served
 // when it was made, whatever is published later, on every node (CubeService::GetAt()).
 //
-// Evaluation (spec 02 §3.3): the rows of the report or cube (a cube's published dataset; a
-// warehouse report's template objects at their own level, queried when the result is computed)
-// -> the view filter on those rows (and, for a report reading a cube, the report's filter) ->
-// aggregation to the grid's attributes -> metric limits -> sort. No attributes gives one total
-// row (none when no row passes); no attributes and no metrics give no rows.
+// Evaluation: the rows of the report or cube (a cube's published dataset; a warehouse report's
+// template objects at their own level, queried when the result is computed) -> the view filter
+// on those rows (and, for a report reading a cube, the report's filter) -> aggregation to the
+// grid's attributes -> metric limits -> sort. No attributes gives one total row (none when no
+// row passes); no attributes and no metrics give no rows.
 //
 // Contract:
 //   - Create() checks the caller's rights and the request against the definition before any data
@@ -21,16 +20,18 @@
 //     it (or without a pool) the result is computed before Create() returns. A computation that
 //     fails removes the instance and throws its error to the synchronous caller; an asynchronous
 //     failure is kept and thrown by every later Open().
-//   - Open() finds the caller's instance of that object (Error(kNotFound) with spec 02 §5's
-//     message otherwise) and returns its result, recomputing it when the memory budget dropped
-//     it; `wait` false returns a null result while an asynchronous computation still runs.
-//   - Resort() gives the instance a new sorting (spec 02 §3.6 errors leave it unchanged) and
-//     returns the re-sorted result.
+//   - Open() finds the caller's instance of that object (otherwise Error(kNotFound) "Report or
+//     cube instance '<id>' was not found or has expired.", for reports and cubes alike) and returns
+//     its result, recomputing it when the memory budget dropped it; `wait` false returns a null
+//     result while an asynchronous computation still runs.
+//   - Resort() gives the instance a new sorting (a sort item naming what the grid does not show
+//     is Error(kInvalidInput) and leaves it unchanged) and returns the re-sorted result.
 //   - Every instance is recorded in the storage service (service/shared_instances.h): Open(),
 //     Check() and Resort() of an instance this node does not hold rebuild it from its record --
 //     the same request on the same rows, re-sorted as it was -- so any node answers for it, and
 //     a rebuilt result has the same rows in the same order (the engine's answers do not depend
-//     on timing).
+//     on timing). A record written before requests were typed is not rebuilt: its instance is
+//     not found.
 //   - Thread-safe; many Open() calls on one instance may run at once.
 #pragma once
 
@@ -112,8 +113,9 @@ class DatasetInstanceService {
   const DatasetInstance& Check(const InstanceCaller& caller, const std::string& object_id,
                                const std::string& instance_id,
                                std::shared_ptr<Instance>* keep_alive);
+  // nullopt: the default order.
   InstanceHandle Resort(const InstanceCaller& caller, const std::string& object_id,
-                        const std::string& instance_id, const Json& sorting);
+                        const std::string& instance_id, const std::optional<Sorting>& sorting);
 
   void set_pool(ThreadPool* pool) { pool_ = pool; }
   // The time one computation on data may take before it stops with Error(kTimeout).
@@ -127,9 +129,9 @@ class DatasetInstanceService {
                                  const std::string& instance_id);
   std::shared_ptr<Instance> Rebuild(const InstanceCaller& caller, const InstanceOwner& owner,
                                     const std::string& instance_id);
-  // What the instance's record keeps; `resorting`: the sorting of the last Resort(), null
-  // before any.
-  static Json RecordOf(const DatasetInstance& definition, const Json& resorting);
+  // What the instance's record keeps; `resorting`: the sorting of the last Resort(), nullopt
+  // before any (and after one to the default order).
+  static Json RecordOf(const DatasetInstance& definition, const std::optional<Sorting>& resorting);
 
   DatasetDefinitionService& definitions_;
   InstanceStore& store_;

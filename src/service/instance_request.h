@@ -1,31 +1,30 @@
 // service/instance_request.h
 //
-// What a report or cube instance shows (spec 02 §3.1-3.2, §3.6): the body of an instance creation
-// request read into an InstanceRequest, then resolved against the report's or cube's definition
-// into an InstanceGrid -- the attributes with the forms displayed, the metrics with their number
+// What a report or cube instance shows: the request to create it (an InstanceRequest, read from
+// the body by api/instance_requests.h) resolved against the report's or cube's definition into
+// an InstanceGrid -- the attributes with the forms displayed, the metrics with their number
 // formats, and the sort -- and finally, against the rows it reads, into the engine's CubeQuery.
 //
-// Grid rules (spec 02 §3.2):
-//   - no `requestedObjects` key: every object of the definition; `{}` or null / empty lists: none
-//     of that kind;
+// Grid rules:
+//   - no requested objects: every object of the definition; requested objects with no attribute
+//     or no metric: none of that kind;
 //   - grid order is the definition's order, never the request's; duplicates are ignored;
-//   - an attribute without `forms` (or with `[]`) shows all its forms, ID first; `forms` lists the
-//     forms shown, in that order, by id or by name;
+//   - an attribute requested without forms shows all its forms, ID first; otherwise the forms
+//     requested, in that order, by id (any case) or by name;
 //   - a metric keeps its model number format (General when it has none).
-// Sorting (spec 02 §3.6): the v2 object {"rows","columns","pageBy"} or a v1 array of row items.
-// Rows may sort by a form of a grid attribute, by an attribute's default order (its ID form), or
-// by a returned metric; `columns` accepts only a subtotalsPosition item, `pageBy` nothing. Without
-// row items the grid attributes sort left to right by their ID forms ascending. The effective
-// sorting is echoed in v2 shape with every item typed and named.
+// Sorting: rows may sort by a form of a grid attribute, by an attribute's default order (its ID
+// form), or by a returned metric. Without row items the grid attributes sort left to right by
+// their ID forms ascending. The effective sorting is echoed in v2 shape ({"rows", "columns",
+// "pageBy"}) with every item typed and named.
 //
-// Errors, Error(kInvalidInput) with spec 02's messages: "Failed to find the attribute|metric X in
-// the report or cube.", "Invalid attribute form id - X", the sorting messages of §3.6, a body key
-// of the wrong JSON type, a key that is not one of kInstanceBodyKeys (named, with the accepted
-// keys), and a non-empty currentPageBy (Tessera reports have no page-by).
+// Errors, Error(kInvalidInput): "Failed to find the attribute|metric X in the report or cube."
+// for a requested object the definition lacks, "Invalid attribute form id - X" for a form the
+// attribute lacks, "Failed to find the attribute|attribute form|metric X in the template" for a
+// sort item naming what the grid does not show.
 #pragma once
 
+#include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/json.h"
@@ -37,23 +36,39 @@
 
 namespace tessera::service {
 
-// The keys of an instance creation body; any other is refused.
-inline const std::vector<std::string_view> kInstanceBodyKeys = {
-    "requestedObjects", "viewFilter", "metricLimits", "sorting", "subtotals", "currentPageBy"};
-// The keys of the body that re-sorts an existing instance; any other is refused.
-inline const std::vector<std::string_view> kResortBodyKeys = {"sorting", "currentPageBy"};
-
-struct InstanceRequest {
-  bool all_objects = true;  // the body has no requestedObjects key
-  Json requested_objects;   // {"attributes": [...], "metrics": [...]} when !all_objects
-  Json view_filter;         // null = none
-  Json metric_limits;       // null = none
-  Json sorting;             // null = the default order
-  bool subtotals_visible = false;
+struct RequestedAttribute {
+  std::string id;                  // upper case
+  std::vector<std::string> forms;  // ids or names, in display order; empty = all its forms
 };
 
-// Reads an instance creation body (null or an object).
-InstanceRequest ParseInstanceRequest(const Json& body);
+struct RequestedObjects {
+  std::vector<RequestedAttribute> attributes;  // one request per attribute
+  std::vector<std::string> metric_ids;         // upper case
+};
+
+// One row item of a sorting.
+struct SortItem {
+  enum class Kind { kForm, kAttribute, kMetric, kSubtotalsPosition };
+  Kind kind = Kind::kForm;
+  std::string attribute_id;                       // kForm, kAttribute: upper case
+  std::string form;                               // kForm: the form's id (any case) or name
+  std::string metric_id;                          // kMetric: upper case
+  bool descending = false;                        // kForm, kMetric
+  std::optional<std::string> subtotals_position;  // kSubtotalsPosition: first, last or inherit
+};
+
+struct Sorting {
+  std::vector<SortItem> rows;
+  Json columns = Json::array();  // at most a subtotalsPosition item, echoed as given
+};
+
+struct InstanceRequest {
+  std::optional<RequestedObjects> requested_objects;  // nullopt = every object
+  Json view_filter;                                   // null = none (engine/view_filter.h)
+  Json metric_limits;                                 // null = none (engine/metric_limits.h)
+  std::optional<Sorting> sorting;                     // nullopt = the default order
+  bool subtotals_visible = false;
+};
 
 struct GridMetric {
   MetricDefinition metric;
@@ -81,9 +96,9 @@ struct InstanceGrid {
 InstanceGrid ResolveGrid(const DatasetDefinition& definition, const model::SemanticModel* model,
                          const InstanceRequest& request);
 
-// The same grid with another sorting (PUT on an instance).
+// The same grid with another sorting (PUT on an instance); nullopt = the default order.
 InstanceGrid ResortGrid(const DatasetDefinition& definition, InstanceGrid grid,
-                        const Json& sorting);
+                        const std::optional<Sorting>& sorting);
 
 // The engine query of `grid` on `dataset`: attributes and metrics by dataset index (a compound
 // metric the dataset has no column for becomes a formula over its components, computed but not

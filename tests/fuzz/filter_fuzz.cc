@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/instance_requests.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "engine/cube_executor.h"
@@ -166,7 +167,7 @@ void RunSplit(const Json& tree) {
 }
 
 void RunInstanceRequest(const Json& body) {
-  const service::InstanceRequest request = service::ParseInstanceRequest(body);
+  const service::InstanceRequest request = api::ParseInstanceRequest(body);
   RunViewFilter(request.view_filter);
   RunMetricLimits(request.metric_limits);
 }
