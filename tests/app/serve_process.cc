@@ -10,10 +10,10 @@
 #include <chrono>
 #include <fstream>
 #include <iterator>
-#include <thread>
 
 #include "http/client.h"
 #include "support/listening_port.h"
+#include "support/wait.h"
 
 extern char** environ;
 
@@ -82,10 +82,12 @@ void ServeProcess::Start(const std::vector<std::string>& arguments) {
   if (listening.exited) pid_ = 0;
   ASSERT_NE(listening.port, 0) << "tessera serve did not start listening:\n" << Log();
   port_ = listening.port;
-  while (!Answers(port_) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_TRUE(Answers(port_)) << "tessera serve does not answer:\n" << Log();
+  const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  ASSERT_TRUE(WaitUntil([&] { return Answers(port_); }, remaining,
+                        "tessera serve answered GET /api/status"))
+      << "\n"
+      << Log();
 }
 
 std::string ServeProcess::Log() const {

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/strings.h"
+#include "support/wait.h"
 
 namespace tessera::service {
 namespace {
@@ -35,6 +36,15 @@ ResultPtr ResultOf(int seed, size_t rows) {
 
 const InstanceOwner kAlice{"session-a", "CUBE0000000000000000000000000001"};
 const InstanceOwner kBob{"session-b", "CUBE0000000000000000000000000001"};
+
+// Waits until the steady clock has moved on, so that whatever is used next was used strictly
+// later than anything before (least-recently-used order compares these times).
+void LetTheClockTick() {
+  const auto before = std::chrono::steady_clock::now();
+  ASSERT_TRUE(testing::WaitUntil([&] { return std::chrono::steady_clock::now() > before; },
+                                 std::chrono::seconds(1), "the steady clock moved on",
+                                 std::chrono::milliseconds(1)));
+}
 
 void ExpectNotFound(InstanceStore& store, const InstanceOwner& owner, const std::string& id) {
   try {
@@ -61,16 +71,20 @@ TEST(InstanceStore, AnInstanceIsFoundOnlyByItsSessionAndObject) {
 }
 
 TEST(InstanceStore, IdleInstancesExpireAndUseKeepsThemAlive) {
-  InstanceStore store({.idle_ttl = 300ms});
+  constexpr auto kIdleTtl = 300ms;
+  InstanceStore store({.idle_ttl = kIdleTtl});
   const auto used = store.Create(kAlice, std::make_shared<TestDefinition>(1));
   const auto idle = store.Create(kAlice, std::make_shared<TestDefinition>(2));
-  for (int i = 0; i < 4; ++i) {
+  const auto idle_since = std::chrono::steady_clock::now();
+  // Instances expire as time passes, so this test sleeps: it uses one instance every 100 ms (a
+  // third of the time to live) until the other has been idle for longer than the time to live.
+  while (std::chrono::steady_clock::now() - idle_since <= kIdleTtl) {
     std::this_thread::sleep_for(100ms);
     store.Find(kAlice, used->id(), "Report or cube");
   }
   ExpectNotFound(store, kAlice, idle->id());
   EXPECT_EQ(store.Find(kAlice, used->id(), "Report or cube"), used);
-  std::this_thread::sleep_for(400ms);
+  std::this_thread::sleep_for(kIdleTtl + 1ms);  // and now `used`, too, has been idle that long
   store.Create(kBob, std::make_shared<TestDefinition>(3));  // sweeps
   EXPECT_EQ(store.InstanceCount(), 1u);
 }
@@ -80,11 +94,11 @@ TEST(InstanceStore, BeyondTheCapASessionLosesItsLeastRecentlyUsedInstance) {
   std::vector<std::shared_ptr<Instance>> instances;
   for (int i = 0; i < 3; ++i) {
     instances.push_back(store.Create(kAlice, std::make_shared<TestDefinition>(i)));
-    std::this_thread::sleep_for(2ms);
+    LetTheClockTick();
   }
   const auto bobs = store.Create(kBob, std::make_shared<TestDefinition>(9));
   store.Find(kAlice, instances[0]->id(), "Report or cube");  // instances[1] is now the oldest
-  std::this_thread::sleep_for(2ms);
+  LetTheClockTick();
   const auto fourth = store.Create(kAlice, std::make_shared<TestDefinition>(3));
   ExpectNotFound(store, kAlice, instances[1]->id());
   for (const auto& kept : {instances[0], instances[2], fourth}) {
@@ -98,12 +112,16 @@ TEST(InstanceStore, ConcurrentReadersShareOneComputation) {
   const auto instance = store.Create(kAlice, std::make_shared<TestDefinition>(5));
   std::atomic<int> computations = 0;
   std::vector<ResultPtr> seen(8);
+  std::atomic<size_t> asking = 0;
   std::vector<std::thread> readers;
   for (size_t t = 0; t < seen.size(); ++t) {
     readers.emplace_back([&, t] {
+      ++asking;
       seen[t] = store.Result(*instance, "", [&] {
         ++computations;
-        std::this_thread::sleep_for(50ms);
+        EXPECT_TRUE(testing::WaitUntil([&] { return asking == seen.size(); }, 10s,
+                                       "every reader asked for the result",
+                                       std::chrono::milliseconds(1)));
         return ResultOf(5, 100);
       });
     });
@@ -129,7 +147,7 @@ TEST(InstanceStore, TheBudgetDropsOldResultsWhichComeBackTheSame) {
   for (int i = 0; i < 3; ++i) {
     instances.push_back(store.Create(kAlice, std::make_shared<TestDefinition>(i * 1000)));
     result_of(*instances.back());
-    std::this_thread::sleep_for(2ms);
+    LetTheClockTick();
   }
   EXPECT_EQ(computations, 3);
   EXPECT_LE(store.CachedResultBytes(), 2 * one);

@@ -9,7 +9,9 @@
 #include <condition_variable>
 #include <thread>
 
+#include "core/time.h"
 #include "support/store_backend_test.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -85,13 +87,22 @@ class JobRunnerTest : public StoreBackendTest {
     return job ? job->state : "";
   }
 
+  // The state the job ended in; fails the test if it still runs after 10 s.
   std::string WaitUntilEnded(const std::string& job_id) {
-    for (int i = 0; i < 500; ++i) {
-      std::string state = StateOf(job_id);
-      if (state != "running") return state;
-      std::this_thread::sleep_for(20ms);
-    }
-    return "still running";
+    std::string state;
+    EXPECT_TRUE(WaitUntil(
+        [&] {
+          state = StateOf(job_id);
+          return state != "running";
+        },
+        10s, "job " + job_id + " ended"));
+    return state;
+  }
+
+  // Waits until the lease `job` was stored with has run out.
+  static ::testing::AssertionResult WaitUntilLeaseExpired(const JobRecord& job) {
+    return WaitUntil([&] { return Now() > job.lease_expires; }, 10s,
+                     "the lease of job " + job.id + " ran out");
   }
 
   std::optional<Json> Setting(const std::string& key) {
@@ -168,6 +179,8 @@ TEST_P(JobRunnerTest, JobsWithOneSerialKeyRunOneAtATimeInOrder) {
   runner.RegisterKind(kKind, KindRunning([&](JobContext& context) {
                         int now = ++running;
                         most_running = std::max(most_running.load(), now);
+                        // A job that takes a while, so that another one would start beside it,
+                        // were that allowed: a sleep, since nothing is to be waited for.
                         std::this_thread::sleep_for(50ms);
                         {
                           std::lock_guard lock(mutex);
@@ -229,7 +242,7 @@ TEST_P(JobRunnerTest, AnotherNodesJobIsFailedOnlyOnceItsLeaseExpired) {
 
   EXPECT_EQ(survivor.Recover(), 0);
   EXPECT_EQ(StateOf(job.id), "running");
-  std::this_thread::sleep_for(400ms);
+  ASSERT_TRUE(WaitUntilLeaseExpired(job));
 
   EXPECT_EQ(survivor.Recover(), 1);
   EXPECT_EQ(StateOf(job.id), "failed");
@@ -238,7 +251,7 @@ TEST_P(JobRunnerTest, AnotherNodesJobIsFailedOnlyOnceItsLeaseExpired) {
 TEST_P(JobRunnerTest, OfNodesRecoveringOneJobExactlyOneFailsIt) {
   JobRunner stopped(*store_, NodeOptions("node-a", 100ms));
   JobRecord job = Submit(stopped, "", /*start=*/false);
-  std::this_thread::sleep_for(200ms);
+  ASSERT_TRUE(WaitUntilLeaseExpired(job));
   std::vector<std::unique_ptr<JobRunner>> nodes;
   for (int i = 0; i < 3; ++i) {
     nodes.push_back(std::make_unique<JobRunner>(*store_, NodeOptions("node-" + std::to_string(i))));
@@ -274,7 +287,8 @@ TEST_P(JobRunnerTest, ALiveNodeRenewsItsLeaseSoOthersLeaveItsJobAlone) {
 
   JobRecord job = Submit(owner);
   int failed_by_other = 0;
-  for (int i = 0; i < 10; ++i) {  // 1 s: more than three lease lengths
+  // Leases run out only as time passes, so this test sleeps: 1 s, more than three lease lengths.
+  for (int i = 0; i < 10; ++i) {
     std::this_thread::sleep_for(100ms);
     failed_by_other += other.Recover();
   }
@@ -302,7 +316,7 @@ TEST_P(JobRunnerTest, TheWorkOfAJobTakenOverIsRolledBack) {
     tx.PutJob(*stored);
   });
   taken_over.Open();
-  while (runner.active_jobs() > 0) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(WaitUntil([&] { return runner.active_jobs() == 0; }, 10s, "the job ended"));
 
   EXPECT_EQ(StateOf(job.id), "failed");
   EXPECT_FALSE(Setting("effect:" + job.id).has_value());
@@ -314,7 +328,7 @@ TEST_P(JobRunnerTest, StoppingANodeFailsItsRunningAndQueuedJobs) {
   Latch started;
   runner->RegisterKind(kKind, KindRunning([&](JobContext& context) {
                          started.Open();
-                         while (true) {
+                         while (true) {  // works until stopped, looking at its cancel flag
                            context.ThrowIfCancelled();
                            std::this_thread::sleep_for(10ms);
                          }
@@ -378,7 +392,8 @@ TEST_P(JobRunnerTest, AJobRunHereKeepsItsLeaseAndItsKindHearsItsHeartbeat) {
   int failed_by_other = 0;
 
   std::string outcome = owner.RunHere(job, [&](JobContext& context) {
-    for (int i = 0; i < 10; ++i) {  // 1 s: more than three lease lengths
+    // Leases run out only as time passes, so this test sleeps: 1 s, more than three lease lengths.
+    for (int i = 0; i < 10; ++i) {
       std::this_thread::sleep_for(100ms);
       failed_by_other += other.Recover();
     }
@@ -398,19 +413,21 @@ TEST_P(JobRunnerTest, AJobStoringItsOutcomeKeepsItsHeartbeatWhileItHoldsItsRow) 
   kind.heartbeat = [&](const JobRecord&) { ++heartbeats; };
   runner.RegisterKind(kKind, kind);
   JobRecord job = Submit(runner, "", /*start=*/false);
-  int during = 0;
+  ::testing::AssertionResult heard_during = ::testing::AssertionFailure();
 
   std::string outcome = runner.RunHere(job, [&](JobContext& context) {
     store_->Write([&](MetadataTransaction& tx) {
       context.MarkDone(tx);  // the row stays locked until this long transaction commits
       const int before = heartbeats.load();
-      std::this_thread::sleep_for(600ms);
-      during = heartbeats.load() - before;
+      // The deadline is part of the check: heartbeats keep their pace (one every 100 ms, a
+      // third of the lease) while the row is held.
+      heard_during = WaitUntil([&] { return heartbeats.load() - before >= 2; }, 600ms,
+                               "two heartbeats while the job held its row");
     });
   });
 
   EXPECT_EQ(outcome, "");
-  EXPECT_GE(during, 2);  // one every 100 ms
+  EXPECT_TRUE(heard_during);
   EXPECT_EQ(StateOf(job.id), "done");
 }
 
@@ -423,7 +440,7 @@ TEST_P(JobRunnerTest, StoppingANodeCancelsTheJobsRunHereAndWaitsForThem) {
   std::thread caller([&] {
     outcome = runner->RunHere(job, [&](JobContext& context) {
       started.Open();
-      while (true) {
+      while (true) {  // works until stopped, looking at its cancel flag
         context.ThrowIfCancelled();
         std::this_thread::sleep_for(10ms);
       }
@@ -447,13 +464,12 @@ TEST_P(JobRunnerTest, StoppingANodeCancelsTheJobsRunHereAndWaitsForThem) {
 TEST_P(JobRunnerTest, CancelInterruptsOneJobOnly) {
   JobRunner runner(*store_, NodeOptions("node-a"));
   Latch both_started;
+  Latch finish;
   std::atomic<int> started{0};
   runner.RegisterKind(kKind, KindRunning([&](JobContext& context) {
                         if (++started == 2) both_started.Open();
-                        for (int i = 0; i < 100; ++i) {
-                          context.ThrowIfCancelled();
-                          std::this_thread::sleep_for(10ms);
-                        }
+                        // Works until told to finish, looking at its cancel flag meanwhile.
+                        while (!finish.Wait(10ms)) context.ThrowIfCancelled();
                         store_->Write([&](MetadataTransaction& tx) { context.MarkDone(tx); });
                       }));
   JobRecord cancelled = Submit(runner, "project-1");
@@ -463,6 +479,7 @@ TEST_P(JobRunnerTest, CancelInterruptsOneJobOnly) {
   runner.Cancel(cancelled.id);
 
   EXPECT_EQ(WaitUntilEnded(cancelled.id), "failed");
+  finish.Open();
   EXPECT_EQ(WaitUntilEnded(kept.id), "done");
 }
 

@@ -79,8 +79,12 @@ TEST_P(ChangeNotices, AreHeardAfterTheCommitOnTheirChannelAndNeverAfterARollback
   EXPECT_EQ(all[1].payload, "project:cube");
   EXPECT_EQ(all[2].channel, "tessera_b");
   EXPECT_EQ(all[2].payload, "token:abc");
-  std::this_thread::sleep_for(200ms);  // room for a notice that should not come
-  EXPECT_EQ(heard.Now().size(), 3u);
+  // Notices arrive in the order their transactions committed, so a notice that should not have
+  // come would arrive before one sent after it.
+  store->Write([](storage::MetadataTransaction& tx) { tx.Notify("tessera_a", "last"); });
+  auto with_last = heard.WaitFor(4);
+  ASSERT_EQ(with_last.size(), 4u);
+  EXPECT_EQ(with_last[3].payload, "last");
 }
 
 TEST_P(ChangeNotices, ALostConnectionIsReplacedAndSaysNoticesMayHaveBeenMissed) {
@@ -110,10 +114,18 @@ TEST_P(ChangeNotices, AStoppedSubscriptionHearsNothingMore) {
   auto store = OpenStore();
   HeardNotices heard;
   auto subscription = store->Subscribe({"tessera_a"}, heard.Handler());
+  HeardNotices witness;
+  auto still_listening = store->Subscribe({"tessera_a"}, witness.Handler());
   ASSERT_EQ(heard.WaitFor(1).size(), 1u);
+  ASSERT_EQ(witness.WaitFor(1).size(), 1u);
   subscription.reset();
   store->Write([](storage::MetadataTransaction& tx) { tx.Notify("tessera_a", "late"); });
-  std::this_thread::sleep_for(300ms);
+  auto by_witness = witness.WaitFor(2);
+  ASSERT_EQ(by_witness.size(), 2u) << "the notice was not sent";
+  EXPECT_EQ(by_witness[1].payload, "late");
+  // A notice that does not come cannot be waited for: once a subscription that still listens has
+  // heard it, give the stopped one a moment more (a sleep, by necessity) to show it hears nothing.
+  std::this_thread::sleep_for(100ms);
   EXPECT_EQ(heard.Now().size(), 1u);
 }
 

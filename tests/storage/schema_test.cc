@@ -6,6 +6,7 @@
 #include "storage/metadata_store.h"
 #include "storage/sample_records.h"
 #include "support/store_backend_test.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -141,9 +142,9 @@ TEST_P(StoreSchema, TheStoreRecoversWhenTheSchemaVersionIsRestored) {
 
   database().ExecuteDirect("UPDATE schema_version SET version = " +
                            std::to_string(storage::kSchemaVersion));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
 
-  EXPECT_TRUE(store->IsAvailable());
+  EXPECT_TRUE(WaitUntil([&] { return store->IsAvailable(); }, std::chrono::seconds(10),
+                        "the store was available"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreSchema, ::testing::ValuesIn(kAllStoreBackends),

@@ -2,13 +2,13 @@
 
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "core/error.h"
 #include "storage/metadata_store.h"
 #include "storage/sample_records.h"
 #include "support/pg_cluster.h"
 #include "support/temp_dir.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -97,9 +97,9 @@ TEST(StoreAvailability, SqliteInAMissingDirectoryRecoversOnceTheDirectoryExists)
   EXPECT_FALSE(store->IsAvailable());
 
   std::filesystem::create_directory(missing);
-  std::this_thread::sleep_for(milliseconds(150));
 
-  EXPECT_TRUE(store->IsAvailable());
+  EXPECT_TRUE(WaitUntil([&] { return store->IsAvailable(); }, std::chrono::seconds(10),
+                        "the store was available"));
   WriteSession(*store, "ab12");
   EXPECT_TRUE(HasSession(*store, "ab12"));
 }
@@ -152,9 +152,9 @@ TEST_F(PostgresOutage, CallsFailWhileTheServerIsStoppedAndTheSameStoreRecoversAf
   EXPECT_LT(std::chrono::steady_clock::now() - stopped, std::chrono::seconds(10));
 
   cluster_->Start();
-  std::this_thread::sleep_for(milliseconds(300));
 
-  EXPECT_TRUE(store->IsAvailable());
+  EXPECT_TRUE(WaitUntil([&] { return store->IsAvailable(); }, std::chrono::seconds(10),
+                        "the store was available"));
   WriteSession(*store, "after");
   EXPECT_TRUE(HasSession(*store, "before"));
   EXPECT_TRUE(HasSession(*store, "after"));

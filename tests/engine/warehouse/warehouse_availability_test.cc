@@ -2,11 +2,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "engine/warehouse/warehouse.h"
 #include "engine/warehouse_fixture.h"
 #include "support/pg_cluster.h"
 #include "support/temp_dir.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -97,7 +99,16 @@ TEST_F(PostgresWarehouseOutage, IdleConnectionsBrokenByARestartAreReplacedTransp
 TEST_F(PostgresWarehouseOutage, AQueryRunningWhenTheServerStopsIsUnreachable) {
   auto warehouse = Warehouse::Open({.name = "Sales", .url = cluster_->url()});
   std::thread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    {
+      auto observer = Warehouse::Open({.name = "Observer", .url = cluster_->url()});
+      EXPECT_TRUE(WaitUntil(
+          [&] {
+            return QueryInt(*observer,
+                            "SELECT count(*) FROM pg_stat_activity "
+                            "WHERE state = 'active' AND query = 'SELECT pg_sleep(30)'") == 1;
+          },
+          std::chrono::seconds(30), "the server ran the query"));
+    }
     cluster_->Stop();
   });
   CountingSink sink;

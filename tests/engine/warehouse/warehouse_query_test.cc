@@ -6,6 +6,7 @@
 #include "engine/warehouse/postgres_warehouse.h"
 #include "engine/warehouse/warehouse.h"
 #include "engine/warehouse_fixture.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -23,6 +24,12 @@ std::string CountTo(int64_t limit) {
 const std::string kSlowQuery =
     "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000000000) "
     "SELECT count(*) FROM r";
+
+// Streams its first rows at once (enough to fill a network buffer: a server may send rows only a
+// buffer at a time), then runs as long as kSlowQuery without another.
+const std::string kRowsThenSlowQuery =
+    "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000000000) "
+    "SELECT n FROM r WHERE n <= 10000 OR n = 1000000000000";
 
 class WarehouseQuery : public WarehouseBackendTest {
  protected:
@@ -149,13 +156,20 @@ TEST_P(WarehouseQuery, ASlowQueryTimesOutAndTheWarehouseStillAnswers) {
 TEST_P(WarehouseQuery, SettingTheCancelFlagStopsARunningQuery) {
   auto warehouse = OpenWarehouse(/*max_connections=*/1);
   std::atomic<bool> cancel{false};
+  struct RowsSeen : engine::warehouse::RowSink {
+    std::atomic<int64_t> rows{0};
+    void OnColumns(const std::vector<std::string>&) override {}
+    void OnRow(const std::vector<SqlValue>&) override { ++rows; }
+  } sink;
   std::thread canceller([&] {
-    std::this_thread::sleep_for(milliseconds(150));
+    EXPECT_TRUE(WaitUntil([&] { return sink.rows > 0; }, std::chrono::seconds(30),
+                          "the query ran (it streamed a row)"));
     cancel.store(true);
   });
-  CountingSink sink;
 
-  auto error = ErrorFrom([&] { warehouse->Query({kSlowQuery, {}}, sink, {.cancel = &cancel}); });
+  auto error = ErrorFrom([&] {
+    warehouse->Query({kRowsThenSlowQuery, {}}, sink, {.cancel = &cancel});
+  });
   canceller.join();
 
   ASSERT_TRUE(error.has_value());
