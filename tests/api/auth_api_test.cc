@@ -189,12 +189,16 @@ class ShortSessionApi : public ApiTest {
 TEST_P(ShortSessionApi, AnIdleSessionExpiresAfterItsTimeout) {
   std::string token = client().Login();
   EXPECT_EQ(BodyOf(client().Get("/api/sessions", AuthHeaders(token)))["timeout"], 1);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  // Idle time is what expires a session, so this test sleeps: past the 1 s timeout and the tenth
+  // of it a node adds as slack to a stored activity time. Asking in between would reset the timer.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
   ExpectError(client().Get("/api/projects", AuthHeaders(token)), 401, "ERR009");
 }
 
 TEST_P(ShortSessionApi, EveryRequestResetsTheIdleTimer) {
   std::string token = client().Login();
+  // Time must pass for a timer to be reset, so this test sleeps: requests half a timeout apart,
+  // for three timeouts, longer than the 2 s a node keeps a validated session in its cache.
   for (int i = 0; i < 6; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     ASSERT_EQ(client().Get("/api/projects", AuthHeaders(token)).status, 200) << "request " << i;

@@ -7,13 +7,13 @@
 #include <map>
 #include <regex>
 #include <set>
-#include <thread>
 
 #include "api/demo_api.h"
 #include "core/ids.h"
 #include "engine/demo_fixture.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -237,17 +237,18 @@ TEST_P(DefinitionApi, APublishJobCanBeFollowedInTheJobMonitor) {
   ASSERT_EQ(started.status, 202) << started.body;
   const std::string job_id = BodyOf(started)["id"];
   const std::string path = "/api/v2/monitors/jobs/" + job_id;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  http::Response response;
   Json job;
-  while (true) {
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << job;
-    auto response = client().Get(path, AuthHeaders(token()));  // no project header, as the client
-    ASSERT_EQ(response.status, 200) << response.body;
-    job = BodyOf(response);
-    ASSERT_TRUE(job["status"] == "executing" || job["status"] == "completed") << job;
-    if (job["status"] == "completed") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        response = client().Get(path, AuthHeaders(token()));  // no project header, as the client
+        job = response.status == 200 ? BodyOf(response) : Json();
+        return job["status"] != "executing";
+      },
+      std::chrono::minutes(2), "job " + job_id + " was no longer executing"))
+      << job;
+  ASSERT_EQ(response.status, 200) << response.body;
+  ASSERT_EQ(job["status"], "completed") << job;
   EXPECT_EQ(job["id"], job_id);
   EXPECT_EQ(job["objectId"], cube);
   EXPECT_EQ(job["objectName"], "Sales Cube");

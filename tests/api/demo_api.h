@@ -9,12 +9,12 @@
 #include <chrono>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "api/api_fixture.h"
 #include "engine/demo_fixture.h"
 #include "model/object_types.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 
@@ -89,11 +89,9 @@ class DemoApi : public ApiTest {
     Json job = BodyOf(response);
     EXPECT_FALSE(job.value("id", "").empty());
     EXPECT_TRUE(job["jobId"].is_number_integer());
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-    while (CubeStatus(cube_id) != kPublishedStatus) {
-      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the cube was never published";
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    ASSERT_TRUE(WaitUntil([&] { return CubeStatus(cube_id) == kPublishedStatus; },
+                          std::chrono::minutes(2), "cube " + cube_id + " was published",
+                          std::chrono::milliseconds(50)));
   }
 
  protected:

@@ -3,7 +3,6 @@
 #include <sqlite3.h>
 
 #include <stdexcept>
-#include <thread>
 
 #include "engine/demo/data.h"
 #include "engine/warehouse/warehouse.h"
@@ -12,6 +11,7 @@
 #include "service/bundle_service.h"
 #include "service/directory_service.h"
 #include "service/project_model.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 
@@ -113,12 +113,13 @@ Json DemoNodeTest::PublishJob(NodeProcess& node, const std::string& cube_id) {
 
 Json DemoNodeTest::WaitForPublishEnd(NodeProcess& node, const std::string& cube_id,
                                      std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  Json job = PublishJob(node, cube_id);
-  while (job.value("status", "") == "executing" && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(50ms);
-    job = PublishJob(node, cube_id);
-  }
+  Json job;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        job = PublishJob(node, cube_id);
+        return job.value("status", "") != "executing";
+      },
+      timeout, "the publish of cube " + cube_id + " was no longer executing", 50ms));
   return job;
 }
 

@@ -39,7 +39,8 @@ class DemoNodeTest : public ::testing::TestWithParam<StoreBackend> {
   http::Response Publish(NodeProcess& node, const std::string& cube_id);
   int CubeStatusBits(NodeProcess& node, const std::string& cube_id);  // X-MSTR-CubeStatus
   Json PublishJob(NodeProcess& node, const std::string& cube_id);     // the job monitor's view
-  // Polls the job monitor until the publish is no longer "executing" (or `timeout` passes).
+  // Polls the job monitor until the publish is no longer "executing"; fails the test if `timeout`
+  // passes first.
   Json WaitForPublishEnd(NodeProcess& node, const std::string& cube_id,
                          std::chrono::milliseconds timeout = std::chrono::seconds(60));
   // The cube's Revenue over every row, read through a cube instance.

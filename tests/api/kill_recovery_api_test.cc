@@ -49,10 +49,11 @@ class KillMoments {
   }
 
   void set_work_duration(std::chrono::milliseconds work) { work_ = work; }
-  // Between 0 and 130% of the work's uninterrupted duration.
-  std::chrono::milliseconds Next() {
+  // Sleeps between 0 and 130% of the work's uninterrupted duration. This sleep is the test, not a
+  // wait for something: the kill that follows it lands at a random moment of the work.
+  void SleepUntilTheNextKill() {
     std::uniform_int_distribution<int64_t> pick(0, work_.count() * 13 / 10);
-    return std::chrono::milliseconds(pick(random_));
+    std::this_thread::sleep_for(std::chrono::milliseconds(pick(random_)));
   }
   void Count(const std::string& outcome) {
     ++runs_;
@@ -122,7 +123,7 @@ TEST_P(CubePublishKills, AKilledPublishServesTheOldDataOrTheNewNeverAMixAndNever
 
     std::thread request = SendInBackground(node.port(), node.Headers(project_), "POST",
                                            "/api/v2/cubes/" + sales_cube_, "");
-    std::this_thread::sleep_for(moments.Next());
+    moments.SleepUntilTheNextKill();
     node.Kill();
     request.join();
     node.Start();
@@ -269,7 +270,7 @@ TEST_P(MigrationKills, AKilledPackageCreationEndsCreatedOrFailedAndLeavesNoFile)
     headers.Set("Content-Type", "application/json");
     std::thread request =
         SendInBackground(source_->process->port(), headers, "POST", "/api/migrations", body.dump());
-    std::this_thread::sleep_for(moments.Next());
+    moments.SleepUntilTheNextKill();
     source_->KillProcess();
     request.join();
     source_->StartProcess();
@@ -323,7 +324,7 @@ TEST_P(MigrationKills, AKilledImportChangesAllOrNothingAndEndsImportedOrFailed) 
     std::thread request =
         SendInBackground(target_->process->port(), headers, "PUT",
                          "/api/migrations/" + id + "?generateUndo=True", Replicated(id).dump());
-    std::this_thread::sleep_for(moments.Next());
+    moments.SleepUntilTheNextKill();
     target_->KillProcess();
     request.join();
     target_->StartProcess();
@@ -383,7 +384,7 @@ TEST_P(MigrationKills, AKilledUndoRestoresAllOrNothingAndEndsUndoneOrFailed) {
     std::thread request =
         SendInBackground(target_->process->port(), headers, "PATCH",
                          "/api/migrations/" + id + "?migrationId=" + id, approve.dump());
-    std::this_thread::sleep_for(moments.Next());
+    moments.SleepUntilTheNextKill();
     target_->KillProcess();
     request.join();
     target_->StartProcess();

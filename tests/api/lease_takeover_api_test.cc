@@ -8,10 +8,10 @@
 
 #include <fstream>
 #include <iostream>
-#include <thread>
 
 #include "api/demo_node_fixture.h"
 #include "api/migration_api_fixture.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -128,11 +128,14 @@ TEST_P(MigrationLeaseTakeoverApi, AnImportOfAKilledNodeIsFailedByTheOtherNodeWit
   target_->KillProcess();
   const auto killed = std::chrono::steady_clock::now();
 
-  Json record = SurvivorGet(id);
-  while (record["importInfo"]["status"] == "importing" && MillisSince(killed) < 60000) {
-    std::this_thread::sleep_for(50ms);
-    record = SurvivorGet(id);
-  }
+  Json record;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        record = SurvivorGet(id);
+        return record["importInfo"]["status"] != "importing";
+      },
+      60s, "importInfo.status of migration " + id + " on the surviving node left \"importing\"",
+      50ms));
   const int64_t takeover_ms = MillisSince(killed);
   EXPECT_EQ(record["importInfo"]["status"], "import_failed") << record.dump();
   EXPECT_LE(std::chrono::milliseconds(takeover_ms), kTakeoverBound);
@@ -161,11 +164,14 @@ TEST_P(MigrationLeaseTakeoverApi, APackageCreationOfAKilledNodeIsFailedByTheOthe
   source_->KillProcess();
   const auto killed = std::chrono::steady_clock::now();
 
-  Json record = SurvivorGet(id);
-  while (record["packageInfo"]["status"] == "creating" && MillisSince(killed) < 60000) {
-    std::this_thread::sleep_for(50ms);
-    record = SurvivorGet(id);
-  }
+  Json record;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        record = SurvivorGet(id);
+        return record["packageInfo"]["status"] != "creating";
+      },
+      60s, "packageInfo.status of migration " + id + " on the surviving node left \"creating\"",
+      50ms));
   const int64_t takeover_ms = MillisSince(killed);
   EXPECT_EQ(record["packageInfo"]["status"], "create_failed") << record.dump();
   EXPECT_LE(std::chrono::milliseconds(takeover_ms), kTakeoverBound);

@@ -1,12 +1,12 @@
 #include "api/migration_api_fixture.h"
 
 #include <cstdlib>
-#include <thread>
 
 #include "model/directory.h"
 #include "model/well_known.h"
 #include "service/bundle_service.h"
 #include "service/directory_service.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 
@@ -97,11 +97,13 @@ Json ServedEnvironment::Get(const std::string& migration_id, const std::string& 
 
 Json ServedEnvironment::WaitWhile(const std::string& migration_id, const std::string& part,
                                   const std::string& busy) {
-  Json record = Get(migration_id);
-  for (int i = 0; i < 600 && record[part]["status"] == busy; ++i) {
-    std::this_thread::sleep_for(50ms);
-    record = Get(migration_id);
-  }
+  Json record;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        record = Get(migration_id);
+        return record[part]["status"] != busy;
+      },
+      30s, part + ".status of migration " + migration_id + " left \"" + busy + "\"", 50ms));
   return record;
 }
 

@@ -43,7 +43,7 @@ struct ServedEnvironment {
   http::Response Send(std::string_view method, const std::string& target, const Json& body,
                       const std::string& project_id = "");
   Json Get(const std::string& migration_id, const std::string& show = "default");
-  // Polls GET until `status` of `part` leaves `busy` (or 30 s pass).
+  // Polls GET until `status` of `part` leaves `busy`; fails the test if 30 s pass first.
   Json WaitWhile(const std::string& migration_id, const std::string& part, const std::string& busy);
 
   // A user whose only role grants every privilege but `missing`, on every project; logged in.

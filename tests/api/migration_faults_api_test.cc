@@ -4,26 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <thread>
 
 #include "api/migration_api_fixture.h"
 
 namespace tessera::testing {
 namespace {
 
-using namespace std::chrono_literals;
-
 class MigrationFaultsApi : public MigrationApi {};
-
-bool WaitForLine(const std::filesystem::path& log, const std::string& text) {
-  for (int i = 0; i < 600; ++i) {
-    std::ifstream in(log);
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (content.find(text) != std::string::npos) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return false;
-}
 
 std::string MessageOf(const http::Response& response) {
   return BodyOf(response).value("message", "");
@@ -41,7 +28,7 @@ TEST_P(MigrationFaultsApi, ATargetKilledInTheMiddleOfAnImportRestartsWithItFaile
   auto put = target_->Send("PUT", "/api/migrations/" + id + "?generateUndo=True", Replicated(id),
                            project_);
   ASSERT_EQ(put.status, 201) << put.body;
-  ASSERT_TRUE(WaitForLine(target_->log_path(), "the import waits"));
+  ASSERT_TRUE(WaitForLogLine(target_->log_path(), "the import waits"));
   EXPECT_EQ(target_->Get(id)["importInfo"]["status"], "importing");
   target_->KillProcess();
 

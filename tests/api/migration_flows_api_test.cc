@@ -4,8 +4,6 @@
 // what the target's users see, and undone back to a target identical to before.
 #include <gtest/gtest.h>
 
-#include <thread>
-
 #include "api/migration_api_fixture.h"
 #include "model/directory.h"
 #include "model/object_types.h"
@@ -14,8 +12,6 @@
 
 namespace tessera::testing {
 namespace {
-
-using namespace std::chrono_literals;
 
 class MigrationFlowsApi : public MigrationApi {};
 
@@ -202,12 +198,7 @@ TEST_P(MigrationFlowsApi, ValidationDryRunsTheImportOnTheTargetAndTheSourceShows
                                 {{"validation", {{"status", "validating"}}}});
     EXPECT_EQ(marked.status, 200) << marked.body;
     EXPECT_TRUE(BodyOf(marked).contains("validation")) << marked.body;
-    Json shown = source_->Get(id);
-    for (int i = 0; i < 600 && shown["validation"]["status"] == "validating"; ++i) {
-      std::this_thread::sleep_for(50ms);
-      shown = source_->Get(id);
-    }
-    return std::make_pair(id, shown);
+    return std::make_pair(id, source_->WaitWhile(id, "validation", "validating"));
   };
 
   auto [valid_id, valid] = validate(ObjectMigrationBody(cost, "replace"));

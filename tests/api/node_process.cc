@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <thread>
 
 #include "support/listening_port.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 
@@ -79,8 +79,8 @@ void NodeProcess::Start() {
   if (listening.exited) pid_ = 0;
   ASSERT_NE(listening.port, 0) << "the node did not start listening; see " << log;
   port_ = listening.port;
-  for (int i = 0; i < 600 && !Answers(port_); ++i) std::this_thread::sleep_for(100ms);
-  ASSERT_TRUE(Answers(port_)) << "the node did not start; see " << log;
+  ASSERT_TRUE(WaitUntil([&] { return Answers(port_); }, 60s, "the node answered GET /api/status"))
+      << "; see " << log;
   client_ = std::make_unique<ApiClient>(port_);
   token_ = client_->Login();
 }
@@ -109,16 +109,16 @@ http::Headers NodeProcess::Headers(const std::string& project_id) const {
   return AuthHeaders(token_, project_id);
 }
 
-bool WaitForLogLine(const std::filesystem::path& log, const std::string& text,
-                    std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (true) {
-    std::ifstream in(log);
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (content.find(text) != std::string::npos) return true;
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(50ms);
-  }
+::testing::AssertionResult WaitForLogLine(const std::filesystem::path& log, const std::string& text,
+                                          std::chrono::milliseconds timeout) {
+  return WaitUntil(
+      [&] {
+        std::ifstream in(log);
+        const std::string content((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
+        return content.find(text) != std::string::npos;
+      },
+      timeout, log.string() + " says \"" + text + "\"", 50ms);
 }
 
 }  // namespace tessera::testing

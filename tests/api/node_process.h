@@ -11,8 +11,10 @@
 // running one.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -59,8 +61,10 @@ class NodeProcess {
   std::string token_;
 };
 
-// Whether `text` appears in the file within `timeout` (a log line a test waits for).
-bool WaitForLogLine(const std::filesystem::path& log, const std::string& text,
-                    std::chrono::milliseconds timeout = std::chrono::seconds(30));
+// Whether `text` appears in the file within `timeout` (a log line a test waits for); the failure
+// names the file and the text.
+::testing::AssertionResult WaitForLogLine(
+    const std::filesystem::path& log, const std::string& text,
+    std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 }  // namespace tessera::testing

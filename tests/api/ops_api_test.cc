@@ -7,6 +7,7 @@
 
 #include "api/demo_api.h"
 #include "support/free_port.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -110,14 +111,15 @@ TEST_P(OpsApi, ReadyChecksStorageEveryWarehouseAndThePackageLocation) {
 
 TEST_P(OpsApi, ReadyTurnsDegradedWhenThePackageLocationGoes) {
   std::filesystem::remove_all(config().data_dir + "/packages");
-  Json body;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  do {  // a result is reused for a second
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    auto response = client().Get("/health/ready");
-    ASSERT_EQ(response.status, 200) << response.body;
-    body = BodyOf(response);
-  } while (body["status"] != "degraded" && std::chrono::steady_clock::now() < deadline);
+  http::Response response;
+  EXPECT_TRUE(WaitUntil(  // a result is reused for a second
+      [&] {
+        response = client().Get("/health/ready");
+        return response.status != 200 || BodyOf(response)["status"] == "degraded";
+      },
+      std::chrono::seconds(10), "/health/ready noticed that the package location is gone"));
+  ASSERT_EQ(response.status, 200) << response.body;
+  const Json body = BodyOf(response);
   EXPECT_EQ(body["status"], "degraded") << body.dump();
   for (const auto& check : body["checks"]) {
     EXPECT_EQ(check["status"], check["name"] == "packageLocation" ? "down" : "up") << check.dump();

@@ -6,11 +6,11 @@
 
 #include <chrono>
 #include <string>
-#include <thread>
 
 #include "api/demo_api.h"
 #include "api/grid_rows.h"
 #include "core/base64.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 
@@ -50,20 +50,18 @@ class PushApi : public DemoApi {
   // last response.
   http::Response WaitForPublishStatus(const std::string& dataset_id,
                                       const std::string& session_id) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
-    for (;;) {
-      auto response = Get(SessionPath(dataset_id, session_id) + "/publishStatus");
-      if (response.status != 200) return response;
-      Json status = BodyOf(response);
-      EXPECT_TRUE(status["status"].is_number_integer()) << response.body;
-      EXPECT_EQ(status["uploadSessionId"], session_id);
-      if (status["status"] == 1) return response;
-      if (std::chrono::steady_clock::now() > deadline) {
-        ADD_FAILURE() << "the publish never ended";
-        return response;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    http::Response response;
+    EXPECT_TRUE(WaitUntil(
+        [&] {
+          response = Get(SessionPath(dataset_id, session_id) + "/publishStatus");
+          if (response.status != 200) return true;
+          Json status = BodyOf(response);
+          EXPECT_TRUE(status["status"].is_number_integer()) << response.body;
+          EXPECT_EQ(status["uploadSessionId"], session_id);
+          return status["status"] == 1;
+        },
+        std::chrono::minutes(3), "the publish of upload session " + session_id + " ended"));
+    return response;
   }
 
   void PublishAndWait(const std::string& dataset_id, const std::string& session_id) {

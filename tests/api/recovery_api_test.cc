@@ -10,6 +10,7 @@
 
 #include "api/demo_node_fixture.h"
 #include "api/migration_api_fixture.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -119,12 +120,13 @@ TEST_P(RecoveryApi, TheDataDirectoryAndPackagesANodeWritesAreItsUsersAlone) {
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string id = BodyOf(created).value("id", "");
   Json record;
-  for (int i = 0; i < 600; ++i) {
-    record =
-        BodyOf(node.client().Get("/api/migrations/" + id + "?showContent=all", node.Headers()));
-    if (record["packageInfo"]["status"] != "creating") break;
-    std::this_thread::sleep_for(50ms);
-  }
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        record =
+            BodyOf(node.client().Get("/api/migrations/" + id + "?showContent=all", node.Headers()));
+        return record["packageInfo"]["status"] != "creating";
+      },
+      30s, "packageInfo.status of migration " + id + " left \"creating\"", 50ms));
   ASSERT_EQ(record["packageInfo"]["status"], "created") << record.dump();
   node.Stop();
 
@@ -156,17 +158,19 @@ TEST_P(SilentTargetApi, ASourceShowsAnImportFailedOnceItsTargetHasBeenSilentTooL
   ASSERT_TRUE(WaitForLogLine(target_->log_path(), "the import waits"));
 
   // A live target keeps its import alive in the source's eyes, longer than the silence allowed.
-  std::this_thread::sleep_for(3s);
+  // Only time passing can show that, so this test sleeps: a little past the 2 s allowed.
+  std::this_thread::sleep_for(2500ms);
   EXPECT_EQ(source_->Get(id)["importInfo"]["status"], "importing");
 
   target_->KillProcess();
   const auto killed = std::chrono::steady_clock::now();
-  Json shown = source_->Get(id);
-  while (shown["importInfo"]["status"] == "importing" &&
-         std::chrono::steady_clock::now() - killed < 30s) {
-    std::this_thread::sleep_for(100ms);
-    shown = source_->Get(id);
-  }
+  Json shown;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        shown = source_->Get(id);
+        return shown["importInfo"]["status"] != "importing";
+      },
+      30s, "the source saw the import of migration " + id + " end", 100ms));
   const auto silent_for = std::chrono::steady_clock::now() - killed;
   EXPECT_EQ(shown["importInfo"]["status"], "import_failed") << shown.dump();
   EXPECT_LE(silent_for, 5s);

@@ -4,6 +4,7 @@
 
 #include "api/api_fixture.h"
 #include "support/pg_cluster.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -59,8 +60,9 @@ TEST_P(RobustnessApi, ATooNewStorageSchemaIs503UntilItIsFixed) {
   EXPECT_EQ(BodyOf(refused)["message"],
             "The API requires Storage Service. Please contact your administrator.");
   database().ExecuteDirect("UPDATE schema_version SET version = 1");
-  std::this_thread::sleep_for(std::chrono::milliseconds(600));
-  EXPECT_EQ(client().Get("/api/projects", AuthHeaders(token)).status, 200);
+  EXPECT_TRUE(
+      WaitUntil([&] { return client().Get("/api/projects", AuthHeaders(token)).status == 200; },
+                std::chrono::seconds(30), "the node served GET /api/projects again"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, RobustnessApi, ::testing::ValuesIn(kAllStoreBackends),
@@ -103,18 +105,22 @@ TEST(StorageOutageApi, PostgresStoppedMidRunGives503ThenRecoversWithoutRestart) 
   ASSERT_EQ(client.Get("/api/projects", AuthHeaders(token)).status, 200);
 
   cluster.Stop();
-  // The session is cached briefly, so wait for the cache to need the database again.
-  std::this_thread::sleep_for(std::chrono::milliseconds(2200));
-  ExpectError(client.Get("/api/projects", AuthHeaders(token)), 503, "ERR016");
+  // Requests may still be answered from the node's caches (a session is cached for two seconds)
+  // until one needs the database.
+  http::Response refused;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        refused = client.Get("/api/projects", AuthHeaders(token));
+        return refused.status != 200;
+      },
+      std::chrono::seconds(30), "the node stopped serving GET /api/projects"));
+  ExpectError(refused, 503, "ERR016");
   EXPECT_EQ(client.Get("/api/status").status, 200);
 
   cluster.Start();
-  int status = 0;
-  for (int attempt = 0; attempt < 50 && status != 200; ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    status = client.Get("/api/projects", AuthHeaders(token)).status;
-  }
-  EXPECT_EQ(status, 200);
+  EXPECT_TRUE(
+      WaitUntil([&] { return client.Get("/api/projects", AuthHeaders(token)).status == 200; },
+                std::chrono::seconds(10), "the node served GET /api/projects again"));
   node.Stop();
 }
 
