@@ -1,8 +1,9 @@
 // Dashboards (dossiers) and their instances: definitions, instance creation and calls, filters,
 // suggested elements, visualization results, and the library and document calls the Python
-// client makes (spec 03, spec 06 §10). Every instance path is served under /api/dossiers and
-// /api/documents alike.
+// client makes. Every instance path is served under /api/dossiers and /api/documents alike. The
+// bodies are read by api/dashboard_requests.h.
 #include "api/dashboard_json.h"
+#include "api/dashboard_requests.h"
 #include "api/grid_params.h"
 #include "api/grid_result.h"
 #include "api/object_json.h"
@@ -60,7 +61,7 @@ http::Response InstanceDefinitionV2(RequestContext& context) {
   return context.Reply(200, DashboardDefinitionV2(view, NamerOf(context, view)));
 }
 
-// spec 03 §2.1: an absent or empty body means the saved defaults.
+// An absent, empty or null body means the saved defaults.
 Json OptionalObjectBody(const RequestContext& context) {
   const std::string_view text = Trim(context.request().body);
   if (text.empty()) return Json::object();
@@ -68,33 +69,6 @@ Json OptionalObjectBody(const RequestContext& context) {
   if (body.is_null()) return Json::object();
   if (!body.is_object()) throw Error(ErrorCode::kInvalidInput, "The body must be a JSON object");
   return body;
-}
-
-bool Flag(const Json& body, const char* key, bool fallback) {
-  return OptionalBool(body, key, key).value_or(fallback);
-}
-
-std::optional<std::string> NestedString(const Json& body, const char* object, const char* key) {
-  if (!body.contains(object) || body[object].is_null()) return std::nullopt;
-  if (!body[object].is_object()) {
-    throw Error(ErrorCode::kInvalidInput, std::string(object) + ": must be an object");
-  }
-  return OptionalString(body[object], key, std::string(object) + "." + key);
-}
-
-service::dashboard::DashboardCreateOptions CreateOptionsOf(const Json& body) {
-  service::dashboard::DashboardCreateOptions options;
-  options.persist_view_state = Flag(body, "persistViewState", false);
-  options.resolve_only = Flag(body, "resolveOnly", false);
-  options.ignore_missing_filter = Flag(body, "ignoreMissingFilter", false);
-  options.enable_parallel_rendering = Flag(body, "enableParallelRendering", true);
-  options.apply_filter_resolve_only = Flag(body, "applyFilterResolveOnly", false);
-  options.parallel_rendering_after_manipulation =
-      Flag(body, "parallelRenderingAfterManipulation", false);
-  if (body.contains("filters") && !body["filters"].is_null()) options.filters = body["filters"];
-  options.target_page_key = NestedString(body, "linkingInfo", "targetPageKey");
-  options.bookmark_id = NestedString(body, "bookmarkInfo", "id");
-  return options;
 }
 
 http::Response CreatedResponse(RequestContext& context, const std::string& dashboard_id,
@@ -109,35 +83,18 @@ http::Response CreatedResponse(RequestContext& context, const std::string& dashb
 http::Response CreateInstance(RequestContext& context) {
   const service::InstanceCaller caller = CreatorOf(context);
   const service::dashboard::DashboardCreateOptions options =
-      CreateOptionsOf(OptionalObjectBody(context));
+      ParseCreateOptions(OptionalObjectBody(context));
   const std::string id = context.PathObjectId("dossierId", "Dashboard");
   const std::string instance_id = context.services().dashboards.Create(caller, id, options);
   return CreatedResponse(context, id, instance_id);
 }
 
-// spec 03 §2.3: an in-memory dashboard over reports and cubes.
+// An in-memory dashboard over reports and cubes.
 http::Response CreateInMemoryInstance(RequestContext& context) {
   const service::InstanceCaller caller = CreatorOf(context);
-  const Json body = OptionalObjectBody(context);
-  const service::dashboard::DashboardCreateOptions options = CreateOptionsOf(body);
-  if (!body.contains("objects") || !body["objects"].is_array() || body["objects"].empty()) {
-    throw Error(ErrorCode::kInvalidInput, "objects: an array of {type, id} is required");
-  }
-  std::vector<std::string> ids;
-  for (const auto& object : body["objects"]) {
-    if (!object.is_object() || !object.contains("id") || !object["id"].is_string()) {
-      throw Error(ErrorCode::kInvalidInput, "objects: every object needs an id");
-    }
-    const auto type = object.find("type");
-    if (type != object.end() && !type->is_null() &&
-        (!type->is_number_integer() || type->get<int64_t>() != model::kTypeReportDefinition)) {
-      throw Error(ErrorCode::kInvalidInput,
-                  "objects: only reports and cubes (type 3) can make a dashboard");
-    }
-    ids.push_back(object["id"].get<std::string>());
-  }
+  const InMemoryDashboardRequest request = ParseInMemoryRequest(OptionalObjectBody(context));
   const std::string instance_id =
-      context.services().dashboards.CreateInMemory(caller, ids, options);
+      context.services().dashboards.CreateInMemory(caller, request.object_ids, request.options);
   return CreatedResponse(context, service::dashboard::kInMemoryDashboardId, instance_id);
 }
 
@@ -160,9 +117,9 @@ http::Response PutFilters(RequestContext& context) {
   const std::string_view text = Trim(context.request().body);
   if (text.empty())
     throw Error(ErrorCode::kInvalidInput, "The body must be a JSON array of filters");
-  const Json body = ParseJson(text);
+  const std::vector<service::dashboard::FilterEntry> entries = ParseFilterEntries(ParseJson(text));
   context.services().dashboards.SetFilters(InstanceCallerOf(context), DashboardIdOf(context),
-                                           InstanceIdOf(context), body, options);
+                                           InstanceIdOf(context), entries, options);
   return RequestContext::NoContent();
 }
 
@@ -274,7 +231,7 @@ http::Response Refresh(RequestContext& context) {
   return RequestContext::NoContent();
 }
 
-// Tessera dashboards have no prompts (spec 03 §6.1).
+// Tessera dashboards have no prompts.
 http::Response DashboardPrompts(RequestContext& context) {
   context.services().dashboards.Definition(context.principal(), context.RequiredProjectId(),
                                            DashboardIdOf(context));
@@ -293,7 +250,7 @@ http::Response AnswerPrompts(RequestContext& context) {
   return RequestContext::NoContent();
 }
 
-// spec 06 §10: the cubes a dashboard reads.
+// The cubes a dashboard reads (the Python client lists them).
 http::Response ConnectedCubes(RequestContext& context) {
   const std::string project_id = context.RequiredProjectId();
   const service::dashboard::DashboardView view = context.services().dashboards.Definition(
@@ -308,7 +265,7 @@ http::Response ConnectedCubes(RequestContext& context) {
   return context.Reply(200, cubes);
 }
 
-// spec 06 §10: what the client copies onto its Dashboard object.
+// What the Python client copies onto its Dashboard object.
 http::Response LibraryEntry(RequestContext& context) {
   const service::dashboard::DashboardView view = context.services().dashboards.Definition(
       context.principal(), context.RequiredProjectId(), context.PathParam("id"));

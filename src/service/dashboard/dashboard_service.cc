@@ -441,11 +441,11 @@ std::string DashboardService::CreateFrom(const InstanceCaller& caller,
                   "linkingInfo.targetPageKey: no page '" + *options.target_page_key + "'");
     }
   }
-  const bool has_filters = !options.filters.is_null();
+  const bool has_filters = options.filters.has_value();
   if (has_filters) {
     state = ApplyFilterUpdates(model->dashboard, state,
-                               ParseFilterEntries(options.filters, ContextOf(*model, state),
-                                                  options.ignore_missing_filter));
+                               ResolveFilterEntries(*options.filters, ContextOf(*model, state),
+                                                    options.ignore_missing_filter));
   }
   const bool property = model->dashboard.parallel_rendering;
   if (!options.resolve_only) {
@@ -665,7 +665,8 @@ VisualizationAnswer DashboardService::Visualization(const InstanceCaller& caller
 }
 
 void DashboardService::SetFilters(const InstanceCaller& caller, const std::string& id,
-                                  const std::string& instance_id, const Json& body,
+                                  const std::string& instance_id,
+                                  const std::vector<FilterEntry>& entries,
                                   const DashboardFilterOptions& options) {
   Opened opened = Open(caller, id, instance_id);
   const DashboardInstance& definition = *opened.definition;
@@ -674,7 +675,7 @@ void DashboardService::SetFilters(const InstanceCaller& caller, const std::strin
   const DashboardModel& model = definition.model();
   DashboardState next = ApplyFilterUpdates(
       model.dashboard, current,
-      ParseFilterEntries(body, ContextOf(model, current), options.ignore_missing_filter));
+      ResolveFilterEntries(entries, ContextOf(model, current), options.ignore_missing_filter));
   const bool property = model.dashboard.parallel_rendering;
   if (current.mode == DashboardState::Mode::kExecuted || options.execute) {
     next.mode = DashboardState::Mode::kExecuted;

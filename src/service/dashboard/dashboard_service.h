@@ -55,7 +55,7 @@ struct DashboardCreateOptions {
   bool enable_parallel_rendering = true;
   bool apply_filter_resolve_only = false;
   bool parallel_rendering_after_manipulation = false;
-  Json filters;  // null = none
+  std::optional<std::vector<FilterEntry>> filters;  // nullopt = none
   std::optional<std::string> target_page_key;
   std::optional<std::string> bookmark_id;
 };
@@ -126,7 +126,7 @@ class DashboardService {
                              const DashboardCreateOptions& options);
 
   void SetFilters(const InstanceCaller& caller, const std::string& id,
-                  const std::string& instance_id, const Json& body,
+                  const std::string& instance_id, const std::vector<FilterEntry>& entries,
                   const DashboardFilterOptions& options);
   void Refresh(const InstanceCaller& caller, const std::string& id, const std::string& instance_id);
   void AnswerPrompts(const InstanceCaller& caller, const std::string& id,

@@ -1,32 +1,38 @@
 // service/dashboard/filter_entries.h
 //
-// The filter entries of PUT .../instances/{id}/filters and of `filters` at instance creation
-// (spec 03 §3), read into new selections for the dashboard's selectors.
+// The filter entries of PUT .../instances/{id}/filters and of `filters` at instance creation, as
+// api/dashboard_requests.h reads them from the body, resolved into new selections for the
+// dashboard's selectors.
 //
-// Format (§3.1): an entry with `currentSelection` or `visualizationKey` is in the new format; one
-// with `selections`, `qualifier`/`constants`, `include` or `unset` in the old format (element
-// lists and metric qualifications only); one with nothing but `key`, `name` and/or `source`
-// clears its selector. A selector is found by `visualizationKey`, then `key`, `name`,
-// `source.id`, `source.name`, first among the current chapter's selectors, then among the
-// others. Clearing gives an element list or qualification no condition, an object replacement or
-// a value parameter its saved answer.
+// Format: an entry with `currentSelection` or `visualizationKey` is in the new format; one with
+// `selections`, `qualifier`/`constants`, `include` or `unset` in the old format (element lists
+// and metric qualifications only); one with nothing but `key`, `name` and/or `source` clears its
+// selector. A selector is found by `visualizationKey`, then `key`, `name`, `source.id`,
+// `source.name` (the first of these the entry has), first among the current chapter's selectors,
+// then among the other chapters' in order; several matches in one chapter are refused. Clearing
+// gives an element list or qualification no condition, an object replacement or a value
+// parameter its saved answer.
 //
-// Answers are canonical: element ids in the colon form "<attribute id>:<ID value>" (any id form
-// of spec 03 §7.2 is read, and an element given by name alone is looked up by `element_by_name`),
-// object ids plain, values as text.
+// Answers are canonical: element ids in the colon form "<attribute id>:<ID value>" (any element
+// id form is read -- "h<value>;<attribute id>", with "h<value>;;..." meaning the selector's own
+// attribute -- and an element given by name alone is looked up by `element_by_name`), object ids
+// plain, values as text.
 //
-// ParseFilterEntries is atomic: it checks every entry before it returns anything, and throws
-// Error(kInvalidInput) with a message naming the entry for every case of spec 03 §3.5 -- an entry
-// naming no selector, an unmatched one unless `ignore_missing`, a name matching several
-// selectors, `excluded` on a qualification, `dynamicSelectionApplied` in a body, several answers
-// for a single-selection selector, `allSelected` without an "(All)" option, a malformed element
-// id or one of another attribute, an object not offered, a value of the wrong type or outside
-// the parameter's range, and the expression errors `check_expression` raises.
+// ResolveFilterEntries is atomic: it checks every entry before it returns anything, and throws
+// Error(kInvalidInput) with a message naming the entry for an entry naming no selector of the
+// dashboard (unless `ignore_missing`), a name matching several selectors, `excluded` on anything
+// but an element list, several answers for a single-selection selector, `allSelected` without an
+// "(All)" option, an element id of another attribute or an element name nothing has, an object
+// not offered, a value of the wrong type or outside the parameter's range, an old-format entry
+// for a selector it does not apply to, the expression errors `check_expression` raises, and the
+// failures of the members it reads (see Parsed).
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/json.h"
@@ -34,6 +40,95 @@
 #include "service/dashboard/dashboard_state.h"
 
 namespace tessera::service::dashboard {
+
+// A member of a filter entry as it was read from the body: its value, or the failure of reading
+// it. Whether a member is read at all depends on the selector the entry names (an element list
+// reads the elements, a parameter the values; nothing is read of an entry that names no selector
+// when missing selectors are ignored), so a failure is thrown only when the member is read:
+// value() throws it, and a member that is not read refuses nothing.
+template <class T>
+class Parsed {
+ public:
+  Parsed() = default;
+  Parsed(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+
+  // The value `read` returns, or the failure it throws.
+  template <class Read>
+  static Parsed Of(Read&& read) {
+    try {
+      return Parsed(read());
+    } catch (...) {
+      Parsed failed;
+      failed.failure_ = std::current_exception();
+      return failed;
+    }
+  }
+
+  const T& value() const {
+    if (failure_) std::rethrow_exception(failure_);
+    return value_;
+  }
+
+ private:
+  T value_{};
+  std::exception_ptr failure_;
+};
+
+// How an entry names its selector.
+struct SelectorName {
+  enum class By { kVisualizationKey, kKey, kName, kSourceId, kSourceName };
+  By by = By::kKey;
+  std::string text;
+};
+
+// An element of `elements` (new format) or `selections` (old format).
+struct GivenElement {
+  std::optional<std::string> id;  // any element id form
+  std::string name;               // the display name, when there is no id
+};
+
+// An item of `objectItems`.
+struct GivenObject {
+  std::string text;       // the id as sent: "i<id>;<id>", "U<id>;<id>" or plain
+  std::string object_id;  // the object it names
+};
+
+// `currentSelection` of a new-format entry. Each selector type reads its own member.
+struct CurrentSelection {
+  model::SelectionStatus status = model::SelectionStatus::kIncluded;
+  bool all_selected = false;
+  Parsed<std::vector<Parsed<GivenElement>>> elements;  // element lists
+  Parsed<Json> expression;  // qualifications, visualizations as filters; null = none
+  Parsed<std::vector<Parsed<GivenObject>>> object_items;  // object replacements
+  // Value parameters: the values as text; nullopt when `values` is absent.
+  Parsed<std::optional<std::vector<Parsed<std::string>>>> values;
+};
+
+// The qualification of an old-format entry: the operator and the operands that follow the
+// selector's metric in its expression (the constants).
+struct OldQualification {
+  std::string qualifier;
+  Json constant_operands = Json::array();
+};
+
+// The members of an old-format entry.
+struct OldSelection {
+  Parsed<bool> unset;
+  bool has_selections = false;
+  bool has_qualifier_or_constants = false;
+  Parsed<std::vector<Parsed<GivenElement>>> selections;  // element lists
+  Parsed<bool> include = true;
+  Parsed<std::optional<OldQualification>> qualification;  // metric qualifications; nullopt: none
+};
+
+struct FilterEntry {
+  enum class Format { kClear, kNew, kOld };
+  SelectorName selector;
+  std::string description;  // how messages name the entry: "key 'W10'", "source {...}"
+  Format format = Format::kClear;
+  Parsed<std::optional<CurrentSelection>> current_selection;  // kNew; nullopt: absent (clears)
+  OldSelection old;                                           // kOld
+};
 
 struct FilterContext {
   const model::Dashboard& dashboard;
@@ -54,8 +149,8 @@ struct SelectorUpdate {
   model::Selection selection;
 };
 
-std::vector<SelectorUpdate> ParseFilterEntries(const Json& body, const FilterContext& context,
-                                               bool ignore_missing);
+std::vector<SelectorUpdate> ResolveFilterEntries(const std::vector<FilterEntry>& entries,
+                                                 const FilterContext& context, bool ignore_missing);
 
 // The state with the updates applied; a synchronized selector's selection is copied into the
 // synchronized selectors of the same source in other chapters. Does not bump the generation.

@@ -25,6 +25,7 @@
 #include "model/well_known.h"
 #include "service/bundle_service.h"
 #include "service/cube_service.h"
+#include "service/dashboard/filter_entry_builders.h"
 #include "service/dataset_definition_service.h"
 #include "service/directory_service.h"
 #include "service/instance_store.h"
@@ -216,20 +217,21 @@ class DashboardServiceTest : public StoreBackendTest {
     return Visualization(instance, "W5", {"Revenue", "Profit", "Customer Count"});
   }
 
-  // A filters body selecting `values` of Region on the chapter filter W10.
-  Json RegionSelection(const std::string& status, const std::vector<std::string>& values) {
-    Json elements = Json::array();
-    for (const auto& value : values) {
-      elements.push_back({{"id", "h" + value + ";" + AttributeId("Region")}});
-    }
-    return Json::array(
-        {{{"key", "W10"},
-          {"currentSelection", {{"selectionStatus", status}, {"elements", elements}}}}});
+  // The filters body selecting `values` of Region on the chapter filter W10:
+  // [{"key": "W10", "currentSelection": {"selectionStatus": status, "elements": [...]}}]
+  std::vector<FilterEntry> RegionSelection(const std::string& status,
+                                           const std::vector<std::string>& values) {
+    std::vector<std::string> ids;
+    for (const auto& value : values) ids.push_back("h" + value + ";" + AttributeId("Region"));
+    const model::SelectionStatus selection_status = status == "excluded"
+                                                        ? model::SelectionStatus::kExcluded
+                                                        : model::SelectionStatus::kIncluded;
+    return {Selecting(EntryWithKey("W10"), ElementsById(ids, selection_status))};
   }
 
-  void SetFilters(const std::string& instance, const Json& body,
+  void SetFilters(const std::string& instance, const std::vector<FilterEntry>& entries,
                   service::dashboard::DashboardFilterOptions options = {}) {
-    dashboards_->SetFilters(Caller(), overview_, instance, body, options);
+    dashboards_->SetFilters(Caller(), overview_, instance, entries, options);
   }
 
   TempDir data_dir_;
@@ -389,15 +391,12 @@ TEST_P(DashboardServiceTest, AnElementListSelectionFiltersTheVisualizationsItRea
                  ProfitByRegion(std::string("region_id NOT IN (1, 2) AND ") + kRecentYears));
 
   // Clearing the selector (an entry with its key alone) shows every region again.
-  SetFilters(instance, Json::array({{{"key", "W10"}}}));
+  SetFilters(instance, {EntryWithKey("W10")});
   ExpectSameRows(ShownProfitByRegion(instance), ProfitByRegion(kRecentYears));
 
   // A single-selection selector on its target only: W14 (Channel) reaches W6, not W5.
   SetFilters(instance,
-             Json::array({{{"key", "W14"},
-                           {"currentSelection",
-                            {{"selectionStatus", "included"},
-                             {"elements", {{{"id", "h2;" + AttributeId("Channel")}}}}}}}}));
+             {Selecting(EntryWithKey("W14"), ElementsById({"h2;" + AttributeId("Channel")}))});
   ExpectSameRows(Visualization(instance, "W6", {"Units Sold"}),
                  Expected(std::string("SELECT quarter_id, channel_id, SUM(units) FROM flat WHERE "
                                       "channel_id = 2 AND ") +
@@ -423,29 +422,20 @@ TEST_P(DashboardServiceTest, BadFiltersAreRefusedWithAClearErrorAndChangeNothing
   const uint64_t generation_before =
       dashboards_->InstanceDefinition(Caller(), overview_, instance).state->generation;
 
-  const Json unknown_key = {{{"key", "W404"}, {"unset", true}}};
-  const std::vector<std::pair<std::string, Json>> cases = {
+  const std::vector<FilterEntry> unknown_key = {Unset(EntryWithKey("W404"))};
+  const std::vector<std::pair<std::string, std::vector<FilterEntry>>> cases = {
       {"unknown key", unknown_key},
       {"a valid entry then an unknown one",
-       Json::array({RegionSelection("included", {"2"})[0], unknown_key[0]})},
+       {RegionSelection("included", {"2"})[0], unknown_key[0]}},
       {"an element of another attribute",
-       Json::array(
-           {{{"key", "W10"},
-             {"currentSelection", {{"elements", {{{"id", "h2023;" + AttributeId("Year")}}}}}}}})},
-      {"a malformed element id",
-       Json::array({{{"key", "W10"}, {"currentSelection", {{"elements", {{{"id", "xyz"}}}}}}}})},
+       {Selecting(EntryWithKey("W10"), ElementsById({"h2023;" + AttributeId("Year")}))}},
+      {"a malformed element id", {Selecting(EntryWithKey("W10"), ElementsById({"xyz"}))}},
       {"two elements on a single selection",
-       Json::array({{{"key", "W14"},
-                     {"currentSelection",
-                      {{"elements",
-                        {{{"id", "h1;" + AttributeId("Channel")}},
-                         {{"id", "h2;" + AttributeId("Channel")}}}}}}}})},
-      {"an element named nowhere",
-       Json::array(
-           {{{"key", "W10"}, {"currentSelection", {{"elements", {{{"name", "Atlantis"}}}}}}}})},
+       {Selecting(EntryWithKey("W14"),
+                  ElementsById({"h1;" + AttributeId("Channel"), "h2;" + AttributeId("Channel")}))}},
+      {"an element named nowhere", {Selecting(EntryWithKey("W10"), ElementNamed("Atlantis"))}},
       {"excluded on a qualification",
-       Json::array({{{"key", "W11"}, {"currentSelection", {{"selectionStatus", "excluded"}}}}})},
-      {"not a list of filters", Json("Region")},
+       {Selecting(EntryWithKey("W11"), WithStatus(model::SelectionStatus::kExcluded))}},
   };
   for (const auto& [what, body] : cases) {
     SCOPED_TRACE(what);

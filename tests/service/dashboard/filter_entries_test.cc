@@ -1,13 +1,24 @@
-// Filter entries on a hand-built two-chapter dashboard: how entries find their selector, clearing,
-// synchronized selectors, and the refusals that need no data.
+// Filter entries on a hand-built two-chapter dashboard: how entries find their selector,
+// clearing, synchronized selectors, the refusals that need no data, and members whose faults
+// refuse only when the selector reads them. (How a body becomes entries is
+// api/dashboard_requests.h's, tested in tests/api.)
 #include "service/dashboard/filter_entries.h"
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "service/dashboard/filter_entry_builders.h"
 
 namespace tessera::service::dashboard {
 namespace {
+
+using tessera::testing::ElementsById;
+using tessera::testing::EntryNamed;
+using tessera::testing::EntryWithKey;
+using tessera::testing::ObjectItem;
+using tessera::testing::OldSelections;
+using tessera::testing::Selecting;
+using tessera::testing::WithStatus;
 
 constexpr const char* kRegion = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 constexpr const char* kYear = "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";
@@ -58,15 +69,22 @@ model::Dashboard TwoChapters() {
 
 class FilterEntries : public ::testing::Test {
  protected:
-  std::vector<dashboard::SelectorUpdate> Parse(const Json& body, bool ignore_missing = false) {
+  std::vector<dashboard::SelectorUpdate> Resolve(const std::vector<FilterEntry>& entries,
+                                                 bool ignore_missing = false) {
     dashboard::FilterContext context{dashboard_, state_, {}, {}, {}};
     context.is_attribute = [](const std::string& id) { return id == kRegion || id == kYear; };
-    return dashboard::ParseFilterEntries(body, context, ignore_missing);
+    return dashboard::ResolveFilterEntries(entries, context, ignore_missing);
   }
 
-  static Json Region(const std::string& value) {
-    return {
-        {"currentSelection", {{"elements", {{{"id", "h" + value + ";" + std::string(kRegion)}}}}}}};
+  // {"currentSelection": {"elements": [{"id": "h<value>;<Region>"}]}} with `entry`'s name.
+  static FilterEntry Region(FilterEntry entry, const std::string& value) {
+    return Selecting(std::move(entry), ElementsById({"h" + value + ";" + std::string(kRegion)}));
+  }
+
+  // A member whose reading failed with Error(kInvalidInput).
+  template <class T>
+  static Parsed<T> Faulty() {
+    return Parsed<T>::Of([]() -> T { throw Error(ErrorCode::kInvalidInput, "faulty member"); });
   }
 
   model::Dashboard dashboard_ = TwoChapters();
@@ -74,20 +92,15 @@ class FilterEntries : public ::testing::Test {
 };
 
 TEST_F(FilterEntries, ANameIsLookedUpInTheCurrentChapterFirst) {
-  Json entry = Region("1");
-  entry["name"] = "Measure";
-  entry.erase("currentSelection");
-  entry["currentSelection"] = {
-      {"objectItems", {{{"id", std::string("i") + kProfit + ";" + kProfit}}}}};
-  EXPECT_EQ(Parse(Json::array({entry}))[0].key, "W13");
+  const FilterEntry entry = Selecting(
+      EntryNamed("Measure"), ObjectItem(std::string("i") + kProfit + ";" + kProfit, kProfit));
+  EXPECT_EQ(Resolve({entry})[0].key, "W13");
   state_.current_chapter = "K3";
-  EXPECT_EQ(Parse(Json::array({entry}))[0].key, "W21");
+  EXPECT_EQ(Resolve({entry})[0].key, "W21");
 }
 
 TEST_F(FilterEntries, SelectorsOfOtherChaptersAreFound) {
-  Json entry = Region("4");
-  entry["key"] = "W20";
-  const auto updates = Parse(Json::array({entry}));
+  const auto updates = Resolve({Region(EntryWithKey("W20"), "4")});
   ASSERT_EQ(updates.size(), 1u);
   EXPECT_EQ(updates[0].key, "W20");
   EXPECT_EQ(updates[0].selection.elements, std::vector<std::string>{std::string(kRegion) + ":4"});
@@ -95,59 +108,72 @@ TEST_F(FilterEntries, SelectorsOfOtherChaptersAreFound) {
 
 TEST_F(FilterEntries, ANameOfSeveralSelectorsInOneChapterIsRefused) {
   dashboard_.chapters[0].filters[1].name = "Region";
-  Json entry = Region("1");
-  entry["name"] = "Region";
-  EXPECT_THROW(Parse(Json::array({entry})), Error);
-  entry["key"] = "W10";  // a key wins over the name
-  EXPECT_EQ(Parse(Json::array({entry}))[0].key, "W10");
+  EXPECT_THROW(Resolve({Region(EntryNamed("Region"), "1")}), Error);
+  EXPECT_EQ(Resolve({Region(EntryWithKey("W10"), "1")})[0].key, "W10");
 }
 
 TEST_F(FilterEntries, SynchronizedSelectorsShareTheirSelection) {
-  Json entry = Region("2");
-  entry["key"] = "W10";
-  dashboard::DashboardState next =
-      dashboard::ApplyFilterUpdates(dashboard_, state_, Parse(Json::array({entry})));
+  dashboard::DashboardState next = dashboard::ApplyFilterUpdates(
+      dashboard_, state_, Resolve({Region(EntryWithKey("W10"), "2")}));
   EXPECT_EQ(next.selections.at("W20").elements,
             std::vector<std::string>{std::string(kRegion) + ":2"});
   EXPECT_EQ(next.selections.at("W11").status, model::SelectionStatus::kUnfiltered);
 }
 
 TEST_F(FilterEntries, ClearingGivesNoConditionOrTheSavedObjects) {
-  Json entry = Region("2");
-  entry["key"] = "W10";
-  state_ = dashboard::ApplyFilterUpdates(dashboard_, state_, Parse(Json::array({entry})));
-  const auto updates = Parse(Json::parse(R"([{"key": "W10"}, {"name": "Measure"}])"));
+  state_ = dashboard::ApplyFilterUpdates(dashboard_, state_,
+                                         Resolve({Region(EntryWithKey("W10"), "2")}));
+  const auto updates = Resolve({EntryWithKey("W10"), EntryNamed("Measure")});
   EXPECT_EQ(updates[0].selection.status, model::SelectionStatus::kUnfiltered);
   EXPECT_TRUE(updates[0].selection.elements.empty());
   EXPECT_EQ(updates[1].selection.objects, std::vector<std::string>{kRevenue});
 }
 
 TEST_F(FilterEntries, UnmatchedEntriesFailUnlessIgnored) {
-  const Json body = Json::parse(R"([{"key": "W99"}, {"key": "W11"}])");
-  EXPECT_THROW(Parse(body), Error);
-  const auto updates = Parse(body, /*ignore_missing=*/true);
+  const std::vector<FilterEntry> entries = {EntryWithKey("W99"), EntryWithKey("W11")};
+  EXPECT_THROW(Resolve(entries), Error);
+  const auto updates = Resolve(entries, /*ignore_missing=*/true);
   ASSERT_EQ(updates.size(), 1u);
   EXPECT_EQ(updates[0].key, "W11");
 }
 
 TEST_F(FilterEntries, RefusedEntries) {
   const std::string year_element = std::string("h2024;") + kYear;
-  for (
-      const char* body : {
-          R"([{"currentSelection": {}}])",
-          R"([{"key": "W10", "currentSelection": {"dynamicSelectionApplied": true}}])",
-          R"([{"key": "W10", "currentSelection": {"selectionStatus": "maybe"}}])",
-          R"([{"key": "W10", "currentSelection": {"elements": [{"id": "h1;NOTANID"}]}}])",
-          R"([{"key": "W13", "currentSelection": {"objectItems": [{"id": "EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"}]}}])",
-          R"([{"key": "W13", "selections": []}])",
-          R"([{"key": "W13", "currentSelection": {"selectionStatus": "excluded"}}])",
-          R"("x")",
-      }) {
-    EXPECT_THROW(Parse(Json::parse(body)), Error) << body;
+  const std::string not_offered = "EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE";
+  const std::vector<std::pair<std::string, FilterEntry>> cases = {
+      {"a malformed element id", Selecting(EntryWithKey("W10"), ElementsById({"h1;NOTANID"}))},
+      {"an element of another attribute",
+       Selecting(EntryWithKey("W10"), ElementsById({year_element}))},
+      {"an object not offered",
+       Selecting(EntryWithKey("W13"), ObjectItem(not_offered, not_offered))},
+      {"the old format on an object replacement", OldSelections(EntryWithKey("W13"), {})},
+      {"excluded on an object replacement",
+       Selecting(EntryWithKey("W13"), WithStatus(model::SelectionStatus::kExcluded))},
+  };
+  for (const auto& [what, entry] : cases) {
+    EXPECT_THROW(Resolve({entry}), Error) << what;
   }
-  Json other_attribute = {{"key", "W10"},
-                          {"currentSelection", {{"elements", {{{"id", year_element}}}}}}};
-  EXPECT_THROW(Parse(Json::array({other_attribute})), Error);
+}
+
+TEST_F(FilterEntries, AFaultyMemberRefusesOnlyWhenTheSelectorReadsIt) {
+  // W13 replaces objects: it reads objectItems, never elements or values.
+  CurrentSelection objects_only = ObjectItem(std::string(kProfit), kProfit);
+  objects_only.elements = Faulty<std::vector<Parsed<GivenElement>>>();
+  objects_only.values = Faulty<std::optional<std::vector<Parsed<std::string>>>>();
+  EXPECT_EQ(Resolve({Selecting(EntryWithKey("W13"), objects_only)})[0].selection.objects,
+            std::vector<std::string>{kProfit});
+
+  // W10 is an element list: it reads the elements.
+  CurrentSelection faulty_elements;
+  faulty_elements.elements = Faulty<std::vector<Parsed<GivenElement>>>();
+  EXPECT_THROW(Resolve({Selecting(EntryWithKey("W10"), faulty_elements)}), Error);
+
+  // Nothing is read of an entry that names no selector when missing selectors are ignored.
+  FilterEntry unmatched = EntryWithKey("W99");
+  unmatched.format = FilterEntry::Format::kNew;
+  unmatched.current_selection = Faulty<std::optional<CurrentSelection>>();
+  EXPECT_TRUE(Resolve({unmatched}, /*ignore_missing=*/true).empty());
+  EXPECT_THROW(Resolve({unmatched}), Error);
 }
 
 }  // namespace
