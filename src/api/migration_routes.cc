@@ -171,7 +171,8 @@ http::Response EditPackage(RequestContext& context) {
                              {"progress", package.progress}});
 }
 
-// With autoSync the body is ignored and the status file's certification is taken.
+// With autoSync the body is ignored and the status file's certification is taken. Otherwise an
+// unknown migration or a caller without its privileges is refused before a bad body.
 http::Response CertifyPackage(RequestContext& context) {
   bool auto_sync = context.QueryBool("autoSync", false);
   if (auto_sync) {
@@ -180,8 +181,10 @@ http::Response CertifyPackage(RequestContext& context) {
   }
   Json body = context.request().body.empty() ? Json::object() : context.BodyJson();
   migration::MigrationId id = MigrationIdParam(context);
+  auto& migrations = context.services().migrations;
+  migrations.RequireCertifier(context.principal(), id);
   migration::CertificationChange change = ParseCertificationBody(body);
-  context.services().migrations.Certify(context.principal(), id, change);
+  migrations.Certify(context.principal(), id, change);
   return RequestContext::NoContent();
 }
 
@@ -206,10 +209,14 @@ http::Response DownloadPackage(RequestContext& context) {
 
 // Shared file store: package files uploaded to a target that cannot see the source's location.
 
+// A caller without the privilege, or a server without a usable location, is refused before a bad
+// body; a size over the limit after it.
 http::Response DescribeSharedFile(RequestContext& context) {
-  migration::SharedFileDescription description = ParseSharedFileBody(context.BodyJson());
-  return context.Reply(200,
-                       context.services().shared_files.Describe(context.principal(), description));
+  Json body = context.BodyJson();
+  auto& shared_files = context.services().shared_files;
+  shared_files.RequireCanDescribe(context.principal());
+  migration::SharedFileDescription description = ParseSharedFileBody(body);
+  return context.Reply(200, shared_files.Describe(context.principal(), description));
 }
 
 migration::UploadedContent UploadedFileOf(RequestContext& context) {
@@ -262,15 +269,22 @@ http::Response GetStorage(RequestContext& context) {
   return context.Reply(200, context.services().storage_location.Describe(context.principal()));
 }
 
+// PatchStorage and ValidateStorage refuse a caller who is not an administrator before a bad body.
 http::Response PatchStorage(RequestContext& context) {
-  migration::StorageLocationRequest request = ParseStorageLocationBody(context.BodyJson());
-  context.services().storage_location.Configure(context.principal(), request);
+  Json body = context.BodyJson();
+  auto& location = context.services().storage_location;
+  location.RequireAdministrator(context.principal());
+  migration::StorageLocationRequest request = ParseStorageLocationBody(body);
+  location.Configure(context.principal(), request);
   return RequestContext::NoContent();
 }
 
 http::Response ValidateStorage(RequestContext& context) {
-  migration::StorageLocationRequest request = ParseStorageLocationBody(context.BodyJson());
-  context.services().storage_location.Validate(context.principal(), request);
+  Json body = context.BodyJson();
+  auto& location = context.services().storage_location;
+  location.RequireAdministrator(context.principal());
+  migration::StorageLocationRequest request = ParseStorageLocationBody(body);
+  location.Validate(context.principal(), request);
   return RequestContext::NoContent();
 }
 

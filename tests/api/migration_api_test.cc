@@ -223,6 +223,24 @@ TEST_P(MigrationApi, TheStorageLocationIsReadAndChangedByTheAdministrator) {
               400, "ERR006");
 }
 
+// The caller is checked before the body, as it was when the service read it.
+TEST_P(MigrationApi, TheStorageLocationRefusesANonAdministratorBeforeABadBody) {
+  Json malformed = {{"sharedFileStore", {{"type", "S3"}, {"location", "bucket"}}}};
+  std::string administrator = source_->token;
+  std::string no_admin =
+      source_->LoginWithout(model::Privilege::kAdministerEnvironment, "no_administer");
+  for (auto [method, path] : {std::pair{"PATCH", "/api/mstrServices/library/storage"},
+                              std::pair{"POST", "/api/mstrServices/library/storage/validation"}}) {
+    ExpectError(source_->Send(method, path, malformed), 400, "ERR006");
+    source_->token = no_admin;
+    auto refused = source_->Send(method, path, malformed);
+    source_->token = administrator;
+    ExpectError(refused, 403, "ERR014");
+    EXPECT_EQ(BodyOf(refused)["message"],
+              "You do not have Administer environment privilege(s) to perform the task.");
+  }
+}
+
 TEST_P(MigrationApi, WithoutALocationPackagesCannotBeCreated) {
   target_->Stop();
   target_->config.packages_dir = "none";

@@ -230,6 +230,38 @@ TEST_P(MigrationFilesApi, BadUploadsAreRefusedAndLeaveNothingBehind) {
   EXPECT_EQ(target_->storage.Dump(project_), before);
 }
 
+// The caller, then the location, are checked before the body, as they were when the service
+// read it; the size limit after it.
+TEST_P(MigrationFilesApi, ADescriptionIsRefusedForItsCallerOrLocationBeforeItsBody) {
+  Json malformed = DescribeBody("package");
+  malformed["type"] = "reports";
+  ExpectError(target_->Send("POST", kFiles, malformed), 400, "ERR006");
+  std::string administrator = target_->token;
+  std::string no_apply = target_->LoginWithout(model::Privilege::kApplyPackage, "no_apply");
+  auto as_uploader = [&](const std::string& token) {
+    target_->token = token;
+    auto response = target_->Send("POST", kFiles, malformed);
+    target_->token = administrator;
+    return response;
+  };
+  auto refused = as_uploader(no_apply);
+  ExpectError(refused, 403, "ERR014");
+  EXPECT_EQ(BodyOf(refused)["message"],
+            "You do not have Apply package privilege(s) to perform the task.");
+
+  ASSERT_EQ(target_
+                ->Send("PATCH", "/api/mstrServices/library/storage",
+                       {{"sharedFileStore", {{"type", "unset"}}}})
+                .status,
+            204);
+  target_->Stop();
+  target_->config.packages_dir = "none";
+  target_->Start();
+  ExpectError(as_uploader(no_apply), 403, "ERR014");
+  ExpectError(as_uploader(administrator), 503, "ERR016");
+  EXPECT_TRUE(ListedFiles().empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, MigrationFilesApi, ::testing::ValuesIn(kAllStoreBackends),
                          BackendParamName);
 

@@ -166,6 +166,23 @@ TEST_P(MigrationSideApi, ACertificationSetOnTheSourceIsSynchronisedOnTheTarget) 
   }
 }
 
+// The migration and the caller are checked before the body, as they were when the service read it.
+TEST_P(MigrationSideApi, ACertificationOfAnUnknownMigrationOrByAnUnprivilegedCallerIsNotA400) {
+  std::string id = Create(ObjectMigrationBody(source_->storage.Named(project_, "Cost"), "replace"));
+  Json malformed = {{"status", "approved"}};
+  ExpectError(Certify(*source_, id, malformed), 400, "ERR006");
+
+  ExpectError(Certify(*source_, NewObjectId() + ":" + NewObjectId(), malformed), 404, "ERR004");
+  std::string administrator = source_->token;
+  source_->token = source_->LoginWithout(model::Privilege::kCreatePackage, "no_create");
+  auto refused = Certify(*source_, id, malformed);
+  source_->token = administrator;
+  ExpectError(refused, 403, "ERR014");
+  EXPECT_EQ(BodyOf(refused)["message"],
+            "You do not have Create package privilege(s) to perform the task.");
+  EXPECT_FALSE(source_->Get(id)["packageInfo"].contains("certification"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, MigrationSideApi, ::testing::ValuesIn(kAllStoreBackends),
                          BackendParamName);
 

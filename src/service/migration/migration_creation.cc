@@ -223,15 +223,28 @@ MigrationRecord MigrationService::Edit(const Principal& principal, const Migrati
   return record;
 }
 
+MigrationService::Loaded MigrationService::LoadForCertifier(storage::MetadataTransaction& tx,
+                                                            const Principal& principal,
+                                                            const MigrationId& id,
+                                                            bool for_update) {
+  Loaded loaded = Load(tx, id, for_update);
+  RequirePackagePrivileges(
+      principal,
+      loaded.role == kSource ? model::Privilege::kCreatePackage : model::Privilege::kApplyPackage,
+      loaded.project_id);
+  return loaded;
+}
+
+void MigrationService::RequireCertifier(const Principal& principal, const MigrationId& id) {
+  store_.Read(
+      [&](storage::MetadataTransaction& tx) { LoadForCertifier(tx, principal, id, false); });
+}
+
 void MigrationService::Certify(const Principal& principal, const MigrationId& id,
                                const CertificationChange& change) {
   MigrationRecord certified;
   store_.Write([&](storage::MetadataTransaction& tx) {
-    Loaded loaded = Load(tx, id, true);
-    RequirePackagePrivileges(
-        principal,
-        loaded.role == kSource ? model::Privilege::kCreatePackage : model::Privilege::kApplyPackage,
-        loaded.project_id);
+    Loaded loaded = LoadForCertifier(tx, principal, id, true);
     CertificationOperator caller{principal.user_id, principal.username, principal.full_name};
     Timestamp now = Now();
     service::migration::Certify(loaded.record, change.CompletedWith(caller, now), now);
@@ -245,11 +258,7 @@ void MigrationService::Certify(const Principal& principal, const MigrationId& id
 
 void MigrationService::SyncCertification(const Principal& principal, const MigrationId& id) {
   store_.Write([&](storage::MetadataTransaction& tx) {
-    Loaded loaded = Load(tx, id, true);
-    RequirePackagePrivileges(
-        principal,
-        loaded.role == kSource ? model::Privilege::kCreatePackage : model::Privilege::kApplyPackage,
-        loaded.project_id);
+    Loaded loaded = LoadForCertifier(tx, principal, id, true);
     MigrationRecord& record = loaded.record;
     const auto& own = record.package_info.certification;
     auto shared = ReadCertificationStatus(location_.Require(), id);

@@ -135,6 +135,10 @@ class MigrationService {
   MigrationRecord Edit(const Principal& principal, const MigrationId& id,
                        const CreateRequest& request);
 
+  // What a certification of `id` checks before its body is read: the migration exists on this
+  // server (else Error(kNotFound)) and the caller has its side's package privileges. Certify and
+  // SyncCertification check the same first.
+  void RequireCertifier(const Principal& principal, const MigrationId& id);
   // PATCH /api/migrations/{id}/packageInfo/certification: sets `change` on this server's record
   // (only while created; the operator defaults to the caller, the date to now) and shares it
   // through the status file.
@@ -167,6 +171,10 @@ class MigrationService {
   struct Loaded;
 
   Loaded Load(storage::MetadataTransaction& tx, const MigrationId& id, bool for_update);
+  // The record of `id`, once the caller is found to hold its side's package privileges (Create
+  // package on the source, Apply package on the target, and Bypass).
+  Loaded LoadForCertifier(storage::MetadataTransaction& tx, const Principal& principal,
+                          const MigrationId& id, bool for_update);
   void Store(storage::MetadataTransaction& tx, const std::string& role,
              const MigrationRecord& record, const std::string& project_id, const Json& internal);
   std::string ResolveTargetProject(const MigrationRecord& record,

@@ -125,10 +125,14 @@ storage::SharedFileRecord SharedFileService::Find(const std::string& file_id) {
   return *found;
 }
 
-Json SharedFileService::Describe(const Principal& principal,
-                                 const SharedFileDescription& description) {
+void SharedFileService::RequireCanDescribe(const Principal& principal) const {
   RequireUploader(principal);
   location_.Require();
+}
+
+Json SharedFileService::Describe(const Principal& principal,
+                                 const SharedFileDescription& description) {
+  RequireCanDescribe(principal);
   std::string key = NewObjectId();
   storage::SharedFileRecord record;
   record.id = NewFileId(key);

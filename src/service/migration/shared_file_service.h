@@ -77,6 +77,10 @@ class SharedFileService {
   SharedFileService(storage::MetadataStore& store, StorageLocationService& location,
                     SharedFileOptions options);
 
+  // What Describe() checks before the description: the caller may upload (Apply package in some
+  // project, else Error(kInsufficientPrivileges)) and the storage location is usable (else
+  // Require()'s Error(kServiceUnavailable)).
+  void RequireCanDescribe(const Principal& principal) const;
   Json Describe(const Principal& principal, const SharedFileDescription& description);
   Json Upload(const Principal& principal, const std::string& file_id,
               const UploadedContent& content);

@@ -61,8 +61,12 @@ storage::PackageLocation StorageLocationService::Require() const {
   return storage::PackageLocation(choice.location, writer_);
 }
 
-Json StorageLocationService::Describe(const Principal& principal) const {
+void StorageLocationService::RequireAdministrator(const Principal& principal) const {
   RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
+}
+
+Json StorageLocationService::Describe(const Principal& principal) const {
+  RequireAdministrator(principal);
   Choice choice = Current();
   bool is_set = !choice.location.empty();
   return {{"sharedFileStore",
@@ -80,13 +84,13 @@ Json StorageLocationService::Describe(const Principal& principal) const {
 
 void StorageLocationService::Validate(const Principal& principal,
                                       const StorageLocationRequest& requested) const {
-  RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
+  RequireAdministrator(principal);
   ProbeOrRefuse(requested.unset ? configured_dir_ : requested.location);
 }
 
 void StorageLocationService::Configure(const Principal& principal,
                                        const StorageLocationRequest& requested) {
-  RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
+  RequireAdministrator(principal);
   if (!requested.unset) ProbeOrRefuse(requested.location);
   Json value = requested.unset ? Json::object()
                                : Json{{"type", "file_system"},

@@ -48,6 +48,9 @@ class StorageLocationService {
   // Whether a location is configured at all (it may still be unusable: Require() says).
   bool IsConfigured() const;
 
+  // Administer environment, else Error(kInsufficientPrivileges): what Describe, Validate and
+  // Configure check first.
+  void RequireAdministrator(const Principal& principal) const;
   Json Describe(const Principal& principal) const;
   void Validate(const Principal& principal, const StorageLocationRequest& request) const;
   void Configure(const Principal& principal, const StorageLocationRequest& request);
