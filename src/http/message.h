@@ -37,7 +37,7 @@ class QueryParams {
   void Add(std::string name, std::string value);
   std::optional<std::string_view> Get(std::string_view name) const;  // the first occurrence
   // Every value of `name`, each also split on commas: "type=776&type=779" and "type=776,779"
-  // both give {"776", "779"} (spec 01 §1.3). Empty pieces are dropped.
+  // both give {"776", "779"}. Empty pieces are dropped.
   std::vector<std::string> GetList(std::string_view name) const;
   bool Has(std::string_view name) const;
   const std::vector<Field>& fields() const { return fields_; }

@@ -2,12 +2,13 @@
 //
 // Maps a method and a path to a handler. Routes are templates of literal and "{name}" segments:
 //   router.Add("GET", "/api/v2/reports/{reportId}/instances/{instanceId}", handler);
-// Matching tolerates what real clients send (spec 01 §1.1): a trailing slash ("/x/" == "/x"),
-// percent-encoded segments (decoded before matching, so "/api/projects/My%20Project" binds
+// Matching tolerates what real clients send: a trailing slash ("/x/" == "/x"), percent-encoded
+// segments (decoded before matching, so "/api/projects/My%20Project" binds
 // projectIdOrName = "My Project"), and repeated slashes are not collapsed. Literal segments win
 // over parameters at the same position. The result says whether the path is unknown (404) or
-// known under another method (405, with the allowed methods sorted), so the caller can answer the
-// spec's routing errors. Methods compare case-insensitively; HEAD without its own route uses GET's.
+// known under another method (405, with the allowed methods sorted), so the caller can answer
+// each with its own error. Methods compare case-insensitively; HEAD without its own route uses
+// GET's.
 #pragma once
 
 #include <cstdint>

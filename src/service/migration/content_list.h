@@ -1,8 +1,8 @@
 // service/migration/content_list.h
 //
-// The items of a tocView.content list (spec 04 §1.6) in the order given, each id once, in memory
-// that does not grow with the list: past kContentListItemsInMemory items the list moves to disk
-// (storage::ScratchTable in `scratch_dir`; empty: the system's temporary directory).
+// The items of a package's content list (tocView.content) in the order given, each id once, in
+// memory that does not grow with the list: past kContentListItemsInMemory items the list moves to
+// disk (storage::ScratchTable in `scratch_dir`; empty: the system's temporary directory).
 //
 // Contract:
 //   - Add() appends an item unless an item with the same id (case-insensitive) is listed already,

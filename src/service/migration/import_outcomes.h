@@ -1,7 +1,7 @@
 // service/migration/import_outcomes.h
 //
-// What an import of a package does to its target, in words: the message of a validation (the
-// dry run of an import, spec 04 §1.4), read by people and by `tessera migrate`.
+// What an import of a package does to its target, in words: the message of a validation (the dry
+// run of an import), read by people and by `tessera migrate`.
 //
 // Contract: DescribeImportOutcomes gives
 //   "<n> object(s) would be imported: <rule>: <count> <outcome>, ...; <rule>: ..."

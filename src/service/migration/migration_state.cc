@@ -29,14 +29,14 @@ bool SameRef(const NamedRef& sent, const NamedRef& stored) {
   return sent.id == stored.id && (sent.name.empty() || sent.name == stored.name);
 }
 
-// spec 04 §1.10, §2.3 row 36: name and target can change until the import is approved.
+// The package name and the target can change until the import is approved.
 void CheckNotApproved(const MigrationRecord& record, std::string_view what) {
   if (record.import_info.import_request_status == RequestStatus::kApproved) {
     Refuse("The " + std::string(what) + " can no longer change: the import was approved");
   }
 }
 
-// §1.3: configuration packages have no project; `{}` is the only target project they take.
+// Configuration packages have no project; `{}` is the only target project they take.
 void CheckTargetProjectFits(const MigrationRecord& record, const NamedRef& project) {
   if (IsConfiguration(record) && !project.empty()) {
     Refuse(
@@ -45,15 +45,15 @@ void CheckTargetProjectFits(const MigrationRecord& record, const NamedRef& proje
   }
 }
 
-// Import request (T4–T7) ------------------------------------------------------------------------
+// Import request ----------------------------------------------------------------------------------
 
 void RequestImport(MigrationRecord& record) {
   const PackageInfo& package = record.package_info;
-  // spec 04 §2.3 row 15: an approval is final.
+  // An approval is final.
   if (record.import_info.import_request_status == RequestStatus::kApproved) {
     Refuse("The import request cannot go back from approved to requested");
   }
-  // spec 04 §2.3 row 12: only a built, live package can be requested (T4, T7).
+  // Only a built, undeleted package can be requested.
   if (package.status != PackageStatus::kCreated || package.deleted) {
     Refuse("The package is not in status created");
   }
@@ -61,18 +61,17 @@ void RequestImport(MigrationRecord& record) {
 }
 
 void ApproveImport(MigrationRecord& record, Timestamp now) {
-  // spec 04 §2.3 row 13: approval follows a request (T5).
+  // Approval follows a request.
   if (record.import_info.import_request_status != RequestStatus::kRequested) {
     Refuse("The import must be requested before it can be approved");
   }
   record.import_info.import_request_status = RequestStatus::kApproved;
-  record.package_info.status = PackageStatus::kLocked;  // T5
+  record.package_info.status = PackageStatus::kLocked;
   record.package_info.last_updated_date = now;
 }
 
 void RejectImport(MigrationRecord& record) {
   RequestStatus current = record.import_info.import_request_status;
-  // spec 04 §2.2 T6: only a pending request can be rejected.
   if (current != RequestStatus::kRequested) {
     Refuse("Only a requested import can be rejected; the import request is " +
            std::string(RequestStatusName(current)));
@@ -80,9 +79,10 @@ void RejectImport(MigrationRecord& record) {
   record.import_info.import_request_status = RequestStatus::kRejected;
 }
 
-// Undo request (T12, T13) -----------------------------------------------------------------------
+// Undo request ------------------------------------------------------------------------------------
 
-// spec 04 §2.3 row 31: the undo of a project package names its project; configuration none.
+// Approving the undo of a project package names its target project in X-MSTR-ProjectID; that of
+// a configuration package sends no such header.
 void CheckUndoProjectHeader(const MigrationRecord& record,
                             const std::optional<std::string>& project_header) {
   bool has_header = project_header && !project_header->empty();
@@ -106,23 +106,23 @@ void CheckUndoProjectHeader(const MigrationRecord& record,
 }
 
 void CheckNotUndone(const MigrationRecord& record) {
-  // spec 04 §2.3 row 32: one successful undo per import (§5.2).
+  // An import is undone successfully at most once.
   if (record.import_info.status == ImportStatus::kUndoSuccess) {
     Refuse("The migration has already been undone; reuse the package to import it again");
   }
 }
 
 void CheckUndoPackage(bool has_undo_package) {
-  // spec 04 §2.3 row 29: keep_both, generateUndo=false or a consumed undo leave none (§5.1).
+  // None after a keep_both rule or generateUndo=false, nor when its file is gone.
   if (!has_undo_package) Refuse("No undo package is available for this migration");
 }
 
 bool RequestUndo(MigrationRecord& record, bool has_undo_package) {
   ImportInfo& imp = record.import_info;
   CheckNotUndone(record);
-  // spec 04 §2.3 row 14: requested again changes nothing.
+  // Requested again changes nothing.
   if (imp.undo_request_status == RequestStatus::kRequested) return false;
-  // spec 04 §2.3 row 28 (T12): undo follows an import; after undo_failed a new cycle may start.
+  // Undo follows an import; after undo_failed a new cycle may start.
   if (imp.status != ImportStatus::kImported && imp.status != ImportStatus::kUndoFailed) {
     Refuse("Undo needs an imported migration; its status is " +
            std::string(ImportStatusName(imp.status)));
@@ -136,18 +136,18 @@ bool ApproveUndo(MigrationRecord& record, const std::optional<std::string>& proj
                  bool has_undo_package) {
   ImportInfo& imp = record.import_info;
   CheckNotUndone(record);
-  // spec 04 §2.3 row 14: approved again while the undo runs changes nothing.
+  // Approved again while the undo runs changes nothing.
   if (imp.undo_request_status == RequestStatus::kApproved && imp.status == ImportStatus::kUndoing) {
     return false;
   }
-  // spec 04 §2.3 row 30 (T13): approval follows a request, also in a cycle after undo_failed.
+  // Approval follows a request, also in a cycle after undo_failed.
   if (imp.undo_request_status != RequestStatus::kRequested) {
     Refuse("The undo must be requested before it can be approved");
   }
   CheckUndoProjectHeader(record, project_header);
   CheckUndoPackage(has_undo_package);
   imp.undo_request_status = RequestStatus::kApproved;
-  imp.status = ImportStatus::kUndoing;  // T13; §2.2: undo counts progress from 0
+  imp.status = ImportStatus::kUndoing;  // the undo counts its own progress from 0
   imp.progress = 0;
   imp.message.clear();
   return true;
@@ -155,8 +155,8 @@ bool ApproveUndo(MigrationRecord& record, const std::optional<std::string>& proj
 
 bool RejectUndo(MigrationRecord& record) {
   RequestStatus current = record.import_info.undo_request_status;
-  if (current == RequestStatus::kRejected) return false;  // row 14
-  // spec 04 §2.1: rejected is tolerated, as for the import request (T6).
+  if (current == RequestStatus::kRejected) return false;  // rejected again changes nothing
+  // As for the import request, only a requested undo can be rejected.
   if (current != RequestStatus::kRequested) {
     Refuse("Only a requested undo can be rejected; the undo request is " +
            std::string(RequestStatusName(current)));
@@ -171,7 +171,7 @@ bool RejectUndo(MigrationRecord& record) {
 
 bool ApplyImportRequestStatus(MigrationRecord& record, RequestStatus status, Timestamp now) {
   RequestStatus current = record.import_info.import_request_status;
-  // spec 04 §2.3 row 14: the same status again changes nothing, not even a date.
+  // The same status again changes nothing, not even a date.
   if (status == current) return false;
   switch (status) {
     case RequestStatus::kRequested:
@@ -184,7 +184,7 @@ bool ApplyImportRequestStatus(MigrationRecord& record, RequestStatus status, Tim
       RejectImport(record);
       break;
     case RequestStatus::kPending:
-      // spec 04 §2.3 row 15: a request never goes back.
+      // A request never goes back to pending.
       Refuse("The import request cannot go back from " + std::string(RequestStatusName(current)) +
              " to pending");
     case RequestStatus::kUnknown:
@@ -220,9 +220,8 @@ bool Retarget(MigrationRecord& record, const std::optional<NamedRef>& environmen
 
 bool StartValidation(MigrationRecord& record, Timestamp now) {
   if (record.validation && record.validation->status == ValidationStatus::kValidating) {
-    return false;  // row 14, by analogy: validating again changes nothing
+    return false;  // validating again changes nothing
   }
-  // spec 04 §2.2 T17: a built package is validated.
   PackageStatus status = record.package_info.status;
   if (status != PackageStatus::kCreated) {
     Refuse("Validation needs a package in status created; its status is " +
@@ -238,7 +237,7 @@ void CheckEditable(const MigrationRecord& record) {
   bool status_allows =
       package.status == PackageStatus::kCreated || package.status == PackageStatus::kCreateFailed;
   bool request_allows = request == RequestStatus::kPending || request == RequestStatus::kRejected;
-  // spec 04 §1.10, §2.3 row 36: edited on the source, before the import is requested.
+  // Edited on the source only, while its import is not requested or approved.
   if (package.replicated || !status_allows || !request_allows) {
     Refuse(
         "A package can be edited on its source environment while its status is created or "
@@ -250,7 +249,6 @@ void CheckEditable(const MigrationRecord& record) {
 
 void CheckCertifiable(const MigrationRecord& record) {
   PackageStatus status = record.package_info.status;
-  // spec 04 §1.10, §2.3 row 36: certification only while created.
   if (status != PackageStatus::kCreated) {
     Refuse("A package can be certified only while its status is created; its status is " +
            std::string(PackageStatusName(status)));
@@ -260,7 +258,7 @@ void CheckCertifiable(const MigrationRecord& record) {
 void BeginRebuild(MigrationRecord& record, Timestamp now) {
   CheckEditable(record);
   PackageInfo& package = record.package_info;
-  package.status = PackageStatus::kCreating;  // T8
+  package.status = PackageStatus::kCreating;
   package.progress = 0;
   package.message.clear();
   package.storage.reset();
@@ -278,7 +276,7 @@ void CheckReusable(const MigrationRecord& source) {
   const PackageInfo& package = source.package_info;
   bool built =
       package.status == PackageStatus::kCreated || package.status == PackageStatus::kLocked;
-  // spec 04 §2.2 T15: only a built, live package is imported again.
+  // Only a built, undeleted package is imported again.
   if (!built || package.deleted) {
     Refuse("A package can be reused while its status is created or locked; its status is " +
            std::string(PackageStatusName(package.status)) +
@@ -293,7 +291,7 @@ MigrationRecord ReuseRecord(const MigrationRecord& source, std::string new_impor
   CheckTargetProjectFits(source, target_project);
   MigrationRecord reused;
   reused.package_info = source.package_info;
-  reused.package_info.status = PackageStatus::kLocked;  // T15
+  reused.package_info.status = PackageStatus::kLocked;
   reused.package_info.last_updated_date = now;
   ImportInfo& imp = reused.import_info;
   imp.id = std::move(new_import_id);
@@ -301,7 +299,7 @@ MigrationRecord ReuseRecord(const MigrationRecord& source, std::string new_impor
   imp.last_updated_date = now;
   imp.environment = target_environment;
   imp.project = target_project;
-  imp.import_request_status = RequestStatus::kApproved;  // T15: mstrio-py PUTs at once
+  imp.import_request_status = RequestStatus::kApproved;  // mstrio-py PUTs at once
   return reused;
 }
 
@@ -309,17 +307,17 @@ MigrationRecord ReuseRecord(const MigrationRecord& source, std::string new_impor
 
 void CheckImportable(const MigrationRecord& source_record) {
   const PackageInfo& package = source_record.package_info;
-  // spec 04 §2.3 row 19: the source approved this import.
+  // The source approved this import.
   if (package.status != PackageStatus::kLocked ||
       source_record.import_info.import_request_status != RequestStatus::kApproved) {
     Refuse("The import has not been approved on the source environment");
   }
-  // spec 04 §2.3 row 24: a package deleted on its source cannot be read.
+  // A package deleted on its source cannot be read.
   if (package.deleted) Refuse(std::string(kSharedFileUnreachable));
 }
 
 void CheckNotYetImported(const MigrationRecord& existing_target) {
-  // spec 04 §2.3 row 20: one import per import id; `reuse` makes a new one.
+  // One import per import id; `reuse` makes a new one.
   if (existing_target.import_info.status != ImportStatus::kPending) {
     Refuse("Migration already imported; reuse the package to import again");
   }
@@ -327,10 +325,10 @@ void CheckNotYetImported(const MigrationRecord& existing_target) {
 
 void BeginImport(MigrationRecord& record, const NamedRef& creator, const NamedRef& environment,
                  const NamedRef& target_project, Timestamp now) {
-  record.package_info.replicated = true;  // T9
+  record.package_info.replicated = true;
   ImportInfo& imp = record.import_info;
   imp.creator = creator;
-  imp.creation_date = now;  // §1.3: reset to the time of the import PUT
+  imp.creation_date = now;  // reset to the time of the import PUT
   imp.last_updated_date = now;
   imp.environment = environment;
   imp.project = target_project;
@@ -346,8 +344,8 @@ bool ApplyUndoRequestStatus(MigrationRecord& record, RequestStatus status,
                             const std::optional<std::string>& project_header, bool has_undo_package,
                             Timestamp now) {
   ImportInfo& imp = record.import_info;
-  // spec 04 §2.3 row 16: undo happens where the import happened. The current value sent back
-  // (a whole-record body) changes nothing.
+  // Undo happens where the import happened. The current value sent back (a whole-record body)
+  // changes nothing.
   if (!record.package_info.replicated) {
     if (status == imp.undo_request_status) return false;
     Refuse("Undo must be requested on the target environment");
@@ -364,8 +362,8 @@ bool ApplyUndoRequestStatus(MigrationRecord& record, RequestStatus status,
       changed = RejectUndo(record);
       break;
     case RequestStatus::kPending:
-      if (imp.undo_request_status == RequestStatus::kPending) return false;  // row 14
-      // spec 04 §2.3 row 15, for the undo request: a request never goes back.
+      if (imp.undo_request_status == RequestStatus::kPending) return false;  // no change
+      // A request never goes back to pending.
       Refuse("The undo request cannot go back from " +
              std::string(RequestStatusName(imp.undo_request_status)) + " to pending");
     case RequestStatus::kUnknown:
@@ -382,7 +380,7 @@ bool ApplyUndoRequestStatus(MigrationRecord& record, RequestStatus status,
 void CheckDeletable(const MigrationRecord& record) {
   ImportStatus imp = record.import_info.status;
   bool validating = record.validation && record.validation->status == ValidationStatus::kValidating;
-  // spec 04 §2.3 row 35: a running job keeps its record and files.
+  // A running job keeps its record and files.
   if (record.package_info.status == PackageStatus::kCreating || imp == ImportStatus::kImporting ||
       imp == ImportStatus::kUndoing || validating) {
     Refuse("Operation in progress");
@@ -414,7 +412,7 @@ void MarkImported(MigrationRecord& record, std::optional<StoredFile> undo_storag
   ImportInfo& imp = record.import_info;
   imp.status = ImportStatus::kImported;
   imp.progress = 100;
-  imp.undo_storage = std::move(undo_storage);  // absent: keep_both or generateUndo=false (§5.1)
+  imp.undo_storage = std::move(undo_storage);  // absent: keep_both or generateUndo=false
   imp.message.clear();
   imp.last_updated_date = now;
 }
@@ -429,9 +427,9 @@ void MarkImportFailed(MigrationRecord& record, std::string message, Timestamp no
 
 void MarkUndone(MigrationRecord& record, bool success, std::string message, Timestamp now) {
   ImportInfo& imp = record.import_info;
-  imp.status = success ? ImportStatus::kUndoSuccess : ImportStatus::kUndoFailed;  // T14
+  imp.status = success ? ImportStatus::kUndoSuccess : ImportStatus::kUndoFailed;
   if (success) imp.progress = 100;
-  imp.message = std::move(message);  // §5.3: undoStorage keeps its value
+  imp.message = std::move(message);  // undoStorage keeps its value
   imp.last_updated_date = now;
 }
 

@@ -50,7 +50,7 @@ std::vector<std::string> UsesOf(const PackageScope& scope, const ObjectRecord& r
     case PackageKind::kProject:
       return model::UsedObjectIds(record);
     case PackageKind::kProjectSecurity:
-      return {};  // links only: the roles and groups themselves are not carried (§4.8)
+      return {};  // links only: the roles and groups themselves are not carried
     case PackageKind::kConfiguration:
       return model::package::ConfigurationUses(record);
   }

@@ -1,16 +1,16 @@
 // service/migration/package_builder.h
 //
-// Package creation (spec 04 §2.2 transitions 1-3, §4.4, §4.8, §4.9): which objects a package
-// holds, and the package file that holds them (storage/package_format.h).
+// Package creation: which objects a package holds, and the package file that holds them
+// (storage/package_format.h).
 //
 // Contract:
-//   - DescribeContent checks the content of a new package against the source before the package
-//     is accepted: every listed id must name an object of the package's level -- an object of the
+//   - DescribeContent checks the content of a new package against the source before the package is
+//     accepted: every listed id must name an object of the package's level -- an object of the
 //     project for project packages, a user or user group for project_security packages, another
-//     configuration object for configuration packages -- else Error(kInvalidInput) listing the
-//     ids (spec 04 §2.3 rows 7, 8). It gives `store_chunk` the content as a package stores it
-//     (§1.6), in chunks of storage::kContentItemsPerEntry items as JSON array text: each item
-//     with the object's version, owner and dates now, explicitIncluded and level.
+//     configuration object for configuration packages -- else Error(kInvalidInput) listing the ids.
+//     It gives `store_chunk` the content as a package stores it, in chunks of
+//     storage::kContentItemsPerEntry items as JSON array text: each item with the object's version,
+//     owner and dates now, explicitIncluded and level.
 //   - BuildPackage writes the file from one consistent snapshot of the source: the listed
 //     objects; with includeDependents, everything they use, recursively, at the same level (owners
 //     and ACL trustees never); for a project merge, every object of the project; and, as implicit

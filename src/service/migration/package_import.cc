@@ -80,7 +80,7 @@ PackageRules RulesOf(const std::filesystem::path& path, const std::filesystem::p
   rules.listed = std::make_shared<storage::ScratchTable>(scratch_dir);
   storage::ForEachContentEntry(reader, [&](Json entry) {
     for (const auto& item : model::package::ParseContent(entry, "content")) {
-      rules.listed->Put(ToUpper(item.id), Encode(item.action));  // the last of an id wins (§4.3)
+      rules.listed->Put(ToUpper(item.id), Encode(item.action));  // the last of an id wins
     }
   });
   rules.source_project_id = manifest.source_project.id;
@@ -202,7 +202,7 @@ std::vector<model::AclEntry> KnownTrustees(const std::vector<model::AclEntry>& a
 }
 
 // aclOnReplacingObjects keep_both: every entry of both sides; for a trustee on both sides the
-// granted rights add up and a denied right stays denied (spec 04 §4.5).
+// granted rights add up and a denied right stays denied.
 std::vector<model::AclEntry> UnionAcl(std::vector<model::AclEntry> target,
                                       const std::vector<model::AclEntry>& source) {
   for (const auto& entry : source) {
@@ -322,7 +322,7 @@ class ImportRun {
 
   bool HasCopies() const { return summary_.outcomes.count(Outcome::kCopyAsNew) > 0; }
 
-  // keep_both: the id of the copy of `id` (spec 04 §4.2), the same in every run of the import.
+  // keep_both: the id of the copy of `id`, the same in every run of the import.
   std::optional<std::string> CopyIdOf(const std::string& id) const {
     if (!HasCopies() || PlannedOutcome(id) != Outcome::kCopyAsNew) return std::nullopt;
     return DeterministicObjectId("keep_both:" + options_.import_id + ":" + ToUpper(id));
@@ -420,7 +420,7 @@ class ImportRun {
   }
 
   // A project_security package changes only the links of users and groups that the destination
-  // already has (§4.8): their grants of roles in the target project.
+  // already has: their grants of roles in the target project.
   void CheckLinksOnly(const PackageObject& object, Outcome outcome) {
     if (outcome == Outcome::kOverwrite || outcome == Outcome::kKeep || outcome == Outcome::kNoop) {
       return;
@@ -485,7 +485,7 @@ class ImportRun {
   }
 
   // A partial update of the target object (move, addresses, translations): the version changes
-  // only when the translations do (a save), not for a move or new addresses (§4.2).
+  // only when the translations do (a save), not for a move or new addresses.
   template <typename Change>
   void Update(const PackageObject& object, const ObjectRecord& target, const Change& change) {
     ObjectRecord record = target;
@@ -508,7 +508,7 @@ class ImportRun {
     Write(record, /*from_source=*/false);
   }
 
-  // translationAction (§4.7) for an object on both sides; returns whether `record` changed.
+  // translationAction for an object on both sides; returns whether `record` changed.
   bool MergeTranslations(ObjectRecord& record, const ObjectRecord& target,
                          const ObjectRecord& source) {
     if (rules_.settings.translation_action == model::package::TranslationAction::kNotMerged)
@@ -527,7 +527,7 @@ class ImportRun {
     if (undo_) undo_->RecordRestore(target);
   }
 
-  // `from_source`: the definition is the package's, so its uses are checked (§4.4).
+  // `from_source`: the definition is the package's, so its uses are checked.
   void Write(const ObjectRecord& record, bool from_source) {
     tx_.PutObject(record);
     tx_.SetDependencies(scope_, record.id, model::UsedObjectIds(record));

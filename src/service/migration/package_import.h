@@ -1,6 +1,6 @@
 // service/migration/package_import.h
 //
-// Import of a package into its target (spec 04 §4, §5.1): one storage transaction.
+// Import of a package into its target: one storage transaction.
 //
 // Contract:
 //   - The file is verified whole first (storage::VerifyPackage), then read twice inside one Write
@@ -8,15 +8,17 @@
 //     resolves its rule (model::ActionResolver; implicit and predefined folders are use_existing)
 //     and decides its outcome (model::Decide); an apply pass writes the outcomes in file order, so
 //     folders exist before their contents; deletes come last, in reverse file order.
-//   - Created and overwritten objects keep the source's id, version and dates (§4.2). keep_both
-//     copies get a new id, version and dates, a name made unique in their folder with " (n)", and
-//     package objects that reference the copied object are re-pointed to the copy. A created
-//     object whose name clashes with another object of its type in its folder gets the same
-//     suffix. Owner: the source owner when that user exists in the target, else the importing
-//     user. ACLs follow aclOnNewObjects / aclOnReplacingObjects (§4.5); entries whose trustee the
-//     target lacks are dropped. translationAction merges the translations of objects that exist on
-//     both sides (§4.7); a kept object whose translations change is saved (new version).
-//   - A target folder that gains or loses children is saved (new version, modified now) (§4.2).
+//   - Created and overwritten objects keep the source's id, version and dates. keep_both copies get
+//     a new id, version and dates, a name made unique in their folder with " (n)", and package
+//     objects that reference the copied object are re-pointed to the copy. A created object whose
+//     name clashes with another object of its type in its folder gets the same suffix. Owner: the
+//     source owner when that user exists in the target, else the importing user. ACLs: a created
+//     object keeps the source's ACL or takes the inheritable entries of its destination folder
+//     (aclOnNewObjects); an overwritten one keeps the target's, takes the source's, or the union of
+//     both (aclOnReplacingObjects); source entries whose trustee the target lacks are dropped.
+//     translationAction merges the translations of objects that exist on both sides; a kept object
+//     whose translations change is saved (new version).
+//   - A target folder that gains or loses children is saved (new version, modified now).
 //   - The import fails -- the transaction rolls back, the target is unchanged, no undo file is
 //     left -- when a delete hits an object that objects outside the package's deletes use, or a
 //     folder that keeps other children; when an object written uses an id neither the package nor
@@ -30,9 +32,9 @@
 //   - Memory does not grow with the package: what the import tracks per object -- its plan, the
 //     content's actions, the ids it deletes, restores and writes, the names taken in the folders
 //     it writes to -- is kept on disk in `scratch_dir` (storage::ScratchTable) and read back.
-//   - `dry_run` (validation, spec 04 §1.4): every step runs, then the transaction rolls back;
-//     the summary is what the import would do, or the Error is why it would fail. Nothing is
-//     kept, no undo file is written, and `before_commit` does not run.
+//   - `dry_run` (a validation): every step runs, then the transaction rolls back; the summary is
+//     what the import would do, or the Error is why it would fail. Nothing is kept, no undo file is
+//     written, and `before_commit` does not run.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // service/migration/package_undo.h
 //
-// Undo of an import (spec 04 §5.2): the undo package written by service/migration/package_import.h
-// applied in one storage transaction.
+// Undo of an import: the undo package written by service/migration/package_import.h applied in one
+// storage transaction.
 //
 // Contract:
 //   - The file is verified whole first (storage::VerifyPackage); then, in one Write transaction,

@@ -1,21 +1,19 @@
 // service/migration/status_sync.h
 //
 // What happens on the target -- a validation, an import, an undo -- is watched on the source
-// (spec 04 §3.x, "status travels between environments through shared files"): the target writes
-// it to the migration's status file in the shared package location
-// (mstr/shared/migrations/status/<packageId>/<importId>.json); the source merges the file into
-// the record it shows.
+// through a shared file: the target writes it to the migration's status file in the shared package
+// location (mstr/shared/migrations/status/<packageId>/<importId>.json); the source merges the file
+// into the record it shows.
 //
 // Contract:
 //   - WriteValidationStatus and WriteImportStatus replace their part of the status file
-//   ("validation",
-//     "importInfo") and keep the other; the file is replaced atomically
+//     ("validation", "importInfo") and keep the other; the file is replaced atomically
 //     (storage::WriteFileAtomically). An I/O failure throws Error(kServiceUnavailable) with the
 //     location's message.
 //   - WithTargetStatus returns `record` with:
 //     - the file's validation in place of its own when the record has a validation, the file
 //       holds a finished one (validated, validation_failed), and the file's was begun no more than
-//       five minutes -- the clock tolerance of spec 04 §2.3 row 37 -- before the record's
+//       five minutes -- a tolerance for the two servers' clocks -- before the record's
 //       (mstrio-py asks the target before it marks the source validating, so the target may
 //       finish first). A validation started again within five minutes of the previous one shows
 //       the previous outcome until the new one is written;
@@ -45,9 +43,9 @@ void WriteValidationStatus(const storage::PackageLocation& location, const Migra
 void WriteImportStatus(const storage::PackageLocation& location,
                        const MigrationRecord& target_record);
 
-// Certification (spec 04 §1.10) travels both ways in the same file: each side writes the
-// certification it sets (part "certification"); ReadCertificationStatus gives the file's, or
-// nullopt when there is none or it is malformed.
+// Certification travels both ways in the same file: each side writes the certification it sets
+// (part "certification"); ReadCertificationStatus gives the file's, or nullopt when there is none
+// or it is malformed.
 void WriteCertificationStatus(const storage::PackageLocation& location,
                               const MigrationRecord& record);
 std::optional<Certification> ReadCertificationStatus(const storage::PackageLocation& location,

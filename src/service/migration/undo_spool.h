@@ -1,8 +1,8 @@
 // service/migration/undo_spool.h
 //
-// The undo entries of one import (spec 04 §5.1), collected while the import runs and written as
-// an undo package (storage kind undo) once the import knows how many there are -- a package's
-// manifest announces its object count before its objects.
+// The undo entries of one import, collected while the import runs and written as an undo package
+// (storage kind undo) once the import knows how many there are -- a package's manifest announces
+// its object count before its objects.
 //
 // Contract:
 //   - Entries wait in a spool file next to the undo package (one JSON entry per line), so memory
