@@ -22,7 +22,7 @@
 
 namespace tessera::testing {
 
-// Well-known ids as the spec prints them (spec 01 §1.4).
+// Well-known system ids, written out literally rather than read from model/well_known.h.
 inline constexpr const char* kRootFolderId = "D43364C684E34A5F9B2F9AD7108F7828";
 inline constexpr const char* kPublicObjectsFolderId = "98FE182C2A10427EACE0CD30B6768258";
 inline constexpr const char* kReportsFolderId = "D3C7D461F69C4610AA6BAA5EF51F4125";
@@ -51,7 +51,8 @@ class ApiClient {
 http::Headers AuthHeaders(const std::string& token, const std::string& project_id = "");
 Json BodyOf(const http::Response& response);
 
-// Asserts the spec's error shape and returns the code.
+// Asserts an error answer: `status`, and a JSON body with "code" `code`, a non-empty "message"
+// and a 32-character "ticketId".
 void ExpectError(const http::Response& response, int status, const std::string& code);
 // The same, and that the message is exactly `message`.
 void ExpectError(const http::Response& response, int status, const std::string& code,

@@ -1,4 +1,4 @@
-// Login, logout and sessions over HTTP (spec 01 §2, 06 §2).
+// Login, logout and sessions over HTTP.
 #include <regex>
 #include <thread>
 

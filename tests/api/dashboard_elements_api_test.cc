@@ -1,6 +1,6 @@
-// GET .../instances/{id}/elements (spec 03 §4): a selector's suggested elements from the
-// dashboard's data, limited by the other selectors' current selections, with search and paging;
-// checked against independent SQL on the warehouse.
+// GET .../instances/{id}/elements: a selector's suggested elements from the dashboard's data,
+// limited by the other selectors' current selections, with search and paging; checked against
+// independent SQL on the warehouse.
 #include "api/dashboard_api.h"
 #include "core/strings.h"
 

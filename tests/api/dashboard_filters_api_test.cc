@@ -1,6 +1,6 @@
-// PUT .../instances/{id}/filters (spec 03 §3) for every selector type, in the new and the old
-// body format, checked on the visualizations against independent SQL; and every bad input of
-// §3.5, which must leave the instance as it was.
+// PUT .../instances/{id}/filters for every selector type, in the new and the old body format,
+// checked on the visualizations against independent SQL; and bad inputs, each refused with the
+// instance left as it was.
 #include <cstdio>
 
 #include "api/dashboard_api.h"
@@ -294,7 +294,7 @@ TEST_P(DashboardFiltersApi, ParameterSelectors) {
       400, "ERR006");
 }
 
-// spec 03 §3.5: every refused body leaves the instance as it was.
+// Every refused body leaves the instance as it was.
 TEST_P(DashboardFiltersApi, BadFiltersAreRefusedAndChangeNothing) {
   Put(RegionSelection("included", {"1"}));
   const Json before = InstanceDefinition(overview_, mid_);

@@ -1,6 +1,6 @@
-// Dashboards over HTTP (spec 03 §1-§2, §5, §6): definitions, both instance flows of the seed,
-// visualization results checked against independent SQL on the flattened warehouse, and the
-// instance calls the Python client makes.
+// Dashboards over HTTP: definitions, both instance flows of the seed, visualization results checked
+// against independent SQL on the flattened warehouse, and the instance calls the Python client
+// makes.
 #include <functional>
 
 #include "api/dashboard_api.h"
@@ -375,7 +375,7 @@ TEST_P(DashboardInstanceApi, InstancesBelongToTheirSessionAndDashboard) {
   ExpectError(client().Get(path + "/status", AuthHeaders(token())), 404, "ERR004");
 }
 
-// The calls of the Python client's Dashboard object (spec 06 §10), in its order.
+// The calls of the Python client's Dashboard object, in its order.
 TEST_P(DashboardInstanceApi, ThePythonClientsDashboardCalls) {
   const Json object = GetJson("/api/objects/" + overview_ + "?type=55&comments=True");
   EXPECT_EQ(object["name"], "Sales Overview");

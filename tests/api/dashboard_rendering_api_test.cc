@@ -1,6 +1,6 @@
-// Parallel rendering (spec 03 §2.2), proved by behaviour rather than timing: the node's render
-// hook holds one visualization's computation, and the test observes which other results can be
-// read meanwhile.
+// Parallel rendering of a dashboard's visualizations, proved by behaviour rather than timing: the
+// node's render hook holds one visualization's computation, and the test observes which other
+// results can be read meanwhile.
 #include <future>
 
 #include "api/dashboard_api.h"

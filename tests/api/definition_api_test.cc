@@ -1,6 +1,5 @@
 // Report and cube definitions, cube info, status and publish, attribute elements and dataset
-// definitions (spec 02 §2, §6.3), on the demo project over the demo warehouse, spoken to as the
-// Python client does (spec 06 §7-8).
+// definitions, on the demo project over the demo warehouse, spoken to as the Python client does.
 #include <chrono>
 #include <cmath>
 #include <ctime>

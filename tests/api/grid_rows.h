@@ -1,7 +1,7 @@
 // tests/api/grid_rows.h
 //
-// The rows of a v2 instance body, read the way the Python client reads them (spec 02 §7.5), and
-// the same rows from independent SQL, compared with a relative tolerance on metric values.
+// The rows of a v2 instance body, read the way the Python client reads them, and the same rows from
+// independent SQL, compared with a relative tolerance on metric values.
 #pragma once
 
 #include <algorithm>
@@ -23,8 +23,8 @@ struct GridRow {
   std::vector<std::optional<double>> metrics;
 };
 
-// The rows of a v2 body, read as the Python client reads them (spec 02 §7.5): per-page element
-// lists indexed by headers.rows.
+// The rows of a v2 body, read as the Python client reads them: per-page element lists indexed by
+// headers.rows.
 inline std::vector<GridRow> RowsOfV2(const Json& body) {
   std::vector<GridRow> rows;
   const Json& grid = body["definition"]["grid"];

@@ -1,6 +1,7 @@
-// What a hostile client sends: nesting, sizes, wrong types, numbers out of range, bad encodings
-// and protocol abuse. Each request gets its 4xx in the spec's error shape, and the server goes on
-// answering. The counts of answers by status are printed at the end of each test.
+// What a hostile client sends: nesting, sizes, wrong types, numbers out of range, bad encodings and
+// protocol abuse. Each request gets its 4xx with a JSON error body (code, message, ticketId), and
+// the server goes on answering. The counts of answers by status are printed at the end of each
+// test.
 #include <chrono>
 #include <map>
 #include <thread>

@@ -1,5 +1,5 @@
-// Report and cube instances over HTTP (spec 02 §3-§6.2) on the demo project: every answer is
-// checked against SQL written independently on the flattened demo warehouse.
+// Report and cube instances over HTTP on the demo project: every answer is checked against SQL
+// written independently on the flattened demo warehouse.
 #include <cmath>
 #include <map>
 #include <optional>

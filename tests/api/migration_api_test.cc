@@ -1,6 +1,6 @@
 // Object migrations over HTTP between two real servers (api/migration_api_fixture.h): the calls
-// and order of the official Python client (spec 04 §7), and the refusals of spec 04 §2.3, on
-// SQLite and PostgreSQL.
+// and order of the official Python client, and the refusals of the migration state machine
+// (service/migration/migration_state.h), on SQLite and PostgreSQL.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -139,16 +139,16 @@ TEST_P(MigrationApi, BadRequestsAreRefusedAndChangeNothing) {
   source_->WaitWhile(id, "packageInfo", "creating");
   ExpectError(source_->Send("PATCH", "/api/migrations/" + id,
                             {{"importInfo", {{"importRequestStatus", "approved"}}}}),
-              400, "ERR006");  // before requested (row 13)
+              400, "ERR006");  // approved before requested
   Json not_approved = source_->Get(id, "all");
   not_approved["packageInfo"]["replicated"] = true;
   ExpectError(target_->Send("PUT", "/api/migrations/" + id, not_approved, project_), 400,
-              "ERR006");  // row 19
+              "ERR006");  // the source has not approved the import
 
   std::string approved_id = CreateAndApprove(body);
   Json not_replicated = source_->Get(approved_id, "all");
   ExpectError(target_->Send("PUT", "/api/migrations/" + approved_id, not_replicated, project_), 400,
-              "ERR006");  // row 17
+              "ERR006");  // packageInfo.replicated is not true
   Json default_view = source_->Get(approved_id);
   default_view["packageInfo"]["replicated"] = true;
   ExpectError(target_->Send("PUT", "/api/migrations/" + approved_id, default_view, project_), 400,

@@ -1,8 +1,8 @@
-// Migration without a shared location (spec 04 §3.4) over HTTP between two real servers
-// (api/migration_api_fixture.h) whose package locations differ: the package is downloaded from
-// the source, described and uploaded to the target's shared file store as mstrio-py's
-// migrate_from_file does, imported from there, undone and deleted -- and every bad upload is
-// refused without leaving anything behind.
+// Migration without a shared location over HTTP between two real servers
+// (api/migration_api_fixture.h) whose package locations differ: the package is downloaded from the
+// source, described and uploaded to the target's shared file store as mstrio-py's migrate_from_file
+// does, imported from there, undone and deleted -- and every bad upload is refused without leaving
+// anything behind.
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -1,7 +1,7 @@
-// The three migration flows of spec 04 §1.11 end to end over HTTP between two real servers
-// (api/migration_api_fixture.h), in mstrio-py's order: a configuration package (no project
-// header anywhere), a project merge, and an import without an undo package -- each checked by
-// what the target's users see, and undone back to a target identical to before.
+// Three migration flows end to end over HTTP between two real servers
+// (api/migration_api_fixture.h), in mstrio-py's order: a configuration package (no project header
+// anywhere), a project merge, and an import without an undo package -- each checked by what the
+// target's users see, and undone back to a target identical to before.
 #include <gtest/gtest.h>
 
 #include "api/migration_api_fixture.h"
@@ -134,7 +134,7 @@ TEST_P(MigrationFlowsApi, AProjectMergeTakesTheNewerSideOfEachObjectAndUndoes) {
 }
 
 // The PUT body's content list is read item by item, not kept: a keep_both item in it still
-// means no undo package (spec 04 §5.1).
+// means no undo package.
 TEST_P(MigrationFlowsApi, AKeepBothItemInTheImportBodyMeansNoUndoPackage) {
   model::ObjectRecord cost = source_->storage.Named(project_, "Cost");
   std::string id = CreateAndApprove(ObjectMigrationBody(cost, "keep_both"));

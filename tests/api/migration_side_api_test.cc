@@ -1,6 +1,6 @@
-// The side operations of spec 04 §1.10 over HTTP between two real servers
-// (api/migration_api_fixture.h): editing a created package, which rebuilds it under the same
-// ids, and certifying it on the source, then synchronising the certification on the target.
+// Operations on a migration besides its import, over HTTP between two real servers
+// (api/migration_api_fixture.h): editing a created package, which rebuilds it under the same ids,
+// and certifying it on the source, then synchronising the certification on the target.
 #include <gtest/gtest.h>
 
 #include <fstream>

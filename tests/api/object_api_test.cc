@@ -1,4 +1,4 @@
-// Objects, folders and ACL enforcement on read (spec 01 §8).
+// Objects, folders and ACL enforcement on read.
 #include <map>
 #include <set>
 

@@ -1,6 +1,6 @@
-// Incremental fetching of one large result (spec 02 §5): a million-row pushed dataset read in
-// pages of 1,000, 10,000 and 100,000 rows gives every row exactly once, in the order of the
-// unpaged result, and that result is the rows that were pushed.
+// Incremental fetching of one large result: a million-row pushed dataset read in pages of 1,000,
+// 10,000 and 100,000 rows gives every row exactly once, in the order of the unpaged result, and
+// that result is the rows that were pushed.
 #include <map>
 #include <string_view>
 #include <vector>

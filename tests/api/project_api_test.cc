@@ -1,4 +1,4 @@
-// Status, routing errors, projects and partial responses (spec 01 §3.3, §4, §5, §6.1).
+// Status, routing errors, projects and partial responses.
 #include <regex>
 
 #include "api/api_fixture.h"

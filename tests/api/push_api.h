@@ -1,7 +1,7 @@
 // tests/api/push_api.h
 //
-// What tests of the push API (spec 02 §8) share: the demo node of DemoApi plus the calls of an
-// upload, made over HTTP the way the Python client makes them, and the grid of a pushed dataset.
+// What tests of the push API share: the demo node of DemoApi plus the calls of an upload, made over
+// HTTP the way the Python client makes them, and the grid of a pushed dataset.
 #pragma once
 
 #include <chrono>

@@ -1,6 +1,6 @@
-// The push API over HTTP (spec 02 §8, spec 06 §9): models, upload sessions, chunks, publish and
-// its status, update policies, the single-request API, and bad input. Every grid is checked
-// against the same aggregate computed here from the rows the test pushed.
+// The push API over HTTP: models, upload sessions, chunks, publish and its status, update policies,
+// the single-request API, and bad input. Every grid is checked against the same aggregate computed
+// here from the rows the test pushed.
 #include <cmath>
 #include <filesystem>
 #include <fstream>

@@ -1,7 +1,7 @@
-// The request sequences of the Python client's report and cube calls (spec 06 §7-§8), replayed
-// call by call over HTTP on the demo project: Report.to_dataframe() with its page-by probes and
-// parallel chunks, apply_filters and clear_filters, and OlapCube.to_dataframe(). Every frame is
-// put together as the client's parser does and checked against SQL on the demo warehouse.
+// The request sequences of the Python client's report and cube calls, replayed call by call over
+// HTTP on the demo project: Report.to_dataframe() with its page-by probes and parallel chunks,
+// apply_filters and clear_filters, and OlapCube.to_dataframe(). Every frame is put together as the
+// client's parser does and checked against SQL on the demo warehouse.
 #include <cmath>
 #include <future>
 #include <optional>

@@ -1,5 +1,5 @@
-// The exact request sequences of the official Python client (spec 01 §9, spec 06 §1-6, §12),
-// replayed as the client sends them: headers, query spellings and all.
+// The exact request sequences of the official Python client, replayed as the client sends them:
+// headers, query spellings and all.
 #include <regex>
 
 #include "api/api_fixture.h"

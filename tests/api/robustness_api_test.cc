@@ -1,4 +1,4 @@
-// The server under bad input, load, outages and restarts (issue checks for spec 01).
+// The server under bad input, load, outages and restarts.
 #include <atomic>
 #include <thread>
 

@@ -1,4 +1,4 @@
-// Quick search and the two-step metadata search (spec 01 §7, 06 §5).
+// Quick search and the two-step metadata search.
 #include <set>
 
 #include "api/api_fixture.h"

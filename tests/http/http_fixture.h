@@ -1,8 +1,9 @@
 // tests/http/http_fixture.h
 //
 // Real HTTP for the http/ tests: a Server on an ephemeral loopback port that routes through a
-// Router and answers the spec's routing errors (spec 01 §3.3), and a raw socket for what a
-// well-behaved client never sends (half requests, garbage, pipelining).
+// Router and answers 404 (ERR004) for an unknown route and 405 (ERR001) for a known route asked
+// with another method, and a raw socket for what a well-behaved client never sends (half
+// requests, garbage, pipelining).
 #pragma once
 
 #include <chrono>

@@ -1,9 +1,9 @@
 // tests/support/test_databases.h
 //
-// A fresh, empty storage-service database per test, on each backend (ARCHITECTURE §10): SQLite
-// always (a file in a temporary directory), PostgreSQL when TESSERA_TEST_PG names a server on
-// which the tests may create databases (scripts/with-test-postgres.sh starts one and sets it).
-// The database is removed on destruction.
+// A fresh, empty storage-service database per test, on each backend: SQLite always (a file in a
+// temporary directory), PostgreSQL when TESSERA_TEST_PG names a server on which the tests may
+// create databases (scripts/with-test-postgres.sh starts one and sets it). The database is removed
+// on destruction.
 #pragma once
 
 #include <array>

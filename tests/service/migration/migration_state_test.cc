@@ -331,7 +331,7 @@ TEST(MigrationState, ARejectedImportCanBeRequestedAgain) {
 
   migration::ApplyImportRequestStatus(record, migration::RequestStatus::kRejected, kNow);
   EXPECT_EQ(record.import_info.import_request_status, migration::RequestStatus::kRejected);
-  EXPECT_EQ(record.package_info.status, migration::PackageStatus::kCreated);  // T6: still editable
+  EXPECT_EQ(record.package_info.status, migration::PackageStatus::kCreated);  // still editable
   migration::ApplyImportRequestStatus(record, migration::RequestStatus::kRequested, kNow);
 
   EXPECT_EQ(record.import_info.import_request_status, migration::RequestStatus::kRequested);

@@ -190,7 +190,7 @@ TEST_P(PackageMigration, AnAbsentObjectIsCreatedWithTheSourcesIdVersionDatesAndF
   auto created_folder = target_->Find(project_, folder.id);
   ASSERT_TRUE(created_folder.has_value());
   EXPECT_EQ(created_folder->name, "Migrated");
-  // The folder was created, then filled: it is saved again (spec 04 §4.2).
+  // The folder was created, then filled: it is saved again.
   EXPECT_NE(created_folder->version, folder.version);
 }
 
