@@ -1,8 +1,9 @@
 // core/json.h
 //
 // JSON documents for requests, definitions and packages. Json keeps keys in insertion order, so
-// responses list fields in the order the spec shows them. Helpers here read request bodies and
-// throw Error(kInvalidInput / kMissingField) naming the offending field.
+// a response lists its fields in the order the code writes them (the order clients show them).
+// Helpers here read request bodies and throw Error(kInvalidInput / kMissingField) naming the
+// offending field.
 #pragma once
 
 #include <functional>

@@ -348,7 +348,9 @@ Filter ParseFilter(const ObjectRecord& record) {
   DefinitionReader reader(record, kTypeFilter);
   const Json& qualification = reader.Object(reader.definition(), "qualification", "qualification");
   if (!qualification.contains("operator") && !qualification.contains("type")) {
-    reader.Fail("qualification", "must be an operator node or an operand (spec 02 §3.4)");
+    reader.Fail("qualification",
+                "must be an operator node (with \"operator\" and \"operands\") or an operand (with "
+                "\"type\")");
   }
   return Filter{record.id, record.name, qualification};
 }

@@ -262,8 +262,10 @@ TEST(ParseFilter, RejectsBrokenDefinitions) {
             "filter 'West': qualification: required");
   EXPECT_EQ(ParseError(ParseFilter, FilterRecord({{"qualification", "Region = 1"}})),
             "filter 'West': qualification: must be an object");
-  EXPECT_THAT(ParseError(ParseFilter, FilterRecord({{"qualification", {{"x", 1}}}})),
-              HasSubstr("filter 'West': qualification: must be an operator node or an operand"));
+  EXPECT_THAT(
+      ParseError(ParseFilter, FilterRecord({{"qualification", {{"x", 1}}}})),
+      HasSubstr("filter 'West': qualification: must be an operator node (with \"operator\" and "
+                "\"operands\") or an operand (with \"type\")"));
 }
 
 TEST(ParseReport, SourceDefaultsToTheWarehouse) {
