@@ -20,11 +20,13 @@
 #include "http/client.h"
 #include "http/http_fixture.h"
 #include "support/temp_dir.h"
+#include "support/wait.h"
 
 namespace tessera::http {
 namespace {
 
 using std::chrono::seconds;
+using ::tessera::testing::WaitUntil;
 using testing::BodyJson;
 using testing::RawConnection;
 using testing::RoutedServer;
@@ -212,6 +214,8 @@ TEST(Server, AcceptsAnswersFromAnotherThread) {
   RoutedServer server(
       [&pool](Request request, Respond respond) {
         pool.Post([request = std::move(request), respond = std::move(respond)] {
+          // The work a handler does: the answer comes after dispatch has returned, while the I/O
+          // threads serve the other connections.
           std::this_thread::sleep_for(std::chrono::milliseconds(5));
           respond(Response::Json(200, "\"" + request.path + "\""));
         });
@@ -478,14 +482,14 @@ TEST(Server, ConnectionsBeyondTheCapOfOneAddressAreAnswered503) {
 
   first.reset();  // a slot frees up
   std::optional<Response> answered;
-  for (int attempt = 0; attempt < 50 && !answered; ++attempt) {
-    RawConnection fourth(server.port());
-    fourth.Write(RequestText("GET", "/api/echo/c", ""));
-    answered = fourth.ReadResponse(std::chrono::seconds(2));
-    if (answered && answered->status == 503) answered.reset();
-    if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_TRUE(answered.has_value());
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        RawConnection fourth(server.port());
+        fourth.Write(RequestText("GET", "/api/echo/c", ""));
+        answered = fourth.ReadResponse(seconds(2));
+        return answered.has_value() && answered->status != 503;
+      },
+      seconds(10), "a new connection was answered, not refused, once the first had closed"));
   EXPECT_EQ(answered->status, 200);
 }
 
@@ -579,7 +583,8 @@ TEST(Server, ClientReconnectsAfterIdleTimeout) {
   RoutedServer server(EchoRouter(), options);
   auto client = server.NewClient();
   ASSERT_EQ(client->Send("GET", "/api/echo/a").status, 200);
-  std::this_thread::sleep_for(seconds(2));  // well past the idle timeout
+  ASSERT_TRUE(WaitUntil([&] { return server.server().OpenConnections() == 0; }, seconds(20),
+                        "the server closed the client's idle connection"));
 
   Response response = client->Send("GET", "/api/echo/b");
 
@@ -592,6 +597,8 @@ TEST(Server, StopLetsAnInFlightRequestFinish) {
   auto server = std::make_unique<RoutedServer>(
       [&](Request, Respond respond) {
         worker = std::thread([respond = std::move(respond)] {
+          // Answered 300 ms after dispatch, so still in flight when Stop() runs. Nothing the test
+          // thread does after Stop() can release the answer: Stop() returns only once it is sent.
           std::this_thread::sleep_for(std::chrono::milliseconds(300));
           respond(Response::Json(200, "\"slow\""));
         });
@@ -693,16 +700,6 @@ std::string ReadWholeFile(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// Polls `condition` every 10 ms; false when it still fails after `timeout`.
-bool WaitUntil(const std::function<bool()>& condition, seconds timeout = seconds(10)) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
-
 // What the dispatch of a SpooledBody server saw of the last request.
 struct SeenRequest {
   std::string body;
@@ -801,7 +798,8 @@ TEST_F(SpooledBody, FileIsRemovedOnceTheRequestIsReleased) {
 
   std::string path = Seen().body_file_path;
   ASSERT_FALSE(path.empty());
-  EXPECT_TRUE(WaitUntil([&] { return !std::filesystem::exists(path); }));
+  EXPECT_TRUE(WaitUntil([&] { return !std::filesystem::exists(path); }, seconds(10),
+                        "the spooled file was removed"));
   EXPECT_TRUE(SpoolDirIsEmpty());
 }
 
@@ -890,10 +888,12 @@ TEST_F(SpooledBody, ClientThatLeavesMidBodyLeavesNoFile) {
     RawConnection connection(server_.port());
     connection.Write(RequestText("PUT", "/upload/x", "Content-Length: 1000000\r\n"));
     connection.Write(std::string(300 * 1024, 'x'));
-    ASSERT_TRUE(WaitUntil([&] { return !SpoolDirIsEmpty(); })) << "the body was never spooled";
+    ASSERT_TRUE(
+        WaitUntil([&] { return !SpoolDirIsEmpty(); }, seconds(10), "the body was being spooled"));
   }
 
-  EXPECT_TRUE(WaitUntil([&] { return SpoolDirIsEmpty(); }));
+  EXPECT_TRUE(WaitUntil([&] { return SpoolDirIsEmpty(); }, seconds(10),
+                        "the partly spooled file was removed"));
   EXPECT_EQ(Dispatched(), 0);
 }
 

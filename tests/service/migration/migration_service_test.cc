@@ -8,7 +8,7 @@
 
 #include <atomic>
 #include <future>
-#include <thread>
+#include <string_view>
 
 #include "core/error.h"
 #include "model/well_known.h"
@@ -18,6 +18,7 @@
 #include "support/pg_cluster.h"
 #include "support/store_backend_test.h"
 #include "support/temp_dir.h"
+#include "support/wait.h"
 
 namespace tessera::testing {
 namespace {
@@ -52,14 +53,17 @@ struct MigratingEnvironment : Environment {
     return migrations.Get(Administrator(), id);
   }
 
-  // Polls until `done` holds for the record (or 20 s pass).
+  // The record once `done` holds for it; after 20 s, a failure naming `what` and the last record.
   MigrationRecord WaitFor(const service::migration::MigrationId& id,
-                          const std::function<bool(const MigrationRecord&)>& done) {
-    MigrationRecord record = Get(id);
-    for (int i = 0; i < 400 && !done(record); ++i) {
-      std::this_thread::sleep_for(50ms);
-      record = Get(id);
-    }
+                          const std::function<bool(const MigrationRecord&)>& done,
+                          std::string_view what) {
+    MigrationRecord record;
+    EXPECT_TRUE(WaitUntil(
+        [&] {
+          record = Get(id);
+          return done(record);
+        },
+        20s, what));
     return record;
   }
 
@@ -102,9 +106,10 @@ class MigrationServiceTest : public ::testing::TestWithParam<StoreBackend> {
     auto admin = source_->Administrator();
     MigrationRecord record = source_->migrations.Create(admin, project_, request);
     auto id = service::migration::IdOf(record);
-    record = source_->WaitFor(id, [](const MigrationRecord& r) {
-      return r.package_info.status != PackageStatus::kCreating;
-    });
+    record = source_->WaitFor(
+        id,
+        [](const MigrationRecord& r) { return r.package_info.status != PackageStatus::kCreating; },
+        "the package creation ended");
     EXPECT_EQ(record.package_info.status, PackageStatus::kCreated) << record.package_info.message;
     for (RequestStatus status : {RequestStatus::kRequested, RequestStatus::kApproved}) {
       service::migration::PatchRequest patch;
@@ -124,9 +129,10 @@ class MigrationServiceTest : public ::testing::TestWithParam<StoreBackend> {
     MigrationRecord started = target_->migrations.Import(
         target_->Administrator(), Replicated(source_->Get(id)), project_, generate_undo);
     EXPECT_EQ(started.import_info.status, ImportStatus::kImporting);
-    return target_->WaitFor(id, [](const MigrationRecord& r) {
-      return r.import_info.status != ImportStatus::kImporting;
-    });
+    return target_->WaitFor(
+        id,
+        [](const MigrationRecord& r) { return r.import_info.status != ImportStatus::kImporting; },
+        "the import ended");
   }
 
   MigrationRecord UndoOnTarget(const service::migration::MigrationId& id) {
@@ -136,9 +142,9 @@ class MigrationServiceTest : public ::testing::TestWithParam<StoreBackend> {
       patch.undo_request_status = status;
       target_->migrations.Patch(admin, id, patch, project_);
     }
-    return target_->WaitFor(id, [](const MigrationRecord& r) {
-      return r.import_info.status == ImportStatus::kUndoing ? false : true;
-    });
+    return target_->WaitFor(
+        id, [](const MigrationRecord& r) { return r.import_info.status != ImportStatus::kUndoing; },
+        "the undo ended");
   }
 
   TempDir packages_;
@@ -231,9 +237,10 @@ TEST_P(MigrationServiceTest, APackageOverTheLimitIsCreateFailedAndLeavesNoFile) 
   merge.name = "Revenue to prod";
 
   auto id = service::migration::IdOf(small.Create(admin, project_, merge));
-  MigrationRecord failed = source_->WaitFor(id, [](const MigrationRecord& r) {
-    return r.package_info.status != PackageStatus::kCreating;
-  });
+  MigrationRecord failed = source_->WaitFor(
+      id,
+      [](const MigrationRecord& r) { return r.package_info.status != PackageStatus::kCreating; },
+      "the package creation ended");
 
   EXPECT_EQ(failed.package_info.status, PackageStatus::kCreateFailed);
   EXPECT_NE(failed.package_info.message.find("exceeds"), std::string::npos)
@@ -309,13 +316,16 @@ TEST_P(MigrationServiceTest, ARunningImportShowsItsProgressOnTheNodeThatRunsIt) 
   ASSERT_EQ(applied.get_future().wait_for(30s), std::future_status::ready);
   MigrationRecord during = held.Get(admin, id);
   resume.set_value();
-  MigrationRecord after = during;
-  for (int i = 0; i < 400 && after.import_info.status == ImportStatus::kImporting; ++i) {
-    std::this_thread::sleep_for(50ms);
-    after = held.Get(admin, id);
-  }
-  jobs.Stop();
+  MigrationRecord after;
+  ::testing::AssertionResult ended = WaitUntil(
+      [&] {
+        after = held.Get(admin, id);
+        return after.import_info.status != ImportStatus::kImporting;
+      },
+      20s, "the held import ended");
+  jobs.Stop();  // before any return: the running job uses `held`, which goes first
 
+  ASSERT_TRUE(ended);
   EXPECT_EQ(during.import_info.status, ImportStatus::kImporting);
   EXPECT_GT(during.import_info.progress, 0);
   EXPECT_LT(during.import_info.progress, 100);
@@ -372,12 +382,15 @@ TEST_P(MigrationServiceTest, AContentListIsStoredBesideItsRecordUntilThePackageH
   EXPECT_EQ(ParseJson(held.ContentListText(admin, id)), shown(during));
 
   resume.set_value();
-  MigrationRecord created = held.Get(admin, id);
-  for (int i = 0; i < 400 && created.package_info.status == PackageStatus::kCreating; ++i) {
-    std::this_thread::sleep_for(50ms);
-    created = held.Get(admin, id);
-  }
-  jobs.Stop();
+  MigrationRecord created;
+  ::testing::AssertionResult ended = WaitUntil(
+      [&] {
+        created = held.Get(admin, id);
+        return created.package_info.status != PackageStatus::kCreating;
+      },
+      20s, "the held creation ended");
+  jobs.Stop();  // before any return: the running job uses `held`, which goes first
+  ASSERT_TRUE(ended);
   EXPECT_EQ(created.package_info.status, PackageStatus::kCreated) << created.package_info.message;
   EXPECT_FALSE(stored().second.has_value());
   ASSERT_EQ(created.package_info.toc_view.content.size(), 1u);
@@ -437,12 +450,12 @@ TEST(MigrationStorageOutage, TheSourcesStorageStoppedDuringCreationLeavesCreateF
     EXPECT_EQ(error.code(), ErrorCode::kStorageUnavailable);
   }
   resume.set_value();
-  for (int i = 0; i < 400 && jobs.active_jobs() > 0; ++i) std::this_thread::sleep_for(50ms);
-  EXPECT_EQ(jobs.active_jobs(), 0u);
+  // EXPECT, not ASSERT: a job still running must be stopped, at the end, before `migrations` goes.
+  EXPECT_TRUE(WaitUntil([&] { return jobs.active_jobs() == 0; }, 20s, "the creation job ended"));
   EXPECT_EQ(count_files(), 0u);
 
   cluster.Start();
-  std::this_thread::sleep_for(300ms);  // past the store's retry interval
+  EXPECT_TRUE(WaitUntil([&] { return store->IsAvailable(); }, 10s, "the store was available"));
   EXPECT_EQ(jobs.Recover(), 1);
   MigrationRecord failed = migrations.Get(admin, id);
   EXPECT_EQ(failed.package_info.status, PackageStatus::kCreateFailed);
@@ -450,14 +463,17 @@ TEST(MigrationStorageOutage, TheSourcesStorageStoppedDuringCreationLeavesCreateF
   EXPECT_FALSE(failed.package_info.storage.has_value());
 
   auto again = service::migration::IdOf(migrations.Create(admin, project, merge));
-  MigrationRecord created = migrations.Get(admin, again);
-  for (int i = 0; i < 400 && created.package_info.status == PackageStatus::kCreating; ++i) {
-    std::this_thread::sleep_for(50ms);
-    created = migrations.Get(admin, again);
-  }
+  MigrationRecord created;
+  ::testing::AssertionResult ended = WaitUntil(
+      [&] {
+        created = migrations.Get(admin, again);
+        return created.package_info.status != PackageStatus::kCreating;
+      },
+      20s, "the second creation ended");
+  jobs.Stop();  // before any return: the running job uses `migrations`, which goes first
+  ASSERT_TRUE(ended);
   EXPECT_EQ(created.package_info.status, PackageStatus::kCreated) << created.package_info.message;
   EXPECT_EQ(count_files(), 1u);
-  jobs.Stop();
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, MigrationServiceTest, ::testing::ValuesIn(kAllStoreBackends),
