@@ -1,4 +1,4 @@
-// Cube definitions, cube info, status and publish, attribute elements (spec 02 §2.3-2.6).
+// Cube definitions, cube info, status and publish, and the elements of a cube's attributes.
 #include <chrono>
 #include <ctime>
 
@@ -43,8 +43,8 @@ std::string FormatUtc(Timestamp at, const char* pattern) {
   return buffer;
 }
 
-// spec 02 §2.5: PY parses lastUpdateTime as MM/DD/YYYY HH:MM:SS; public samples show
-// modificationTime as yyyy-MM-dd HH:mm:ss.
+// The Python client parses lastUpdateTime as MM/DD/YYYY HH:MM:SS; modificationTime is written
+// yyyy-MM-dd HH:mm:ss, the form published samples of the API show.
 Json CubeInfoJson(const service::CubeInfo& info) {
   return {{"cubeName", info.name},
           {"cubeId", info.id},

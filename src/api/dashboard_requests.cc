@@ -9,13 +9,13 @@ namespace tessera::api {
 
 namespace {
 
+using service::Parsed;
 using service::dashboard::CurrentSelection;
 using service::dashboard::FilterEntry;
 using service::dashboard::GivenElement;
 using service::dashboard::GivenObject;
 using service::dashboard::OldQualification;
 using service::dashboard::OldSelection;
-using service::dashboard::Parsed;
 using service::dashboard::SelectorName;
 
 [[noreturn]] void Invalid(const std::string& message) {
@@ -289,7 +289,7 @@ FilterEntry EntryOf(const Json& entry) {
 
 service::dashboard::DashboardCreateOptions ParseCreateOptions(const Json& body) {
   service::dashboard::DashboardCreateOptions options = FlagsOf(body);
-  options.filters = FiltersOf(body);
+  options.filters = service::ParsedOf([&] { return FiltersOf(body); });
   return options;
 }
 
@@ -297,7 +297,7 @@ InMemoryDashboardRequest ParseInMemoryRequest(const Json& body) {
   InMemoryDashboardRequest request;
   request.options = FlagsOf(body);
   request.object_ids = ObjectIdsOf(body);
-  request.options.filters = FiltersOf(body);
+  request.options.filters = service::ParsedOf([&] { return FiltersOf(body); });
   return request;
 }
 

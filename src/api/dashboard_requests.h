@@ -10,11 +10,13 @@
 //                         object or an array of them (service/dashboard/filter_entries.h).
 //
 // What does not have the shape is Error(kInvalidInput) naming the member: a flag that is not a
-// boolean, a member that is not an object, a filter that is not an object or names no selector
-// (it needs a key, a name, a source with an id or a name, or a visualizationKey; the one it
-// names by must be a string). The members of a filter entry that only some selector types read
-// are read here too, but what is wrong with them is kept with the member (Parsed) and refused
-// only if the service reads it: whether it does depends on the selector the entry names.
+// boolean, a member that is not an object, objects that are not reports or cubes with ids, a
+// filter that is not an object or names no selector (it needs a key, a name, a source with an id
+// or a name, or a visualizationKey; the one it names by must be a string). The creation options
+// keep the filters' fault (service/parsed.h) for the service to refuse after the dashboard, the
+// bookmark and the target page, as it did when it read the body. The members of a filter entry
+// that only some selector types read are read here too, but their faults are kept with the
+// member and refused only if the entry's selector reads it.
 #pragma once
 
 #include <string>

@@ -117,7 +117,10 @@ http::Response PutFilters(RequestContext& context) {
   const std::string_view text = Trim(context.request().body);
   if (text.empty())
     throw Error(ErrorCode::kInvalidInput, "The body must be a JSON array of filters");
-  const std::vector<service::dashboard::FilterEntry> entries = ParseFilterEntries(ParseJson(text));
+  const Json body = ParseJson(text);
+  // What is wrong with the entries is refused once the instance is found.
+  const service::Parsed<std::vector<service::dashboard::FilterEntry>> entries =
+      service::ParsedOf([&] { return ParseFilterEntries(body); });
   context.services().dashboards.SetFilters(InstanceCallerOf(context), DashboardIdOf(context),
                                            InstanceIdOf(context), entries, options);
   return RequestContext::NoContent();

@@ -1,4 +1,5 @@
-// Dataset definitions (spec 02 §6.3), of reports, cubes and pushed datasets (spec 02 §8).
+// Dataset definitions (GET /api/datasets/{id}): the tables and columns a report, cube or pushed
+// dataset makes available.
 #include "api/definition_json.h"
 #include "api/routes.h"
 #include "core/error.h"

@@ -240,36 +240,43 @@ bool SubtotalsVisible(const Json& subtotals) {
   return false;
 }
 
-}  // namespace
-
-service::InstanceRequest ParseInstanceRequest(const Json& body) {
+// The faults of the body as a whole, refused before the report or cube is looked at.
+void CheckInstanceBody(const Json& body) {
   if (!body.is_null() && !body.is_object()) Invalid("The request body must be a JSON object");
   RequireKnownKeys(body, kInstanceBodyKeys, "a report or cube instance body");
-  service::InstanceRequest request;
   const Json& requested_objects = Member(body, "requestedObjects");
   if (!requested_objects.is_null() && !requested_objects.is_object()) {
     Invalid("requestedObjects must be an object {\"attributes\": [...], \"metrics\": [...]}");
   }
-  request.view_filter = Member(body, "viewFilter");
-  if (!request.view_filter.is_null() && !request.view_filter.is_object()) {
+  const Json& view_filter = Member(body, "viewFilter");
+  if (!view_filter.is_null() && !view_filter.is_object()) {
     Invalid("viewFilter must be an expression object");
   }
-  request.metric_limits = Member(body, "metricLimits");
-  if (!request.metric_limits.is_null() && !request.metric_limits.is_object()) {
+  const Json& metric_limits = Member(body, "metricLimits");
+  if (!metric_limits.is_null() && !metric_limits.is_object()) {
     Invalid("metricLimits must be an object keyed by metric id");
   }
-  request.subtotals_visible = SubtotalsVisible(Member(body, "subtotals"));
+  SubtotalsVisible(Member(body, "subtotals"));
   if (!ListMember(body, "currentPageBy", "currentPageBy").empty()) {
     Invalid("currentPageBy must be empty: this report has no page-by attributes");
   }
+}
+
+// The request of a body CheckInstanceBody passed; its requested objects and sorting may still be
+// refused.
+service::InstanceRequest RequestOf(const Json& body) {
+  service::InstanceRequest request;
   if (body.is_object() && body.contains("requestedObjects")) {
-    request.requested_objects = RequestedObjectsOf(requested_objects);
+    request.requested_objects = RequestedObjectsOf(body["requestedObjects"]);
   }
+  request.view_filter = Member(body, "viewFilter");
+  request.metric_limits = Member(body, "metricLimits");
+  request.subtotals_visible = SubtotalsVisible(Member(body, "subtotals"));
   request.sorting = SortingOf(Member(body, "sorting"));
   return request;
 }
 
-std::optional<service::Sorting> ParseResortRequest(const Json& body) {
+void CheckResortBody(const Json& body) {
   if (!body.is_null() && !body.is_object()) Invalid("The request body must be a JSON object");
   RequireKnownKeys(body, kResortBodyKeys,
                    "the body that re-sorts an instance (to change its objects or filters, create "
@@ -278,7 +285,28 @@ std::optional<service::Sorting> ParseResortRequest(const Json& body) {
   if (!page_by.is_null() && !(page_by.is_array() && page_by.empty())) {
     Invalid("currentPageBy must be empty: this report has no page-by attributes");
   }
-  return SortingOf(Member(body, "sorting"));
+}
+
+}  // namespace
+
+service::Parsed<service::InstanceRequest> ReadInstanceRequest(const Json& body) {
+  CheckInstanceBody(body);
+  return service::ParsedOf([&] { return RequestOf(body); });
+}
+
+service::InstanceRequest ParseInstanceRequest(const Json& body) {
+  service::Parsed<service::InstanceRequest> request = ReadInstanceRequest(body);
+  return std::move(request.value());
+}
+
+service::Parsed<std::optional<service::Sorting>> ReadResortRequest(const Json& body) {
+  CheckResortBody(body);
+  return service::ParsedOf([&] { return SortingOf(Member(body, "sorting")); });
+}
+
+std::optional<service::Sorting> ParseResortRequest(const Json& body) {
+  service::Parsed<std::optional<service::Sorting>> sorting = ReadResortRequest(body);
+  return std::move(sorting.value());
 }
 
 }  // namespace tessera::api

@@ -20,16 +20,24 @@
 // accepted (with the accepted keys), a member of the wrong JSON type, a sort item without the id
 // it needs, an unknown item type or order. Whether the objects named are the report's or cube's
 // is the service's to check.
+//
+// Read* throw the faults of the body as a whole (not an object, a key not accepted, a member of
+// the wrong JSON type, a non-empty currentPageBy) and keep those of the requested objects and the
+// sorting (service/parsed.h): the service refuses them once it has found the report, cube or
+// instance, as it did when it read them itself. Parse* throw every fault.
 #pragma once
 
 #include <optional>
 
 #include "core/json.h"
 #include "service/instance_request.h"
+#include "service/parsed.h"
 
 namespace tessera::api {
 
+service::Parsed<service::InstanceRequest> ReadInstanceRequest(const Json& body);
 service::InstanceRequest ParseInstanceRequest(const Json& body);
+service::Parsed<std::optional<service::Sorting>> ReadResortRequest(const Json& body);
 std::optional<service::Sorting> ParseResortRequest(const Json& body);
 
 }  // namespace tessera::api

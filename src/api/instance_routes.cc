@@ -72,7 +72,7 @@ Json OptionalBody(const RequestContext& context) {
 
 service::InstanceHandle CreateInstance(RequestContext& context, Kind kind, bool allow_async) {
   PageOf(context);  // a bad page is refused before anything runs
-  service::InstanceRequest request = ParseInstanceRequest(OptionalBody(context));
+  service::Parsed<service::InstanceRequest> request = ReadInstanceRequest(OptionalBody(context));
   std::optional<std::chrono::milliseconds> async_after;
   if (allow_async && PrefersAsync(context)) async_after = context.options().async_instance_after;
   return context.services().dataset_instances.Create(CallerOf(context),
@@ -111,7 +111,8 @@ http::Response GetV2(RequestContext& context) {
 
 http::Response ResortReport(RequestContext& context) {
   PageOf(context);
-  const std::optional<service::Sorting> sorting = ParseResortRequest(OptionalBody(context));
+  const service::Parsed<std::optional<service::Sorting>> sorting =
+      ReadResortRequest(OptionalBody(context));
   return PageV2(context, context.services().dataset_instances.Resort(
                              CallerOf(context), context.PathParam("reportId"),
                              context.PathParam("instanceId"), sorting));

@@ -1,5 +1,8 @@
 // The push API: dataset models, upload sessions with chunks, publish and its status, and the
 // single-request datasets with their table updates. The bodies are read by api/push_requests.h.
+// A handler refuses in this order: a body that is not a JSON object, the project header, then
+// what the service checks -- the dataset or session and the caller's right to write to it --
+// before the body's content, which the service takes Parsed.
 #include "api/push_requests.h"
 #include "api/routes.h"
 #include "core/error.h"
@@ -18,23 +21,29 @@ http::Response EmptyOk() {
 }
 
 http::Response CreateModel(RequestContext& context) {
-  service::PushedDatasetRef dataset = Push(context).CreateModel(
-      context.principal(), context.RequiredProjectId(), ParseModelRequest(context.BodyJson()));
+  const Json body = context.BodyJson();
+  const std::string project_id = context.RequiredProjectId();
+  service::PushedDatasetRef dataset =
+      Push(context).CreateModel(context.principal(), project_id, ParseModelRequest(body));
   // Only id and name: the Python client copies the answer onto its dataset object.
   return context.Reply(200, {{"id", dataset.id}, {"name", dataset.name}});
 }
 
 http::Response OpenSession(RequestContext& context) {
-  std::string session_id = Push(context).OpenSession(
-      context.principal(), context.RequiredProjectId(), context.PathParam("datasetId"),
-      ParseOpenSessionRequest(context.BodyJson()));
+  const Json body = context.BodyJson();
+  const std::string project_id = context.RequiredProjectId();
+  std::string session_id =
+      Push(context).OpenSession(context.principal(), project_id, context.PathParam("datasetId"),
+                                service::ParsedOf([&] { return ParseOpenSessionRequest(body); }));
   return context.Reply(200, {{"uploadSessionId", session_id}});
 }
 
 http::Response PutChunk(RequestContext& context) {
-  Push(context).PutChunk(context.principal(), context.RequiredProjectId(),
-                         context.PathParam("datasetId"), context.PathParam("sessionId"),
-                         ParseChunkRequest(context.BodyJson()));
+  const Json body = context.BodyJson();
+  const std::string project_id = context.RequiredProjectId();
+  Push(context).PutChunk(context.principal(), project_id, context.PathParam("datasetId"),
+                         context.PathParam("sessionId"),
+                         service::ParsedOf([&] { return ParseChunkRequest(body); }));
   return EmptyOk();
 }
 
@@ -60,9 +69,10 @@ http::Response CloseSession(RequestContext& context) {
 }
 
 http::Response CreateSingle(RequestContext& context) {
+  const Json body = context.BodyJson();
+  const std::string project_id = context.RequiredProjectId();
   service::PushedDatasetRef dataset =
-      Push(context).CreateSingle(context.principal(), context.RequiredProjectId(),
-                                 ParseSingleDatasetRequest(context.BodyJson()));
+      Push(context).CreateSingle(context.principal(), project_id, ParseSingleDatasetRequest(body));
   Json tables = Json::array();
   for (const auto& [id, name] : dataset.tables) tables.push_back({{"id", id}, {"name", name}});
   return context.Reply(200,
@@ -75,9 +85,11 @@ http::Response PatchTable(RequestContext& context) {
     throw Error(ErrorCode::kMissingParameter,
                 "The updatePolicy header is required: Add, Update, Upsert or Replace");
   }
-  Push(context).PatchTable(context.principal(), context.RequiredProjectId(),
-                           context.PathParam("datasetId"), context.PathParam("tableId"),
-                           std::string(*policy), ParseTableRowsRequest(context.BodyJson()));
+  const Json body = context.BodyJson();
+  const std::string project_id = context.RequiredProjectId();
+  Push(context).PatchTable(context.principal(), project_id, context.PathParam("datasetId"),
+                           context.PathParam("tableId"), std::string(*policy),
+                           service::ParsedOf([&] { return ParseTableRowsRequest(body); }));
   return RequestContext::NoContent();
 }
 

@@ -1,4 +1,4 @@
-// Report definitions and attribute elements (spec 02 §2.2, §2.3, §2.6).
+// Report definitions (v1 and v2) and the elements of a report's attributes.
 #include "api/attribute_elements.h"
 #include "api/definition_json.h"
 #include "api/routes.h"

@@ -234,9 +234,10 @@ InstanceHandle DatasetInstanceService::Handle(std::shared_ptr<Instance> instance
 
 InstanceHandle DatasetInstanceService::Create(
     const InstanceCaller& caller, const std::string& object_id, DatasetFilter kind,
-    InstanceRequest request, std::optional<std::chrono::milliseconds> async_after) {
+    Parsed<InstanceRequest> parsed, std::optional<std::chrono::milliseconds> async_after) {
   ResolvedDataset source =
       definitions_.Resolve(caller.principal, caller.project_id, object_id, kind);
+  InstanceRequest& request = parsed.value();
   InstanceGrid grid = ResolveGrid(source.definition, source.model.get(), request);
   const std::string id = source.definition.id;
   CubeService::Version version;
@@ -301,8 +302,9 @@ const DatasetInstance& DatasetInstanceService::Check(const InstanceCaller& calle
 InstanceHandle DatasetInstanceService::Resort(const InstanceCaller& caller,
                                               const std::string& object_id,
                                               const std::string& instance_id,
-                                              const std::optional<Sorting>& sorting) {
+                                              const Parsed<std::optional<Sorting>>& parsed) {
   InstanceHandle handle = Open(caller, object_id, instance_id);
+  const std::optional<Sorting>& sorting = parsed.value();
   InstanceGrid grid = ResortGrid(handle.definition->source().definition, *handle.grid, sorting);
   shared_.Revise(*handle.instance, RecordOf(*handle.definition, sorting));
   handle.definition->set_grid(std::move(grid));

@@ -47,6 +47,7 @@
 #include "service/dataset_definition_service.h"
 #include "service/instance_request.h"
 #include "service/instance_store.h"
+#include "service/parsed.h"
 #include "service/shared_instances.h"
 
 namespace tessera::service {
@@ -104,8 +105,9 @@ class DatasetInstanceService {
   DatasetInstanceService(DatasetDefinitionService& definitions, InstanceStore& store,
                          SharedInstances& shared, ThreadPool* pool);
 
+  // A fault of `request` is refused once the report or cube is found and readable.
   InstanceHandle Create(const InstanceCaller& caller, const std::string& object_id,
-                        DatasetFilter kind, InstanceRequest request,
+                        DatasetFilter kind, Parsed<InstanceRequest> request,
                         std::optional<std::chrono::milliseconds> async_after = std::nullopt);
   InstanceHandle Open(const InstanceCaller& caller, const std::string& object_id,
                       const std::string& instance_id, bool wait = true);
@@ -113,9 +115,10 @@ class DatasetInstanceService {
   const DatasetInstance& Check(const InstanceCaller& caller, const std::string& object_id,
                                const std::string& instance_id,
                                std::shared_ptr<Instance>* keep_alive);
-  // nullopt: the default order.
+  // nullopt: the default order. A fault of `sorting` is refused once the instance is found.
   InstanceHandle Resort(const InstanceCaller& caller, const std::string& object_id,
-                        const std::string& instance_id, const std::optional<Sorting>& sorting);
+                        const std::string& instance_id,
+                        const Parsed<std::optional<Sorting>>& sorting);
 
   void set_pool(ThreadPool* pool) { pool_ = pool; }
   // The time one computation on data may take before it stops with Error(kTimeout).

@@ -214,7 +214,7 @@ PushedDatasetRef PushService::CreateModel(const Principal& principal, const std:
 
 std::string PushService::OpenSession(const Principal& principal, const std::string& project_id,
                                      const std::string& dataset_id,
-                                     const OpenSessionRequest& request) {
+                                     const Parsed<OpenSessionRequest>& request) {
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
   storage::UploadSessionRecord session;
@@ -224,7 +224,7 @@ std::string PushService::OpenSession(const Principal& principal, const std::stri
   session.user_id = principal.user_id;
   session.state = kSessionOpen;
   session.tables = Json::array();
-  for (const UploadTableRequest& upload : request.tables) {
+  for (const UploadTableRequest& upload : request.value().tables) {
     const engine::push::PushTable& table = TableOf(dataset.model, upload.name);
     // An empty chunk checks the headers.
     engine::push::ParseChunk(table, upload.column_headers, upload.column_orientation, "[]");
@@ -264,8 +264,9 @@ bool PushService::IsExpired(const storage::UploadSessionRecord& session) const {
 
 void PushService::PutChunk(const Principal& principal, const std::string& project_id,
                            const std::string& dataset_id, const std::string& session_id,
-                           ChunkRequest chunk) {
+                           Parsed<ChunkRequest> parsed) {
   storage::UploadSessionRecord session = FindSession(principal, project_id, dataset_id, session_id);
+  ChunkRequest& chunk = parsed.value();
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
   const engine::push::PushTable& table = TableOf(dataset.model, chunk.table_name);
@@ -491,7 +492,8 @@ PushedDatasetRef PushService::CreateSingle(const Principal& principal,
 
 void PushService::PatchTable(const Principal& principal, const std::string& project_id,
                              const std::string& dataset_id, const std::string& table_key,
-                             const std::string& update_policy, const TableRowsRequest& rows) {
+                             const std::string& update_policy,
+                             const Parsed<TableRowsRequest>& parsed) {
   PushedDataset dataset =
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
   if (dataset.record.definition.value("madeBy", "") != kMadeBySingleRequest) {
@@ -512,6 +514,7 @@ void PushService::PatchTable(const Principal& principal, const std::string& proj
                                           dataset.record.name + "'");
   }
   const engine::push::UpdatePolicy policy = engine::push::ParseUpdatePolicy(update_policy);
+  const TableRowsRequest& rows = parsed.value();
   const std::vector<std::string> headers =
       rows.column_headers.empty() ? ColumnNames(*table) : rows.column_headers;
   Loads loads;

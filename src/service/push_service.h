@@ -1,7 +1,9 @@
 // service/push_service.h
 //
 // The push API: datasets whose rows clients upload, published as cubes like any other
-// (service/cube_service.h). The bodies are read by api/push_requests.h into the requests below.
+// (service/cube_service.h). The bodies are read by api/push_requests.h into the requests below;
+// OpenSession, PutChunk and PatchTable take them Parsed (service/parsed.h) and refuse a body's
+// fault only after the dataset or session it is for is found and the caller may write to it.
 //
 //   CreateModel    POST /api/datasets/models: a super cube (779) holding the model
 //                  (engine/push/push_model.h) under "pushModel", in the model's folder or the
@@ -57,6 +59,7 @@
 #include "engine/push/pushed_table.h"
 #include "service/cube_service.h"
 #include "service/object_service.h"
+#include "service/parsed.h"
 #include "service/principal.h"
 #include "storage/metadata_store.h"
 
@@ -121,9 +124,10 @@ class PushService {
   PushedDatasetRef CreateModel(const Principal& principal, const std::string& project_id,
                                const engine::push::PushModel& model);
   std::string OpenSession(const Principal& principal, const std::string& project_id,
-                          const std::string& dataset_id, const OpenSessionRequest& request);
+                          const std::string& dataset_id, const Parsed<OpenSessionRequest>& request);
   void PutChunk(const Principal& principal, const std::string& project_id,
-                const std::string& dataset_id, const std::string& session_id, ChunkRequest chunk);
+                const std::string& dataset_id, const std::string& session_id,
+                Parsed<ChunkRequest> chunk);
   void Publish(const Principal& principal, const std::string& project_id,
                const std::string& dataset_id, const std::string& session_id);
   PublishProgress Progress(const Principal& principal, const std::string& project_id,
@@ -135,7 +139,7 @@ class PushService {
                                 const SingleDatasetRequest& request);
   void PatchTable(const Principal& principal, const std::string& project_id,
                   const std::string& dataset_id, const std::string& table,
-                  const std::string& update_policy, const TableRowsRequest& rows);
+                  const std::string& update_policy, const Parsed<TableRowsRequest>& rows);
 
  private:
   struct TableLoad {

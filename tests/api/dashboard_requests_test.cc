@@ -35,7 +35,7 @@ TEST(DashboardRequests, AnEmptyCreationBodyKeepsEveryDefault) {
   EXPECT_FALSE(options.persist_view_state);
   EXPECT_FALSE(options.resolve_only);
   EXPECT_TRUE(options.enable_parallel_rendering);
-  EXPECT_FALSE(options.filters);
+  EXPECT_FALSE(options.filters.value());
   EXPECT_FALSE(options.target_page_key);
   EXPECT_FALSE(options.bookmark_id);
 }
@@ -49,8 +49,8 @@ TEST(DashboardRequests, CreationReadsFlagsLinkingBookmarkAndFilters) {
   EXPECT_FALSE(options.enable_parallel_rendering);
   EXPECT_EQ(options.target_page_key, "K2");
   EXPECT_EQ(options.bookmark_id, "B1");
-  ASSERT_TRUE(options.filters);
-  EXPECT_EQ(options.filters->size(), 2u);
+  ASSERT_TRUE(options.filters.value());
+  EXPECT_EQ(options.filters.value()->size(), 2u);
 
   EXPECT_EQ(RefusalOf([] {
               ParseCreateOptions(Json::parse(R"({"resolveOnly": "yes"})"));
@@ -58,6 +58,15 @@ TEST(DashboardRequests, CreationReadsFlagsLinkingBookmarkAndFilters) {
             0u);
   EXPECT_EQ(RefusalOf([] { ParseCreateOptions(Json::parse(R"({"linkingInfo": "K2"})")); }),
             "linkingInfo: must be an object");
+}
+
+// The service refuses them after the dashboard, the bookmark and the target page.
+TEST(DashboardRequests, CreationKeepsTheFaultOfItsFiltersForTheService) {
+  const service::dashboard::DashboardCreateOptions options =
+      ParseCreateOptions(Json::parse(R"({"resolveOnly": true, "filters": "Region"})"));
+  EXPECT_TRUE(options.resolve_only);
+  EXPECT_EQ(RefusalOf([&] { options.filters.value(); }),
+            "The filters must be a JSON array of filter objects");
 }
 
 TEST(DashboardRequests, AnInMemoryDashboardNeedsReportsOrCubesById) {

@@ -174,6 +174,25 @@ TEST(InstanceRequests, AMalformedBodyIsRefusedNamingTheMember) {
   EXPECT_NE(unknown.find("requestedObjects"), std::string::npos) << unknown;
 }
 
+// The service refuses those once it has found the report, cube or instance.
+TEST(InstanceRequests, ReadingKeepsTheFaultsOfObjectsAndSortingAndThrowsTheBodysOwn) {
+  const service::Parsed<service::InstanceRequest> request =
+      ReadInstanceRequest(Json::parse(R"({"sorting": [1], "subtotals": {"visible": true}})"));
+  try {
+    request.value();
+    ADD_FAILURE() << "the sorting's fault was not kept";
+  } catch (const Error& error) {
+    EXPECT_EQ(std::string(error.message()),
+              "Incorrect node type in the sorting rows array[0]: an object is expected");
+  }
+  EXPECT_THROW(ReadInstanceRequest(Json::parse(R"({"viewFilter": []})")), Error);
+
+  const service::Parsed<std::optional<service::Sorting>> sorting =
+      ReadResortRequest(Json::parse(R"({"sorting": {"rows": 5}})"));
+  EXPECT_THROW(sorting.value(), Error);
+  EXPECT_THROW(ReadResortRequest(Json::parse(R"({"viewFilter": {}})")), Error);
+}
+
 TEST(InstanceRequests, AResortBodyTakesASortingAndAnEmptyPageByOnly) {
   EXPECT_FALSE(ParseResortRequest(Json()));
   EXPECT_FALSE(ParseResortRequest(Json::parse(R"({"currentPageBy": []})")));

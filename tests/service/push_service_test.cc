@@ -172,7 +172,8 @@ class PushServiceTest : public StoreBackendTest {
 
   std::string OpenSession(const std::string& dataset,
                           const std::vector<service::UploadTableRequest>& tables) {
-    return push_->OpenSession(administrator_, project_id_, dataset, {tables});
+    return push_->OpenSession(administrator_, project_id_, dataset,
+                              service::OpenSessionRequest{tables});
   }
 
   static service::UploadTableRequest Table(const std::string& name, const std::string& policy,
@@ -182,7 +183,8 @@ class PushServiceTest : public StoreBackendTest {
 
   void PutChunk(const std::string& dataset, const std::string& session, const std::string& table,
                 int64_t index, const Json& rows) {
-    push_->PutChunk(administrator_, project_id_, dataset, session, {table, index, rows.dump()});
+    push_->PutChunk(administrator_, project_id_, dataset, session,
+                    service::ChunkRequest{table, index, rows.dump()});
   }
 
   // Publishes the session and waits for the publish to end; its progress status.
@@ -452,7 +454,8 @@ TEST_P(PushServiceTest, BadInputIsRefusedAndChangesNothing) {
   ExpectRefused(ErrorCode::kInvalidInput, "a table the dataset lacks",
                 [&] { PutChunk(id, session, "stores", 1, good); });
   ExpectRefused(ErrorCode::kInvalidInput, "a chunk that is not JSON", [&] {
-    push_->PutChunk(administrator_, project_id_, id, session, {"sales", 1, "[["});
+    push_->PutChunk(administrator_, project_id_, id, session,
+                    service::ChunkRequest{"sales", 1, "[["});
   });
   ExpectRefused(ErrorCode::kNotFound, "an unknown session",
                 [&] { PutChunk(id, "0123456789abcdef0123456789abcdef", "sales", 1, good); });
@@ -465,6 +468,24 @@ TEST_P(PushServiceTest, BadInputIsRefusedAndChangesNothing) {
   ASSERT_EQ(PublishAndWait(id, session), 1);
   EXPECT_EQ(PublishedRows(id), sales.size());
   ExpectSameSums(Published(id, "city", "amount"), AmountByCity(sales));
+}
+
+// The service reads a body's content once it has found the dataset or session it is for: an
+// unknown one is Error(kNotFound) whatever the body.
+TEST_P(PushServiceTest, AnUnknownDatasetOrSessionIsRefusedBeforeTheBodysFault) {
+  const std::string id = CreateModel(KeyedModel("Order"));
+  const auto bad_tables = service::Parsed<service::OpenSessionRequest>::Of(
+      []() -> service::OpenSessionRequest { throw Error(ErrorCode::kInvalidInput, "bad"); });
+  const auto bad_chunk = service::Parsed<service::ChunkRequest>::Of(
+      []() -> service::ChunkRequest { throw Error(ErrorCode::kInvalidInput, "bad"); });
+  ExpectRefused(ErrorCode::kNotFound, "a bad session body on an unknown dataset", [&] {
+    push_->OpenSession(administrator_, project_id_, "0123456789ABCDEF0123456789ABCDEF", bad_tables);
+  });
+  ExpectRefused(ErrorCode::kNotFound, "a bad chunk on an unknown session", [&] {
+    push_->PutChunk(administrator_, project_id_, id, "0123456789abcdef0123456789abcdef", bad_chunk);
+  });
+  ExpectRefused(ErrorCode::kInvalidInput, "a bad session body on a known dataset",
+                [&] { push_->OpenSession(administrator_, project_id_, id, bad_tables); });
 }
 
 TEST_P(PushServiceTest, ClosedAndSupersededSessionsAreGone) {
@@ -526,7 +547,8 @@ TEST_P(PushServiceTest, AnotherNodeTakesTheNextCallOfASession) {
 
   const std::string id = CreateModel(KeyedModel("Shared"));
   const std::string session = OpenSession(id, {Table("t", "replace", {"store", "amount"})});
-  other.PutChunk(administrator_, project_id_, id, session, {"t", 1, R"([[1,10.5]])"});
+  other.PutChunk(administrator_, project_id_, id, session,
+                 service::ChunkRequest{"t", 1, R"([[1,10.5]])"});
   PutChunk(id, session, "t", 2, {{2, 20.25}, {1, 1.0}});
   EXPECT_EQ(other.Progress(administrator_, project_id_, id, session).status, 0);
   other.Publish(administrator_, project_id_, id, session);
@@ -631,7 +653,8 @@ TEST_P(PushServiceTest, TheSingleRequestApiCreatesAndPatchesOneTable) {
                  {{"Oslo", 4.0}, {"Bergen", 2.0}, {"Tromso", 3.0}});
   push_->PatchTable(
       administrator_, project_id_, created.id, "T", "add",
-      {{"amount", "city"}, Json::parse(R"([[9.0, "Oslo"], {"city": "Alta", "amount": 1.0}])")});
+      service::TableRowsRequest{
+          {"amount", "city"}, Json::parse(R"([[9.0, "Oslo"], {"city": "Alta", "amount": 1.0}])")});
   ExpectSameSums(Published(created.id, "City", "Amount"),
                  {{"Oslo", 4.0}, {"Bergen", 2.0}, {"Tromso", 3.0}, {"Alta", 1.0}});
 

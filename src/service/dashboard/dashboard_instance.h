@@ -1,6 +1,6 @@
 // service/dashboard/dashboard_instance.h
 //
-// What a dashboard instance keeps (spec 03 §2): the dashboard it was made from with its datasets
+// What a dashboard instance keeps: the dashboard it was made from with its datasets
 // resolved, the project, and its current state with the render run of that state.
 //
 // The state is a snapshot: readers take it with its run and work on them without a lock; a
@@ -21,7 +21,7 @@
 
 namespace tessera::service::dashboard {
 
-// A dashboard with each of its datasets resolved (reports and cubes, spec 03 §1.1).
+// A dashboard with each of its datasets (reports and cubes) resolved.
 struct DashboardModel {
   std::string project_id;
   model::Dashboard dashboard;

@@ -441,11 +441,12 @@ std::string DashboardService::CreateFrom(const InstanceCaller& caller,
                   "linkingInfo.targetPageKey: no page '" + *options.target_page_key + "'");
     }
   }
-  const bool has_filters = options.filters.has_value();
+  const std::optional<std::vector<FilterEntry>>& filters = options.filters.value();
+  const bool has_filters = filters.has_value();
   if (has_filters) {
-    state = ApplyFilterUpdates(model->dashboard, state,
-                               ResolveFilterEntries(*options.filters, ContextOf(*model, state),
-                                                    options.ignore_missing_filter));
+    state = ApplyFilterUpdates(
+        model->dashboard, state,
+        ResolveFilterEntries(*filters, ContextOf(*model, state), options.ignore_missing_filter));
   }
   const bool property = model->dashboard.parallel_rendering;
   if (!options.resolve_only) {
@@ -666,16 +667,17 @@ VisualizationAnswer DashboardService::Visualization(const InstanceCaller& caller
 
 void DashboardService::SetFilters(const InstanceCaller& caller, const std::string& id,
                                   const std::string& instance_id,
-                                  const std::vector<FilterEntry>& entries,
+                                  const Parsed<std::vector<FilterEntry>>& entries,
                                   const DashboardFilterOptions& options) {
   Opened opened = Open(caller, id, instance_id);
   const DashboardInstance& definition = *opened.definition;
   std::lock_guard lock(definition.manipulation());
   const DashboardState current = *definition.Current().state;
   const DashboardModel& model = definition.model();
-  DashboardState next = ApplyFilterUpdates(
-      model.dashboard, current,
-      ResolveFilterEntries(entries, ContextOf(model, current), options.ignore_missing_filter));
+  DashboardState next =
+      ApplyFilterUpdates(model.dashboard, current,
+                         ResolveFilterEntries(entries.value(), ContextOf(model, current),
+                                              options.ignore_missing_filter));
   const bool property = model.dashboard.parallel_rendering;
   if (current.mode == DashboardState::Mode::kExecuted || options.execute) {
     next.mode = DashboardState::Mode::kExecuted;

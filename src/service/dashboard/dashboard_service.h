@@ -55,7 +55,9 @@ struct DashboardCreateOptions {
   bool enable_parallel_rendering = true;
   bool apply_filter_resolve_only = false;
   bool parallel_rendering_after_manipulation = false;
-  std::optional<std::vector<FilterEntry>> filters;  // nullopt = none
+  // nullopt = none. Refused, when the body's filters could not be read, after the dashboard, the
+  // bookmark and the target page.
+  Parsed<std::optional<std::vector<FilterEntry>>> filters;
   std::optional<std::string> target_page_key;
   std::optional<std::string> bookmark_id;
 };
@@ -126,7 +128,7 @@ class DashboardService {
                              const DashboardCreateOptions& options);
 
   void SetFilters(const InstanceCaller& caller, const std::string& id,
-                  const std::string& instance_id, const std::vector<FilterEntry>& entries,
+                  const std::string& instance_id, const Parsed<std::vector<FilterEntry>>& entries,
                   const DashboardFilterOptions& options);
   void Refresh(const InstanceCaller& caller, const std::string& id, const std::string& instance_id);
   void AnswerPrompts(const InstanceCaller& caller, const std::string& id,

@@ -1,8 +1,9 @@
 // service/dashboard/dashboard_state.h
 //
-// What a dashboard instance is showing at one moment (spec 03 §2.2): its mode, whether its next
-// render may be parallel, its current chapter and page, and the current selection of every
-// selector, keyed by selector key (a visualization used as a filter by its visualization's key).
+// What a dashboard instance is showing at one moment: its mode (resolved or executed), whether
+// its next render may be parallel, its current chapter and page, and the current selection of
+// every selector, keyed by selector key (a visualization used as a filter by its visualization's
+// key).
 // A state is immutable once published: a manipulation builds the next one and bumps
 // `generation`, under which the visualization results of that state are cached.
 #pragma once

@@ -25,10 +25,10 @@
 // "(All)" option, an element id of another attribute or an element name nothing has, an object
 // not offered, a value of the wrong type or outside the parameter's range, an old-format entry
 // for a selector it does not apply to, the expression errors `check_expression` raises, and the
-// failures of the members it reads (see Parsed).
+// faults of the members it reads: a member only some selector types read is Parsed
+// (service/parsed.h), its fault refused only if the entry's selector reads it.
 #pragma once
 
-#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -38,41 +38,9 @@
 #include "core/json.h"
 #include "model/dashboard.h"
 #include "service/dashboard/dashboard_state.h"
+#include "service/parsed.h"
 
 namespace tessera::service::dashboard {
-
-// A member of a filter entry as it was read from the body: its value, or the failure of reading
-// it. Whether a member is read at all depends on the selector the entry names (an element list
-// reads the elements, a parameter the values; nothing is read of an entry that names no selector
-// when missing selectors are ignored), so a failure is thrown only when the member is read:
-// value() throws it, and a member that is not read refuses nothing.
-template <class T>
-class Parsed {
- public:
-  Parsed() = default;
-  Parsed(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
-
-  // The value `read` returns, or the failure it throws.
-  template <class Read>
-  static Parsed Of(Read&& read) {
-    try {
-      return Parsed(read());
-    } catch (...) {
-      Parsed failed;
-      failed.failure_ = std::current_exception();
-      return failed;
-    }
-  }
-
-  const T& value() const {
-    if (failure_) std::rethrow_exception(failure_);
-    return value_;
-  }
-
- private:
-  T value_{};
-  std::exception_ptr failure_;
-};
 
 // How an entry names its selector.
 struct SelectorName {

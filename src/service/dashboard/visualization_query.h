@@ -1,7 +1,7 @@
 // service/dashboard/visualization_query.h
 //
-// How the filters of a dashboard reach one visualization (spec 03 §5.4), as an instance grid and
-// an engine query on the rows of the visualization's dataset.
+// How the filters of a dashboard reach one visualization, as an instance grid and an engine query
+// on the rows of the visualization's dataset.
 //
 //   1. Template: the visualization's attributes and metrics, then every object replacement that
 //      reaches it (its targets, or the whole chapter when it has none): the saved selection's
@@ -37,7 +37,8 @@ namespace tessera::service::dashboard {
 // sends a visualization's selection as an Or of one In).
 Json SimplifiedExpression(const Json& expression);
 
-// The row condition of a selection (spec 02 §3.4 tree), or null when it restricts nothing.
+// The row condition of a selection (a view filter tree, engine/view_filter.h), or null when it
+// restricts nothing.
 // Metric qualifications and object and value selectors give null: they do not filter rows.
 Json RowConditionOf(const model::Selector& selector, const model::Selection& selection);
 

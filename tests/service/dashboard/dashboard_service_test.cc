@@ -407,7 +407,7 @@ TEST_P(DashboardServiceTest, AnElementListSelectionFiltersTheVisualizationsItRea
 
 TEST_P(DashboardServiceTest, FiltersGivenAtCreationApplyFromTheStart) {
   service::dashboard::DashboardCreateOptions options;
-  options.filters = RegionSelection("included", {"3"});
+  options.filters = std::optional(RegionSelection("included", {"3"}));
   const std::string instance = CreateOverview(options);
   ExpectSameRows(ShownProfitByRegion(instance),
                  ProfitByRegion(std::string("region_id = 3 AND ") + kRecentYears));
@@ -445,7 +445,7 @@ TEST_P(DashboardServiceTest, BadFiltersAreRefusedWithAClearErrorAndChangeNothing
     // The same entries at creation create nothing.
     const size_t instances = instances_.InstanceCount();
     service::dashboard::DashboardCreateOptions options;
-    options.filters = body;
+    options.filters = std::optional(body);
     auto at_creation = ErrorFrom([&] { CreateOverview(options); });
     ASSERT_TRUE(at_creation);
     EXPECT_EQ(at_creation->code(), ErrorCode::kInvalidInput) << at_creation->message();

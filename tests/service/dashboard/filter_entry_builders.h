@@ -11,11 +11,11 @@
 
 namespace tessera::testing {
 
+using service::Parsed;
 using service::dashboard::CurrentSelection;
 using service::dashboard::FilterEntry;
 using service::dashboard::GivenElement;
 using service::dashboard::GivenObject;
-using service::dashboard::Parsed;
 using service::dashboard::SelectorName;
 
 // {"key": key}, or {"name": name}: clears the selector.
