@@ -10,6 +10,9 @@
 // aggregating into its own partial state, merged at the end. The result does not depend on the
 // number of threads except for the last bits of floating-point sums.
 //
+// A published cube answers through the overload of engine/rollup_set.h, which runs the query on
+// the smallest of the cube's roll-ups that can answer it exactly, or on the cube's Dataset.
+//
 // Errors: Error(kInvalidInput) for indexes out of range, a formula naming an unknown request, a
 // sort key or limit on a hidden or missing metric. A query never modifies the dataset.
 #pragma once
