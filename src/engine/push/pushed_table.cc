@@ -7,6 +7,7 @@
 
 #include "core/civil_time.h"
 #include "core/error.h"
+#include "core/json_scanner.h"
 #include "core/strings.h"
 
 namespace tessera::engine::push {
@@ -204,7 +205,7 @@ std::string_view Expected(ValueKind kind) {
 // ---------------------------------------------------------------------------------------------
 // The chunk reader: a SAX handler, so a chunk becomes cells without a JSON document in between.
 
-class ChunkReader : public nlohmann::json_sax<Json> {
+class ChunkReader final : public nlohmann::json_sax<Json> {
  public:
   ChunkReader(const PushTable& table, const std::vector<std::string>& column_headers,
               bool column_orientation)
@@ -398,6 +399,66 @@ class ChunkReader : public nlohmann::json_sax<Json> {
   size_t inner_count_ = 0;  // values in the current row or column
 };
 
+// The scalar at the scanner's position, given to `reader` as nlohmann's SAX parser would give it.
+// `text` and `token` are buffers the events hand over.
+bool ReadScalar(JsonScanner& scanner, ChunkReader& reader, std::string& text, std::string& token) {
+  switch (scanner.PeekAfterSpace()) {
+    case '"': {
+      std::string_view value;
+      if (!scanner.ReadString(value, token)) return false;
+      text.assign(value);
+      return reader.string(text);
+    }
+    case 't':
+      return scanner.ReadLiteral("true") && reader.boolean(true);
+    case 'f':
+      return scanner.ReadLiteral("false") && reader.boolean(false);
+    case 'n':
+      return scanner.ReadLiteral("null") && reader.null();
+    default:
+      break;
+  }
+  JsonNumber number;
+  if (!scanner.ReadNumber(number)) return false;
+  switch (number.kind) {
+    case JsonNumber::Kind::kInteger:
+      return reader.number_integer(number.integer);
+    case JsonNumber::Kind::kUnsigned:
+      return reader.number_unsigned(number.unsigned_integer);
+    case JsonNumber::Kind::kReal:
+      token.assign(number.token);
+      return reader.number_float(number.real, token);
+  }
+  return false;
+}
+
+// Reads a chunk that is an array of arrays of scalars into `reader` with JsonScanner, giving it
+// the events nlohmann's SAX parser gives. False for any other text, which is then nlohmann's to
+// read.
+bool ReadPlainChunk(std::string_view json_text, ChunkReader& reader) {
+  constexpr auto kUnknownSize = static_cast<std::size_t>(-1);
+  JsonScanner scanner(json_text);
+  std::string text, token;
+  if (!scanner.Consume('[')) return false;
+  reader.start_array(kUnknownSize);
+  if (!scanner.Consume(']')) {
+    do {
+      if (!scanner.Consume('[')) return false;
+      reader.start_array(kUnknownSize);
+      if (!scanner.Consume(']')) {
+        do {
+          if (!ReadScalar(scanner, reader, text, token)) return false;
+        } while (scanner.Consume(','));
+        if (!scanner.Consume(']')) return false;
+      }
+      reader.end_array();
+    } while (scanner.Consume(','));
+    if (!scanner.Consume(']')) return false;
+  }
+  reader.end_array();
+  return scanner.AtEnd();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Update policies
 
@@ -426,6 +487,14 @@ using RowSet = std::unordered_set<const std::vector<Cell>*, KeyOf, KeyOf>;
 
 PushedRows ParseChunk(const PushTable& table, const std::vector<std::string>& column_headers,
                       bool column_orientation, std::string_view json_text) {
+  {
+    ChunkReader reader(table, column_headers, column_orientation);
+    try {
+      if (ReadPlainChunk(json_text, reader)) return reader.TakeRows();
+    } catch (const Error&) {
+      // nlohmann's parse below meets the same fault, or a syntax error before it, and says so.
+    }
+  }
   ChunkReader reader(table, column_headers, column_orientation);
   Json::sax_parse(json_text.begin(), json_text.end(), &reader);
   return reader.TakeRows();

@@ -260,6 +260,44 @@ TEST(PushedTableChunk, RefusesMalformedJsonAndOtherShapes) {
                "column 'store_id', row 1: expected a value; got an array"));
 }
 
+TEST(PushedTableChunk, ReadsEscapesUnicodeAndWhiteSpaceAnywhere) {
+  const std::string chunk =
+      " [\n [ 1 ,\t\"say \\\"hi\\\"\\/\\n\" , 2.5 ] ,\r\n"
+      "[2,\"caf\\u00e9 \\ud83d\\ude00\",-0.25],"
+      "[3,\"Z\xC3\xBCrich\",null] ] ";
+  push::PushedRows rows = push::ParseChunk(Stores(), {}, false, chunk);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0], (Row{int64_t{1}, std::string("say \"hi\"/\n"), 2.5}));
+  EXPECT_EQ(rows[1], (Row{int64_t{2}, std::string("caf\xC3\xA9 \xF0\x9F\x98\x80"), -0.25}));
+  EXPECT_EQ(rows[2], (Row{int64_t{3}, std::string("Z\xC3\xBCrich"), kNull}));
+}
+
+TEST(PushedTableChunk, KeepsEveryNumberOfATextColumnAsWritten) {
+  push::PushedRows rows = push::ParseChunk(OneColumn(DataType::kText, "STRING"), {}, false,
+                                           "[[12.50],[1e3],[-7],[7],[-0],[true]]");
+  ASSERT_EQ(rows.size(), 6u);
+  const char* expected[] = {"12.50", "1e3", "-7", "7", "0", "true"};
+  for (size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i], (Row{std::string(expected[i])}));
+}
+
+TEST(PushedTableChunk, NamesTheFirstFaultWhetherAValueOrTheJson) {
+  // A wrong value before malformed JSON is the fault named, and the other way round.
+  EXPECT_EQ(Refusal([] {
+              push::ParseChunk(Stores(), {}, false, R"([[1,"Oslo",1.5],[2,"Oslo","x"],[3,)");
+            }),
+            "table 'Stores', column 'sales', row 2: \"x\" is not a number (DOUBLE)");
+  EXPECT_TRUE(Contains(Refusal([] {
+                         push::ParseChunk(Stores(), {}, false,
+                                          R"([[1,"Oslo",1.5],[2,"Oslo",01],[3,"Oslo","x"]])");
+                       }),
+                       "table 'Stores': the chunk is not valid JSON"));
+  EXPECT_TRUE(Contains(Refusal([] { push::ParseChunk(Stores(), {}, false, "[[1,\"\xC3\",1.5]]"); }),
+                       "table 'Stores': the chunk is not valid JSON"));
+  EXPECT_TRUE(
+      Contains(Refusal([] { push::ParseChunk(Stores(), {}, false, R"([[1,"Oslo",1e999]])"); }),
+               "table 'Stores': the chunk is not valid JSON"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Update policies. Rows are (key, name, amount); the key is column 0.
 
