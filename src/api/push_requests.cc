@@ -5,6 +5,7 @@
 
 #include "core/base64.h"
 #include "core/error.h"
+#include "core/json_scanner.h"
 #include "core/strings.h"
 #include "engine/push/pushed_table.h"
 
@@ -170,6 +171,15 @@ service::UploadTableRequest UploadTableOf(const Json& table, const std::string& 
   return upload;
 }
 
+// ChunkIndex's value for the text of a string or of an unsigned number, or nullopt where
+// ChunkIndex refuses it.
+std::optional<int64_t> PlainChunkIndex(std::string_view text) {
+  int64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 1) return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
 engine::push::PushModel ParseModelRequest(const Json& body) {
@@ -198,6 +208,39 @@ service::ChunkRequest ParseChunkRequest(const Json& body) {
   chunk.index = ChunkIndex(body);
   chunk.rows_json = DecodedData(body);
   return chunk;
+}
+
+std::optional<service::ChunkRequest> ReadPlainChunkRequest(std::string_view body_text) {
+  JsonScanner scanner(body_text);
+  if (!scanner.Consume('{')) return std::nullopt;
+  std::optional<std::string> table_name, data;
+  std::optional<int64_t> index;
+  std::string key_storage, value_storage;
+  do {
+    std::string_view key, text;
+    JsonNumber number;
+    if (!scanner.ReadString(key, key_storage) || !scanner.Consume(':')) return std::nullopt;
+    const bool is_string = scanner.PeekAfterSpace() == '"';
+    if (is_string ? !scanner.ReadString(text, value_storage) : !scanner.ReadNumber(number)) {
+      return std::nullopt;
+    }
+    if (key == "index") {
+      if (index || (!is_string && number.kind != JsonNumber::Kind::kUnsigned)) return std::nullopt;
+      index = PlainChunkIndex(is_string ? text : number.token);
+      if (!index) return std::nullopt;
+    } else if (key == "tableName") {
+      if (table_name || !is_string) return std::nullopt;
+      table_name.emplace(text);
+    } else if (key == "data") {
+      if (data || !is_string) return std::nullopt;
+      data = DecodeBase64(text);
+      if (!data) return std::nullopt;
+    }
+  } while (scanner.Consume(','));
+  if (!scanner.Consume('}') || !scanner.AtEnd() || !table_name || !index || !data) {
+    return std::nullopt;
+  }
+  return service::ChunkRequest{std::move(*table_name), *index, std::move(*data)};
 }
 
 service::SingleDatasetRequest ParseSingleDatasetRequest(const Json& body) {

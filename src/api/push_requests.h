@@ -14,6 +14,9 @@
 // columns named exist in the dataset is the service's to check.
 #pragma once
 
+#include <optional>
+#include <string_view>
+
 #include "core/json.h"
 #include "engine/push/push_model.h"
 #include "service/push_service.h"
@@ -23,6 +26,11 @@ namespace tessera::api {
 engine::push::PushModel ParseModelRequest(const Json& body);
 service::OpenSessionRequest ParseOpenSessionRequest(const Json& body);
 service::ChunkRequest ParseChunkRequest(const Json& body);
+// ParseChunkRequest(ParseJson(body_text)) for a body that is a plain, valid chunk: an object of
+// string and number members holding a valid tableName, index and data, each once. Nullopt for
+// any other text -- which the caller reads through ParseJson and ParseChunkRequest, whose errors
+// are the user's -- so it is only a faster way to the same request.
+std::optional<service::ChunkRequest> ReadPlainChunkRequest(std::string_view body_text);
 service::SingleDatasetRequest ParseSingleDatasetRequest(const Json& body);
 service::TableRowsRequest ParseTableRowsRequest(const Json& body);
 

@@ -38,12 +38,20 @@ http::Response OpenSession(RequestContext& context) {
   return context.Reply(200, {{"uploadSessionId", session_id}});
 }
 
-http::Response PutChunk(RequestContext& context) {
+// A chunk's body is tens of megabytes of base64: a plain one is read without a JSON document.
+service::Parsed<service::ChunkRequest> ChunkOf(RequestContext& context) {
+  if (!context.request().body_file) {
+    if (auto chunk = ReadPlainChunkRequest(context.request().body)) return std::move(*chunk);
+  }
   const Json body = context.BodyJson();
+  return service::ParsedOf([&] { return ParseChunkRequest(body); });
+}
+
+http::Response PutChunk(RequestContext& context) {
+  service::Parsed<service::ChunkRequest> chunk = ChunkOf(context);
   const std::string project_id = context.RequiredProjectId();
   Push(context).PutChunk(context.principal(), project_id, context.PathParam("datasetId"),
-                         context.PathParam("sessionId"),
-                         service::ParsedOf([&] { return ParseChunkRequest(body); }));
+                         context.PathParam("sessionId"), std::move(chunk));
   return EmptyOk();
 }
 

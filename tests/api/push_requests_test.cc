@@ -98,6 +98,47 @@ TEST(PushRequests, AChunkWithoutAnIndexOfOneOrMoreOrWithoutBase64DataIsRefused) 
   });
 }
 
+TEST(PushRequests, APlainChunkBodyReadsAsTheFullReaderReadsIt) {
+  const std::string bodies[] = {
+      Chunk(2, R"([[1,"Oslo",12.5]])").dump(),
+      Chunk("3", "[]").dump(),
+      " {\n \"data\" : \"" + EncodeBase64("[[1]]") + "\" ,\"index\":1,\"tableName\":\"s\\u00e9\"," +
+          "\"extra\": 7} ",
+  };
+  for (const std::string& body : bodies) {
+    const std::optional<service::ChunkRequest> plain = ReadPlainChunkRequest(body);
+    ASSERT_TRUE(plain) << body;
+    const service::ChunkRequest full = ParseChunkRequest(ParseJson(body));
+    EXPECT_EQ(plain->table_name, full.table_name) << body;
+    EXPECT_EQ(plain->index, full.index) << body;
+    EXPECT_EQ(plain->rows_json, full.rows_json) << body;
+  }
+  EXPECT_EQ(ReadPlainChunkRequest(bodies[2])->table_name, "s\xC3\xA9");
+}
+
+TEST(PushRequests, AChunkBodyThatIsNotPlainIsLeftToTheFullReader) {
+  const std::string bodies[] = {
+      "",
+      "[]",
+      Chunk(0, "[]").dump(),
+      Chunk("1x", "[]").dump(),
+      Chunk(1.0, "[]").dump(),
+      Chunk(-1, "[]").dump(),
+      Chunk("9223372036854775808", "[]").dump(),
+      R"({"tableName":"sales","index":1,"data":"@@not base64@@"})",
+      R"({"tableName":"sales","index":1})",
+      R"({"tableName":7,"index":1,"data":""})",
+      R"({"tableName":"sales","index":1,"data":"","extra":{"nested":true}})",
+      R"({"tableName":"sales","index":1,"index":2,"data":""})",
+      R"({"tableName":"sales","index":1,"data":""} trailing)",
+      R"({"tableName":"sales","index":1,"data":"",})",
+      "{\"tableName\":\"sales\",\"index\":1,\"data\":\"\" ",
+  };
+  for (const std::string& body : bodies) {
+    EXPECT_EQ(ReadPlainChunkRequest(body).has_value(), false) << body;
+  }
+}
+
 Json SingleBody(const std::string& records) {
   return {
       {"name", "Quick"},
