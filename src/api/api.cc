@@ -6,6 +6,7 @@
 #include "api/error_response.h"
 #include "api/routes.h"
 #include "core/strings.h"
+#include "storage/memory_only.h"
 
 namespace tessera::api {
 
@@ -17,10 +18,12 @@ namespace {
 // Route tags (http::Router) that admission reads.
 constexpr uint32_t kNeedsSession = 1;
 constexpr uint32_t kTakesUpload = 2;
+constexpr uint32_t kAnswersFromMemory = 4;
 
 uint32_t TagsOf(const EndpointSpec& spec) {
   return (spec.access == Access::kSession ? kNeedsSession : 0) |
-         (spec.body == BodySize::kUpload ? kTakesUpload : 0);
+         (spec.body == BodySize::kUpload ? kTakesUpload : 0) |
+         (spec.answers_from_memory ? kAnswersFromMemory : 0);
 }
 
 }  // namespace
@@ -150,6 +153,8 @@ http::Response RunHandler(const http::RouteMatch& match, const http::Request& re
                           std::string_view context_path) {
   try {
     return (*match.handler)(request, match.params);
+  } catch (const storage::StoreNeeded&) {
+    throw;
   } catch (const service::WrongDatasetKind& error) {
     return ErrorResponse(WithEndpointHint(error, router, request.method, path, context_path),
                          request.request_id);
@@ -177,15 +182,36 @@ http::Response RunHandler(const http::RouteMatch& match, const http::Request& re
 
 }  // namespace
 
-http::Response Api::Handle(const http::Request& request) const {
-  std::string_view path = request.path;
+std::optional<std::string_view> Api::PathInApi(std::string_view path) const {
   if (!options_.context_path.empty()) {
-    if (path.substr(0, options_.context_path.size()) != options_.context_path) {
-      return RouteNotFoundResponse(request.request_id);
-    }
+    if (!path.starts_with(options_.context_path)) return std::nullopt;
     path.remove_prefix(options_.context_path.size());
   }
-  if (!IsApiPath(path)) return RouteNotFoundResponse(request.request_id);
+  if (!IsApiPath(path)) return std::nullopt;
+  return path;
+}
+
+std::optional<http::Response> Api::AnswerFromMemory(const http::Request& request) const {
+  std::optional<std::string_view> path = PathInApi(request.path);
+  if (!path) return std::nullopt;
+  http::RouteMatch match = router_.Match(request.method, *path);
+  if (match.kind != http::RouteMatch::Kind::kFound || !(match.tags & kAnswersFromMemory)) {
+    return std::nullopt;
+  }
+  storage::MemoryOnlyScope memory_only;
+  try {
+    http::Response response = RunHandler(match, request, *path, router_, options_.context_path);
+    response.route = std::string(match.route);
+    return response;
+  } catch (const storage::StoreNeeded&) {
+    return std::nullopt;
+  }
+}
+
+http::Response Api::Handle(const http::Request& request) const {
+  std::optional<std::string_view> api_path = PathInApi(request.path);
+  if (!api_path) return RouteNotFoundResponse(request.request_id);
+  std::string_view path = *api_path;
 
   http::RouteMatch match = router_.Match(request.method, path);
   if (match.kind == http::RouteMatch::Kind::kNotFound) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct EndpointSpec {
   Access access = Access::kSession;
   FieldsRule fields = FieldsRule::kGeneral;
   BodySize body = BodySize::kSmall;
+  // The handler may run on an I/O thread under storage::MemoryOnlyScope (Api::AnswerFromMemory):
+  // it must meet that scope's contract (nothing changed before the store is read).
+  bool answers_from_memory = false;
 };
 
 using EndpointHandler = std::function<http::Response(RequestContext&)>;
@@ -50,6 +54,12 @@ class Api {
  public:
   Api(service::Services& services, ApiOptions options);
   http::Response Handle(const http::Request& request) const;
+  // The answer Handle() would give, when it can be made from what the services keep in memory
+  // without waiting (a validated session, the project snapshot): for the routes registered with
+  // answers_from_memory, run under storage::MemoryOnlyScope. Nullopt when the request is not of
+  // such a route or its answer needs the store; Handle() it on a thread that may wait then.
+  // Never blocks on the store, so an I/O thread may call it.
+  std::optional<http::Response> AnswerFromMemory(const http::Request& request) const;
 
   // Decides on a request's body from its header alone (http::Admit): a request that needs a
   // session and whose token is missing or no longer valid is refused 401 before a byte of its
@@ -71,6 +81,9 @@ class Api {
   static bool SpoolsBody(std::string_view method, std::string_view path);
 
  private:
+  // `path` without the context path, when it is one of this API's paths.
+  std::optional<std::string_view> PathInApi(std::string_view path) const;
+
   service::Services& services_;
   ApiOptions options_;
   http::Router router_;

@@ -77,8 +77,9 @@ http::Response MonitorNodes(RequestContext& context) {
 }  // namespace
 
 void RegisterProjectRoutes(Endpoints& endpoints) {
-  endpoints.Add("GET", "/api/projects", {}, ListProjects);
-  endpoints.Add("GET", "/api/projects/{projectIdOrName}", {}, GetProject);
+  constexpr EndpointSpec kFromSnapshot{.answers_from_memory = true};
+  endpoints.Add("GET", "/api/projects", kFromSnapshot, ListProjects);
+  endpoints.Add("GET", "/api/projects/{projectIdOrName}", kFromSnapshot, GetProject);
   endpoints.Add("GET", "/api/monitors/projects", {}, MonitorProjects);
   endpoints.Add("GET", "/api/monitors/iServer/nodes", {}, MonitorNodes);
 }

@@ -8,7 +8,8 @@ namespace tessera::api {
 
 namespace {
 
-constexpr EndpointSpec kSession{};
+// Every session call is answered from the validated session and the project snapshot.
+constexpr EndpointSpec kSession{.answers_from_memory = true};
 
 http::Response GetSession(RequestContext& context) {
   const auto& session = context.session();
@@ -82,7 +83,8 @@ http::Response GetPrivilege(RequestContext& context) {
 
 void RegisterSessionRoutes(Endpoints& endpoints) {
   endpoints.Add("GET", "/api/sessions", kSession, GetSession);
-  endpoints.Add("PUT", "/api/sessions", {Access::kSession, FieldsRule::kNone}, RenewSession);
+  endpoints.Add("PUT", "/api/sessions",
+                {Access::kSession, FieldsRule::kNone, BodySize::kSmall, true}, RenewSession);
   endpoints.Add("GET", "/api/sessions/userInfo", kSession, GetUserInfo);
   endpoints.Add("GET", "/api/sessions/privileges", kSession, GetPrivileges);
   endpoints.Add("GET", "/api/sessions/privileges/{privilegeId}", kSession, GetPrivilege);

@@ -4,7 +4,8 @@
 namespace tessera::api {
 
 void RegisterStatusRoutes(Endpoints& endpoints) {
-  endpoints.Add("GET", "/api/status", {Access::kPublic, FieldsRule::kGeneral},
+  endpoints.Add("GET", "/api/status",
+                {Access::kPublic, FieldsRule::kGeneral, BodySize::kSmall, true},
                 [](RequestContext& context) {
                   const std::string& version = context.options().version;
                   return context.Reply(200, {{"webVersion", version}, {"iServerVersion", version}});

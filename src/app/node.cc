@@ -419,14 +419,18 @@ http::Admit Node::AdmitOnMetadataPool() {
   };
 }
 
-// Computations on data run on the compute pool, everything else (the web app's files included)
-// on the metadata pool, so a cheap call never waits behind a computation.
+// A call the API can answer from memory is answered on the I/O thread that read it, with no
+// hand-over. Computations on data run on the compute pool, everything else (the web app's files
+// included) on the metadata pool, so a cheap call never waits behind a computation.
 http::Dispatch Node::DispatchToPools() {
   api::Api* api = parts_->api.get();
   WebApp* web = parts_->web.get();
   ThreadPool* compute = parts_->compute.get();
   ThreadPool* metadata = parts_->metadata.get();
   return [this, api, web, compute, metadata](http::Request request, http::Respond respond) {
+    if (bootstrapped_.load()) {
+      if (auto answer = api->AnswerFromMemory(request)) return respond(std::move(*answer));
+    }
     ThreadPool* pool = api::Api::IsDataWork(request.method, request.path) ? compute : metadata;
     pool->Post([this, api, web, request = std::move(request), respond = std::move(respond)] {
       if (auto page = web->Handle(request)) {

@@ -1,5 +1,7 @@
 #include "service/project_service.h"
 
+#include <unordered_map>
+
 #include "core/error.h"
 #include "core/ids.h"
 #include "core/strings.h"
@@ -41,46 +43,102 @@ bool CanSee(const Principal& principal, const storage::ProjectRecord& project) {
 
 }  // namespace
 
-ProjectService::ProjectService(storage::MetadataStore& store) : store_(store) {}
+struct ProjectService::Snapshot {
+  uint64_t generation = 0;
+  std::chrono::steady_clock::time_point read_at;
+  std::vector<storage::ProjectRecord> projects;  // by name
+  std::unordered_map<std::string, std::string> owner_names;
 
-ProjectView ProjectService::View(storage::MetadataTransaction& tx, const Principal& principal,
-                                 const storage::ProjectRecord& project) {
-  ProjectView view;
-  view.project = project;
-  view.owner_name = UserDisplayName(tx, project.object.owner_id);
-  view.acg = principal.RightsOn(project.object);
-  return view;
+  const storage::ProjectRecord* FindById(std::string_view id) const {
+    for (const auto& project : projects) {
+      if (project.object.id == id) return &project;
+    }
+    return nullptr;
+  }
+  const storage::ProjectRecord* FindByName(std::string_view name) const {
+    for (const auto& project : projects) {
+      if (project.object.name == name) return &project;
+    }
+    return nullptr;
+  }
+  ProjectView View(const Principal& principal, const storage::ProjectRecord& project) const {
+    auto owner = owner_names.find(project.object.owner_id);
+    return {project, owner == owner_names.end() ? "" : owner->second,
+            principal.RightsOn(project.object)};
+  }
+};
+
+ProjectService::ProjectService(storage::MetadataStore& store, std::chrono::milliseconds cache_ttl)
+    : store_(store), cache_ttl_(cache_ttl) {}
+
+std::shared_ptr<const ProjectService::Snapshot> ProjectService::CurrentSnapshot() {
+  {
+    std::lock_guard lock(mutex_);
+    if (snapshot_ && snapshot_->generation == store_.DirectoryGeneration() &&
+        std::chrono::steady_clock::now() - snapshot_->read_at < cache_ttl_) {
+      return snapshot_;
+    }
+  }
+  return ReadSnapshot();
+}
+
+std::shared_ptr<const ProjectService::Snapshot> ProjectService::ReadSnapshot() {
+  uint64_t notices_before;
+  {
+    std::lock_guard lock(mutex_);
+    notices_before = notices_heard_;
+  }
+  auto snapshot = std::make_shared<Snapshot>();
+  // Taken before the read: a change committed meanwhile makes the snapshot out of date at once.
+  snapshot->generation = store_.DirectoryGeneration();
+  snapshot->read_at = std::chrono::steady_clock::now();
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    snapshot->projects = tx.ListProjects();
+    for (const auto& project : snapshot->projects) {
+      const std::string& owner = project.object.owner_id;
+      if (!snapshot->owner_names.contains(owner)) {
+        snapshot->owner_names.emplace(owner, UserDisplayName(tx, owner));
+      }
+    }
+  });
+  std::lock_guard lock(mutex_);
+  // A notice heard while the store was read may be about a change the read missed.
+  if (notices_heard_ == notices_before) snapshot_ = snapshot;
+  return snapshot;
+}
+
+void ProjectService::HearNotice(const storage::Notice& notice) {
+  if (!notice.channel.empty() && notice.channel != storage::kDirectoryNoticeChannel) return;
+  std::lock_guard lock(mutex_);
+  ++notices_heard_;
+  snapshot_.reset();
 }
 
 std::vector<ProjectView> ProjectService::List(const Principal& principal, bool include_unloaded) {
+  auto snapshot = CurrentSnapshot();
   std::vector<ProjectView> views;
-  store_.Read([&](storage::MetadataTransaction& tx) {
-    for (const auto& project : tx.ListProjects()) {
-      if (!include_unloaded && project.status != kProjectStatusActive) continue;
-      if (!CanSee(principal, project)) continue;
-      views.push_back(View(tx, principal, project));
-    }
-  });
+  for (const auto& project : snapshot->projects) {
+    if (!include_unloaded && project.status != kProjectStatusActive) continue;
+    if (!CanSee(principal, project)) continue;
+    views.push_back(snapshot->View(principal, project));
+  }
   return views;
 }
 
 ProjectView ProjectService::Get(const Principal& principal, std::string_view id_or_name) {
-  ProjectView view;
-  store_.Read([&](storage::MetadataTransaction& tx) {
-    std::optional<storage::ProjectRecord> project;
-    if (auto id = CanonicalObjectId(id_or_name)) project = tx.FindProject(*id);
-    if (!project) project = tx.FindProjectByName(std::string(id_or_name));
-    if (!project) {
-      throw Error(ErrorCode::kNotFound,
-                  "Project '" + std::string(id_or_name) + "' was not found (by id or name)");
-    }
-    if (!CanSee(principal, *project)) {
-      throw Error(ErrorCode::kInsufficientPrivileges,
-                  "You do not have access to project '" + project->object.name + "'");
-    }
-    view = View(tx, principal, *project);
-  });
-  return view;
+  auto snapshot = CurrentSnapshot();
+  const storage::ProjectRecord* project = nullptr;
+  if (auto id = CanonicalObjectId(id_or_name)) project = snapshot->FindById(*id);
+  if (!project) project = snapshot->FindByName(id_or_name);
+  if (!project) {
+    throw Error(ErrorCode::kNotFound,
+                "Project '" + std::string(id_or_name) + "' was not found (by id or name)");
+  }
+  if (!CanSee(principal, *project)) {
+    throw Error(ErrorCode::kInsufficientPrivileges,
+                "You do not have access to project '" + project->object.name + "'");
+  }
+  return snapshot->View(principal, *project);
 }
 
 std::string ProjectService::ResolveHeader(const Principal& principal,
@@ -90,8 +148,8 @@ std::string ProjectService::ResolveHeader(const Principal& principal,
                 "The X-MSTR-ProjectID header is required for this request");
   }
   const std::string id = RequireObjectId(Trim(header_value), "X-MSTR-ProjectID");
-  std::optional<storage::ProjectRecord> project;
-  store_.Read([&](storage::MetadataTransaction& tx) { project = tx.FindProject(id); });
+  auto snapshot = CurrentSnapshot();
+  const storage::ProjectRecord* project = snapshot->FindById(id);
   if (!project) {
     throw Error(ErrorCode::kInvalidInput, "X-MSTR-ProjectID: no project has id '" + id + "'");
   }
@@ -134,7 +192,7 @@ ProjectView ProjectService::Create(const Principal& principal, std::string_view 
   store_.Write([&](storage::MetadataTransaction& tx) {
     auto project = CreateProjectInTransaction(tx, NewObjectId(), project_name,
                                               std::string(description), principal.user_id);
-    view = View(tx, principal, project);
+    view = {project, UserDisplayName(tx, principal.user_id), principal.RightsOn(project.object)};
   });
   return view;
 }

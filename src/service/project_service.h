@@ -3,8 +3,21 @@
 // Projects: listing, lookup by id or name, the project header of every project-scoped call, and
 // creation with the predefined folder tree (model/well_known.h). A user sees a project when it
 // holds browse on the project's object row.
+//
+// Every call reads the projects from a snapshot kept in memory (the project records and their
+// owners' names), so the calls made on every request do not reach the store. The snapshot is
+// read again from the store when it may be out of date:
+//   - after this node commits a change to the directory (MetadataStore::DirectoryGeneration());
+//   - after a notice on kDirectoryNoticeChannel, or one that notices may have been missed
+//     (HearNotice): another node changed it;
+//   - once it is older than `cache_ttl`, which bounds how long a change made where no notice is
+//     sent (another process on the same SQLite file) goes unseen.
+// Thread-safe; the snapshot is shared, never changed once built.
 #pragma once
 
+#include <chrono>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +45,8 @@ storage::ProjectRecord CreateProjectInTransaction(storage::MetadataTransaction& 
 
 class ProjectService {
  public:
-  explicit ProjectService(storage::MetadataStore& store);
+  explicit ProjectService(storage::MetadataStore& store,
+                          std::chrono::milliseconds cache_ttl = std::chrono::milliseconds(2000));
 
   // Loaded projects (status 0) the principal may access, by name; or every project when
   // `include_unloaded` (the monitors listing).
@@ -50,11 +64,19 @@ class ProjectService {
   ProjectView Create(const Principal& principal, std::string_view name,
                      std::string_view description);
 
+  // A notice on kDirectoryNoticeChannel, or one with an empty channel: the snapshot is dropped.
+  void HearNotice(const storage::Notice& notice);
+
  private:
-  ProjectView View(storage::MetadataTransaction& tx, const Principal& principal,
-                   const storage::ProjectRecord& project);
+  struct Snapshot;
+  std::shared_ptr<const Snapshot> CurrentSnapshot();
+  std::shared_ptr<const Snapshot> ReadSnapshot();
 
   storage::MetadataStore& store_;
+  const std::chrono::milliseconds cache_ttl_;
+  std::mutex mutex_;
+  std::shared_ptr<const Snapshot> snapshot_;
+  uint64_t notices_heard_ = 0;
 };
 
 }  // namespace tessera::service

@@ -44,7 +44,7 @@ struct Services {
         warehouses(warehouses),
         directory(metadata_store),
         sessions(metadata_store, directory, session_options),
-        projects(metadata_store),
+        projects(metadata_store, session_options.cache_ttl),
         objects(metadata_store),
         search(metadata_store),
         cubes(metadata_store, warehouses, jobs, std::move(cube_options)),
@@ -71,16 +71,20 @@ struct Services {
   }
 
   // Starts hearing what other nodes on the storage service change (ended sessions, published
-  // cubes), where the storage service sends notices; returns whether it does. Without notices
-  // the services check for changes themselves (their contracts say how).
+  // cubes, the directory's projects and users), where the storage service sends notices; returns
+  // whether it does. Without notices the services check for changes themselves (their contracts say
+  // how).
   bool HearOtherNodes() {
-    notices = store.Subscribe({kSessionNoticeChannel, kCubeNoticeChannel},
-                              [this](const storage::Notice& notice) {
-                                if (notice.channel != kCubeNoticeChannel)
-                                  sessions.HearNotice(notice);
-                                if (notice.channel != kSessionNoticeChannel)
-                                  cubes.HearNotice(notice);
-                              });
+    notices = store.Subscribe(
+        {kSessionNoticeChannel, kCubeNoticeChannel, storage::kDirectoryNoticeChannel},
+        [this](const storage::Notice& notice) {
+          const bool missed = notice.channel.empty();
+          if (missed || notice.channel == kSessionNoticeChannel) sessions.HearNotice(notice);
+          if (missed || notice.channel == kCubeNoticeChannel) cubes.HearNotice(notice);
+          if (missed || notice.channel == storage::kDirectoryNoticeChannel) {
+            projects.HearNotice(notice);
+          }
+        });
     cubes.set_hears_notices(notices != nullptr);
     return notices != nullptr;
   }

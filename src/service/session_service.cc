@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/ids.h"
+#include "storage/memory_only.h"
 
 namespace tessera::service {
 
@@ -143,6 +144,9 @@ std::shared_ptr<const Session> SessionService::Authenticate(std::string_view tok
         cache_.erase(it);
         ThrowSessionInvalid();
       }
+      // Recording this activity would write to the store: leave the entry as it is for the
+      // thread that may write.
+      if (now - it->second.last_persisted >= TouchInterval()) storage::RequireStoreAccess();
       should_persist = RecordActivity(it->second, now);
       session = it->second.session;
     }

@@ -2,8 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
+
 #include "core/error.h"
 #include "storage/connection_pool.h"
+#include "storage/memory_only.h"
 #include "storage/postgres_listener.h"
 #include "storage/sql_metadata_transaction.h"
 #include "storage/store_url.h"
@@ -20,14 +23,21 @@ Error Unavailable() {
 // The store for a URL that names no backend: configuration is missing or wrong.
 class InvalidMetadataStore : public MetadataStore {
  public:
-  void Write(const Work&) override { throw Unavailable(); }
-  void Read(const Work&) override { throw Unavailable(); }
+  void Write(const Work&) override {
+    RequireStoreAccess();
+    throw Unavailable();
+  }
+  void Read(const Work&) override {
+    RequireStoreAccess();
+    throw Unavailable();
+  }
   bool IsAvailable() override { return false; }
   std::string backend_name() const override { return "invalid"; }
   PoolUsage pool_usage() override { return {}; }
   std::unique_ptr<NoticeSubscription> Subscribe(std::vector<std::string>, NoticeHandler) override {
     return nullptr;
   }
+  uint64_t DirectoryGeneration() const override { return 0; }
 };
 
 class SqlMetadataStore : public MetadataStore {
@@ -58,13 +68,18 @@ class SqlMetadataStore : public MetadataStore {
     return ListenOnPostgres(url_.target, std::move(channels), std::move(handler));
   }
 
+  uint64_t DirectoryGeneration() const override { return directory_generation_.load(); }
+
  private:
   void Run(TransactionMode mode, const Work& work) {
+    RequireStoreAccess();
     ConnectionPool::Lease lease = BeginTransaction(mode);
     SqlMetadataTransaction transaction(*lease);
     try {
       work(transaction);
+      if (transaction.changed_directory()) transaction.Notify(kDirectoryNoticeChannel, "");
       lease->Commit();
+      if (transaction.changed_directory()) ++directory_generation_;
     } catch (const SqlError& error) {
       RollbackQuietly(lease);
       throw Translate(error);
@@ -119,6 +134,7 @@ class SqlMetadataStore : public MetadataStore {
 
   const StoreUrl url_;
   ConnectionPool pool_;
+  std::atomic<uint64_t> directory_generation_{0};
 };
 
 }  // namespace

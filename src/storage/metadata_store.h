@@ -206,6 +206,12 @@ struct StoreOptions {
   std::chrono::milliseconds busy_timeout{5000};  // SQLite lock wait
 };
 
+// The directory: projects and the objects outside every project (users, groups, the projects'
+// object rows, with their ACLs and owners). A write transaction that puts a project, or puts or
+// deletes an object outside every project, sends a notice on this channel (empty payload) when it
+// commits, and counts in DirectoryGeneration().
+inline constexpr char kDirectoryNoticeChannel[] = "tessera_directory";
+
 class MetadataStore {
  public:
   static std::unique_ptr<MetadataStore> Open(const StoreOptions& options);
@@ -223,6 +229,11 @@ class MetadataStore {
   // none.
   virtual std::unique_ptr<NoticeSubscription> Subscribe(std::vector<std::string> channels,
                                                         NoticeHandler handler) = 0;
+
+  // How many write transactions that changed the directory (see kDirectoryNoticeChannel) this
+  // store object has committed; never decreases. What a node keeps of the directory is current
+  // with its own writes while this number stays the same.
+  virtual uint64_t DirectoryGeneration() const = 0;
 };
 
 }  // namespace tessera::storage

@@ -284,10 +284,12 @@ std::vector<ObjectRecord> SqlMetadataTransaction::ListObjects(const std::string&
 }
 
 void SqlMetadataTransaction::PutObject(const ObjectRecord& object) {
+  if (object.project_id.empty()) changed_directory_ = true;
   db_.Execute(UpsertObjectSql(), ObjectParams(object));
 }
 
 bool SqlMetadataTransaction::DeleteObject(const std::string& project_id, const std::string& id) {
+  if (project_id.empty()) changed_directory_ = true;
   int64_t deleted =
       db_.Execute("DELETE FROM objects WHERE project_id = ? AND id = ?", {project_id, id});
   db_.Execute("DELETE FROM dependencies WHERE project_id = ? AND object_id = ?", {project_id, id});
@@ -419,6 +421,7 @@ std::optional<ProjectRecord> SqlMetadataTransaction::FindProjectByName(const std
 }
 
 void SqlMetadataTransaction::PutProject(const ProjectRecord& project) {
+  changed_directory_ = true;
   const std::string& name = project.object.name;
   auto rows =
       db_.Query("SELECT id FROM projects WHERE name = ? AND id <> ?", {name, project.object.id});

@@ -119,6 +119,10 @@ class SqlMetadataTransaction : public MetadataTransaction {
 
   void Notify(const std::string& channel, const std::string& payload) override;
 
+  // Whether this transaction put a project, or put or deleted an object outside every project
+  // (storage/metadata_store.h, kDirectoryNoticeChannel).
+  bool changed_directory() const { return changed_directory_; }
+
  private:
   std::vector<model::ObjectRecord> SelectObjects(const std::string& where, const SqlParams& params);
   std::vector<ProjectRecord> SelectProjects(const std::string& where, const SqlParams& params);
@@ -131,6 +135,7 @@ class SqlMetadataTransaction : public MetadataTransaction {
   std::string LockClause() const;  // " FOR UPDATE" where the backend has row locks
 
   SqlConnection& db_;
+  bool changed_directory_ = false;
 };
 
 }  // namespace tessera::storage

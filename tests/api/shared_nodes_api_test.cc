@@ -4,7 +4,8 @@
 //     other node's next requests without a restart, while an instance made before keeps the rows
 //     it was made on;
 //   - a logout, and the deletion of a user, on one node stop the token on the other at once --
-//     well before the other node's two-second session cache would have let it go;
+//     well before the other node's two-second session cache would have let it go; a project
+//     closed to a user on one node leaves the other node's project list as soon;
 //   - report, cube and dashboard instances made through one node are answered by the other, page
 //     for page, with their sorting and selections, and follow each other's changes.
 // Prints how long the other node took to serve the new version and to refuse the token.
@@ -321,6 +322,40 @@ TEST_P(SharedNodesApi, ADeletedUserIsRefusedOnEveryNodeAtOnce) {
   const auto ended = Clock::now();
   EXPECT_TRUE(Answers(on_second, 401, kAtOnce));
   EXPECT_LT(std::chrono::milliseconds(MillisSince(ended)), kAtOnce);
+}
+
+TEST_P(SharedNodesApi, AProjectClosedToAUserOnOneNodeLeavesTheOthersListAtOnce) {
+  NodeProcess first(FirstNode());
+  first.Start();
+  NodeProcess second(SecondNode());
+  second.Start();
+  auto created = first.client().PostJson(
+      "/api/users", {{"username", "erin"}, {"fullName", "Erin Tester"}, {"password", "secret"}},
+      first.Headers());
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string token = second.client().Login("erin", "secret");
+  auto listed_on_second = [&] {
+    auto response = second.client().Get("/api/projects", AuthHeaders(token));
+    bool listed = false;
+    for (const auto& project : BodyOf(response)) listed |= project.value("id", "") == project_;
+    response.status = listed ? 200 : 404;
+    return response;
+  };
+  ASSERT_EQ(listed_on_second().status, 200) << "the second node has read its project list";
+
+  const Json closed = {{"acl",
+                        {{{"op", "REMOVE"},
+                          {"trustee", "C82C6B1011D2894CC0009D9F29718E4F"},  // Everyone
+                          {"rights", 255}}}}};
+  http::Headers headers = first.Headers(project_);
+  headers.Set("Content-Type", "application/json");
+  auto changed = first.client().Send("PUT", "/api/objects/" + project_ + "/acl?type=32", headers,
+                                     closed.dump());
+  ASSERT_EQ(changed.status, 200) << changed.body;
+  const auto closed_at = Clock::now();
+  EXPECT_TRUE(Answers(listed_on_second, 404, kAtOnce));
+  std::cout << "[ figures  ] a project closed on one node left the other's list after "
+            << MillisSince(closed_at) << " ms\n";
 }
 
 // Whether a node can share its storage service with others, it says at start.

@@ -11,11 +11,13 @@
 #include <cctype>
 #include <functional>
 #include <optional>
+#include <thread>
 
 #include "core/error.h"
 #include "core/hash.h"
 #include "model/well_known.h"
 #include "service/directory_service.h"
+#include "storage/memory_only.h"
 #include "support/store_backend_test.h"
 
 namespace tessera::testing {
@@ -355,6 +357,33 @@ TEST_P(SessionServiceTest, ANoticeThatNoticesWereMissedValidatesEveryCachedSessi
 
   second->HearNotice({});
   EXPECT_EQ(CodeOf([&] { second->Authenticate(token); }), ErrorCode::kSessionInvalid);
+}
+
+TEST_P(SessionServiceTest,
+       AValidatedSessionAuthenticatesFromMemoryUntilItsActivityIsDueInTheStore) {
+  SessionOptions options;
+  options.idle_timeout_seconds = 3;  // activity is written at most every 300 ms
+  options.cache_ttl = std::chrono::hours(1);
+  auto sessions = Node(options);
+  const std::string token = sessions->Login(Credentials("ann", kPassword));
+  const std::string unseen = sessions->Login(Credentials("ann", kPassword));
+  EXPECT_EQ(sessions->Authenticate(token)->principal.user_id, ann_id_);
+  {
+    storage::MemoryOnlyScope memory_only;
+    EXPECT_EQ(sessions->Authenticate(token)->principal.user_id, ann_id_);
+    EXPECT_THROW(sessions->Authenticate(unseen), storage::StoreNeeded)
+        << "a token this node never validated is looked up in the store";
+    EXPECT_EQ(CodeOf([&] { sessions->Authenticate(""); }), ErrorCode::kSessionInvalid);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // past the write interval
+  const Timestamp due = Now();
+  {
+    storage::MemoryOnlyScope memory_only;
+    EXPECT_THROW(sessions->Authenticate(token), storage::StoreNeeded);
+  }
+  EXPECT_LT(StoredSession(token)->last_active, due) << "the refused call recorded nothing";
+  EXPECT_EQ(sessions->Authenticate(token)->principal.user_id, ann_id_);
+  EXPECT_GE(StoredSession(token)->last_active, due);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SessionServiceTest, ::testing::ValuesIn(kAllStoreBackends),
