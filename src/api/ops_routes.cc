@@ -81,6 +81,9 @@ void WriteServiceStats(PrometheusText& out, const service::NodeStats& stats) {
         static_cast<double>(stats.cubes.cubes));
   Gauge(out, "tessera_cube_bytes", "Memory of the cubes and datasets held here.",
         static_cast<double>(stats.cubes.bytes));
+  Gauge(out, "tessera_cube_rollup_bytes",
+        "Memory of the roll-ups of the cubes held here, on top of tessera_cube_bytes.",
+        static_cast<double>(stats.cubes.rollup_bytes));
   Gauge(out, "tessera_cube_publishes_running", "Cube publishes running on this node.",
         static_cast<double>(stats.cubes.publishing));
   out.Family("tessera_storage_pool_connections", "gauge",

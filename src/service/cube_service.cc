@@ -14,6 +14,7 @@
 #include "engine/push/pushed_rows_file.h"
 #include "model/object_types.h"
 #include "model/semantic.h"
+#include "service/cube_rollups.h"
 #include "service/project_model.h"
 
 namespace tessera::service {
@@ -381,6 +382,9 @@ void CubeService::PublishJob(JobContext& context, const CubeKey& key, CustomPubl
   std::shared_ptr<const engine::Dataset> dataset =
       job.build ? job.build(rows_now) : BuildFromSource(key, rows_now, context.cancel_flag());
   context.ThrowIfCancelled();
+  std::shared_ptr<const engine::RollupSet> rollups =
+      BuildCubeRollups(store_, key.project_id, key.cube_id, *dataset);
+  context.ThrowIfCancelled();
 
   PublishFiles files{PublishFile(key, job_id, "tsnap"),
                      job.commit ? PublishFile(key, job_id, "rows") : ""};
@@ -399,7 +403,7 @@ void CubeService::PublishJob(JobContext& context, const CubeKey& key, CustomPubl
   {
     std::lock_guard lock(mutex_);
     Entry& entry = EntryFor(key.text());
-    Install(entry, std::move(dataset), files.snapshot);
+    Install(entry, std::move(dataset), std::move(rollups), files.snapshot);
     entry.last_status = StatusOf(recorded);
   }
   // Only now may the files of the previous publish go.
@@ -482,9 +486,14 @@ void CubeService::RemoveFilesOfJob(const CubeKey& key, const std::string& job_id
 }
 
 void CubeService::Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset,
+                          std::shared_ptr<const engine::RollupSet> rollups,
                           const std::string& snapshot_file) {
   const size_t bytes = dataset->MemoryBytes();
   loaded_bytes_ = loaded_bytes_ - entry.dataset_bytes + bytes;
+  const size_t rollup_bytes = rollups ? rollups->MemoryBytes() : 0;
+  rollup_bytes_ = rollup_bytes_ - entry.rollup_bytes + rollup_bytes;
+  entry.rollups = std::move(rollups);
+  entry.rollup_bytes = rollup_bytes;
   entry.dataset = std::move(dataset);
   entry.dataset_bytes = bytes;
   entry.snapshot_file = snapshot_file;
@@ -650,9 +659,13 @@ std::shared_ptr<const engine::Dataset> CubeService::LoadSnapshot(const CubeKey& 
                                             "again. " +
                                             std::string(e.message()));
     }
+    std::shared_ptr<const engine::RollupSet> rollups =
+        BuildCubeRollups(store_, key.project_id, key.cube_id, *dataset);
     std::lock_guard lock(mutex_);
     // A publish that ended while the snapshot loaded installed a newer dataset: serve that one.
-    if (entry.generation == generation) Install(entry, std::move(dataset), record->snapshot_file);
+    if (entry.generation == generation) {
+      Install(entry, std::move(dataset), std::move(rollups), record->snapshot_file);
+    }
     return entry.dataset;
   }
 }
@@ -662,10 +675,20 @@ size_t CubeService::LoadedBytes() const {
   return loaded_bytes_;
 }
 
+std::shared_ptr<const engine::RollupSet> CubeService::RollupsOf(
+    const engine::Dataset& dataset) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, entry] : entries_) {
+    if (entry->dataset.get() == &dataset) return entry->rollups;
+  }
+  return nullptr;
+}
+
 CubeService::LoadedCubes CubeService::Loaded() const {
   std::lock_guard lock(mutex_);
   LoadedCubes loaded;
   loaded.bytes = loaded_bytes_;
+  loaded.rollup_bytes = rollup_bytes_;
   for (const auto& [key, entry] : entries_) {
     if (entry->dataset) ++loaded.cubes;
     if (entry->is_publishing) ++loaded.publishing;

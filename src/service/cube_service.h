@@ -57,6 +57,9 @@
 //     publish), and the record switches to both files together; `finished` hears the outcome (""
 //     or the error) after the status is recorded. DropPushedRows() forgets the recorded rows (a
 //     replaced model starts without rows) and keeps the dataset served.
+//   - Every dataset served (published or loaded) has its roll-ups (service/cube_rollups.h),
+//     built before it is served; RollupsOf() gives those of a dataset served now, null for any
+//     other (an older version, a report's rows): such a dataset answers from itself alone.
 //   - Stop() (and the destructor) cancels running publishes (their warehouse queries) and waits
 //     for them; publishes queued by PublishInBackground() are not started.
 //   - Thread-safe.
@@ -77,6 +80,7 @@
 #include <thread>
 
 #include "engine/dataset.h"
+#include "engine/rollup_set.h"
 #include "engine/warehouse/warehouse.h"
 #include "service/job_runner.h"
 #include "service/warehouse_registry.h"
@@ -176,12 +180,15 @@ class CubeService {
 
   // Bytes held by the datasets this node serves.
   size_t LoadedBytes() const;
+  // The roll-ups of `dataset` when it is the dataset of a cube served now; else null.
+  std::shared_ptr<const engine::RollupSet> RollupsOf(const engine::Dataset& dataset) const;
 
   // What this node holds now, for monitoring.
   struct LoadedCubes {
-    size_t cubes = 0;       // datasets in memory
-    size_t bytes = 0;       // their size
-    size_t publishing = 0;  // publishes running on this node
+    size_t cubes = 0;         // datasets in memory
+    size_t bytes = 0;         // their size
+    size_t rollup_bytes = 0;  // the size of their roll-ups, on top of `bytes`
+    size_t publishing = 0;    // publishes running on this node
   };
   LoadedCubes Loaded() const;
 
@@ -199,6 +206,8 @@ class CubeService {
  private:
   struct Entry {
     std::shared_ptr<const engine::Dataset> dataset;    // served; null until published or loaded
+    std::shared_ptr<const engine::RollupSet> rollups;  // of `dataset`
+    size_t rollup_bytes = 0;
     std::string snapshot_file;                         // the recorded file `dataset` came from
     std::chrono::steady_clock::time_point checked_at;  // when that was still the record's
     bool may_be_stale = false;                         // a notice named the cube since
@@ -242,7 +251,7 @@ class CubeService {
   void WriteSnapshot(const std::filesystem::path& path, const engine::Dataset& dataset);
   // With mutex_ held.
   void Install(Entry& entry, std::shared_ptr<const engine::Dataset> dataset,
-               const std::string& snapshot_file);
+               std::shared_ptr<const engine::RollupSet> rollups, const std::string& snapshot_file);
   bool IsCurrent(const Entry& entry) const;  // mutex_ held
   std::shared_ptr<const engine::Dataset> LoadSnapshot(const CubeKey& key, Entry& entry);
   // A path the storage service records ("cubes/<project>/<file>") on this node.
@@ -271,6 +280,7 @@ class CubeService {
   std::map<std::string, std::unique_ptr<Entry>> entries_;  // by "<project id>:<cube id>"
   std::vector<std::thread> queue_workers_;                 // of PublishInBackground()
   size_t loaded_bytes_ = 0;
+  size_t rollup_bytes_ = 0;
 };
 
 }  // namespace tessera::service

@@ -126,6 +126,11 @@ class DatasetDefinitionService {
   CubeService::Version CubeVersion(const std::string& project_id, const ResolvedDataset& resolved,
                                    const std::string& snapshot_file);
 
+  // The roll-ups of `rows` when it is a cube's dataset served now (CubeService::RollupsOf()).
+  std::shared_ptr<const engine::RollupSet> RollupsOf(const engine::Dataset& rows) const {
+    return cubes_.RollupsOf(rows);
+  }
+
   // The SQL the rows of `resolved` come from, for people to read (sqlView): its cube's publish
   // query, or the warehouse report's query.
   std::string SqlOf(const std::string& project_id, const ResolvedDataset& resolved);

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/ids.h"
 #include "engine/cube_executor.h"
+#include "engine/rollup_set.h"
 
 namespace tessera::service {
 
@@ -212,8 +213,9 @@ ResultPtr DatasetInstanceService::Compute(const DatasetInstance& definition) {
       QueryOfGrid(*grid, definition.request(), *dataset, source.model.get(), source.report_filter);
   if (grid->attributes.empty() && grid->metrics.empty()) return EmptyResult(dataset, owns_dataset);
   query.deadline = std::chrono::steady_clock::now() + query_budget_;
-  auto result =
-      std::make_shared<engine::ResultSet>(engine::ExecuteCubeQuery(dataset, query, pool_));
+  const std::shared_ptr<const engine::RollupSet> rollups = definitions_.RollupsOf(*dataset);
+  auto result = std::make_shared<engine::ResultSet>(
+      engine::ExecuteCubeQuery(dataset, rollups.get(), query, pool_));
   result->owns_dataset = owns_dataset;
   return result;
 }

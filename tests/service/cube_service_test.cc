@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cmath>
 #include <condition_variable>
 #include <fstream>
 #include <set>
@@ -14,11 +16,14 @@
 
 #include "core/error.h"
 #include "core/ids.h"
+#include "engine/cube_executor.h"
 #include "engine/demo/data.h"
+#include "engine/rollup_set.h"
 #include "engine/warehouse_fixture.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
 #include "service/bundle_service.h"
+#include "service/cube_rollups.h"
 #include "service/directory_service.h"
 #include "service/project_model.h"
 #include "support/store_backend_test.h"
@@ -705,6 +710,100 @@ TEST_P(CubeServiceTest, ANodeKeepsServingItsDatasetWhenTheNewSnapshotCannotBeRea
   PublishAndWait(*publisher, sales_cube_id_);
   std::ofstream(publisher->SnapshotPath(project_id_, sales_cube_id_), std::ios::trunc) << "garbage";
   EXPECT_EQ(other->Get(project_id_, sales_cube_id_), first);
+}
+
+// The engine's answer on the dataset alone is the reference for the answer with its roll-ups.
+void ExpectSameAnswer(const std::shared_ptr<const engine::Dataset>& dataset,
+                      const engine::RollupSet& rollups, const engine::CubeQuery& query) {
+  const engine::ResultSet want = engine::ExecuteCubeQuery(dataset, query);
+  const engine::ResultSet got = engine::ExecuteCubeQuery(dataset, &rollups, query);
+  EXPECT_EQ(got.dataset, dataset);
+  EXPECT_EQ(got.attributes, want.attributes);
+  EXPECT_EQ(got.codes, want.codes);
+  ASSERT_EQ(got.values.size(), want.values.size());
+  EXPECT_EQ(got.present, want.present);
+  for (size_t m = 0; m < want.values.size(); ++m) {
+    for (size_t row = 0; row < want.row_count; ++row) {
+      EXPECT_NEAR(got.values[m][row], want.values[m][row],
+                  1e-9 * std::max(1.0, std::abs(want.values[m][row])));
+    }
+  }
+}
+
+engine::CubeQuery QueryByName(const engine::Dataset& dataset,
+                              const std::vector<std::string>& attributes,
+                              const std::vector<std::string>& metrics) {
+  engine::CubeQuery query;
+  for (const auto& name : attributes) {
+    for (size_t a = 0; a < dataset.attributes().size(); ++a) {
+      if (dataset.attribute(a).name == name) query.attributes.push_back(static_cast<int>(a));
+    }
+  }
+  for (const auto& name : metrics) {
+    for (size_t m = 0; m < dataset.metrics().size(); ++m) {
+      if (dataset.metric(m).name == name) {
+        query.metrics.push_back({dataset.metric(m).id, name, static_cast<int>(m), {}, false});
+      }
+    }
+  }
+  EXPECT_EQ(query.attributes.size() + query.metrics.size(), attributes.size() + metrics.size());
+  return query;
+}
+
+TEST_P(CubeServiceTest, APublishedCubeAnswersFromItsRollupsAsFromItsDataset) {
+  auto cubes = Node();
+  PublishAndWait(*cubes, sales_cube_id_);
+  auto dataset = cubes->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(dataset, nullptr);
+  auto rollups = cubes->RollupsOf(*dataset);
+  ASSERT_NE(rollups, nullptr);
+  ASSERT_FALSE(rollups->rollups().empty());
+  EXPECT_LE(rollups->MemoryBytes(), dataset->MemoryBytes() / 5);
+  EXPECT_EQ(cubes->Loaded().rollup_bytes, rollups->MemoryBytes());
+
+  const engine::CubeQuery small = QueryByName(*dataset, {"Region"}, {"Revenue"});
+  const engine::Rollup* chosen = rollups->Choose(*dataset, small);
+  ASSERT_NE(chosen, nullptr);
+  EXPECT_LT(chosen->dataset->row_count(), dataset->row_count() / 4);
+  ExpectSameAnswer(dataset, *rollups, small);
+  ExpectSameAnswer(dataset, *rollups,
+                   QueryByName(*dataset, {"Year", "Category"}, {"Revenue", "Cost", "Units Sold"}));
+  ExpectSameAnswer(
+      dataset, *rollups,
+      QueryByName(*dataset, {"Region", "Country"}, {"Revenue", "Customer Count", "Order Lines"}));
+  ExpectSameAnswer(dataset, *rollups, QueryByName(*dataset, {}, {"Revenue", "Units Sold"}));
+}
+
+TEST_P(CubeServiceTest, RollupsCoverTheVisibleGrainAndTheDashboardsVisualizations) {
+  auto cubes = Node();
+  PublishAndWait(*cubes, sales_cube_id_);
+  auto dataset = cubes->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(dataset, nullptr);
+  const auto grains = service::RollupGrainsOf(*store_, project_id_, sales_cube_id_, *dataset);
+  ASSERT_FALSE(grains.empty());
+  EXPECT_EQ(grains.front(), engine::VisibleGrain(*dataset));
+  // Sales Overview's "Profit by Region": Region and Country, and its chapter's Region and Year
+  // selectors.
+  const engine::CubeQuery profit = QueryByName(*dataset, {"Region", "Country", "Year"}, {});
+  std::vector<int> wanted = profit.attributes;
+  std::sort(wanted.begin(), wanted.end());
+  EXPECT_TRUE(std::any_of(grains.begin(), grains.end(), [&](std::vector<int> grain) {
+    std::sort(grain.begin(), grain.end());
+    return std::includes(grain.begin(), grain.end(), wanted.begin(), wanted.end()) &&
+           grain.size() < dataset->attributes().size() - 1;
+  }));
+}
+
+TEST_P(CubeServiceTest, ASnapshotLoadedAfterARestartHasItsRollupsAndOnlyServedDatasetsHaveThem) {
+  PublishAndWait(*Node(), sales_cube_id_);
+  auto restarted = Node(kUnreachableWarehouse);
+  auto dataset = restarted->Get(project_id_, sales_cube_id_);
+  ASSERT_NE(dataset, nullptr);
+  auto rollups = restarted->RollupsOf(*dataset);
+  ASSERT_NE(rollups, nullptr);
+  EXPECT_FALSE(rollups->rollups().empty());
+  const engine::Dataset copy = *dataset;
+  EXPECT_EQ(restarted->RollupsOf(copy), nullptr);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CubeServiceTest, ::testing::ValuesIn(kAllStoreBackends),

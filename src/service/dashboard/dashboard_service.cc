@@ -612,7 +612,9 @@ ResultPtr DashboardService::ComputeVisualization(Instance& instance,
         PlanVisualization(model.dashboard, state, *visualization, dataset);
     engine::CubeQuery query = QueryOfPlan(plan, dataset, *rows);
     query.deadline = std::chrono::steady_clock::now() + query_budget_;
-    auto answer = std::make_shared<engine::ResultSet>(engine::ExecuteCubeQuery(rows, query, pool_));
+    const std::shared_ptr<const engine::RollupSet> rollups = definitions_.RollupsOf(*rows);
+    auto answer = std::make_shared<engine::ResultSet>(
+        engine::ExecuteCubeQuery(rows, rollups.get(), query, pool_));
     return ResultPtr(std::move(answer));
   });
   const DashboardInstance::Snapshot current = definition.Current();
