@@ -2,7 +2,8 @@
 # Cube instance figures over HTTP on the demo project: the Sales Cube's publish time, the creation
 # latency of a few instance shapes (median of 7), the throughput of reading the cube's largest grid
 # in 100,000-row pages (rows/s and MB/s of JSON, as the Python client asks for them), and the
-# requests/s of creating a small instance at 16 connections (wrk). Prints figures; asserts nothing.
+# requests/s of creating a small instance at 16 connections (wrk), and the memory of the Sales Cube
+# and of the roll-ups of the cubes in memory (/metrics). Prints figures; asserts nothing.
 #
 #   bench/cube_instances.sh [ROWS] [BINARY]      (default 10000000, build/release/tessera)
 set -euo pipefail
@@ -30,6 +31,27 @@ objects = definition["definition"]["availableObjects"]
 attribute = {a["name"]: a["id"] for a in objects["attributes"]}
 metric = {m["name"]: m["id"] for m in objects["metrics"]}
 print(f"Sales Cube publish: {client.publish(cube):.1f} s")
+
+def memory():
+    """The Sales Cube's size (GET /api/cubes?id=), and /metrics' bytes of every cube in memory
+    and of their roll-ups (None from a server without roll-ups)."""
+    info = json.loads(call("GET", f"/api/cubes?id={cube}", headers=auth)[2])
+    sales = next(c["size"] for c in info["cubesInfos"] if c["cubeId"] == cube)
+    samples = {}
+    for line in call("GET", "/metrics")[2].decode().splitlines():
+        name, _, value = line.partition(" ")
+        if name in ("tessera_cube_bytes", "tessera_cube_rollup_bytes"):
+            samples[name] = float(value)
+    return sales, samples.get("tessera_cube_bytes"), samples.get("tessera_cube_rollup_bytes")
+
+sales_bytes, cube_bytes, rollup_bytes = memory()
+print(f"Sales Cube memory: {sales_bytes / 1e6:.1f} MB; cubes in memory: {cube_bytes / 1e6:.1f} MB",
+      end="")
+if rollup_bytes is None:
+    print(", no roll-ups")
+else:
+    print(f", their roll-ups: {rollup_bytes / 1e6:.1f} MB "
+          f"(with roll-ups {(cube_bytes + rollup_bytes) / cube_bytes:.3f}x)")
 
 def requested(attributes, metrics):
     return {"requestedObjects": {"attributes": [{"id": attribute[a]} for a in attributes],
