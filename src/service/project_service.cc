@@ -126,10 +126,17 @@ std::vector<ProjectView> ProjectService::List(const Principal& principal, bool i
 }
 
 ProjectView ProjectService::Get(const Principal& principal, std::string_view id_or_name) {
+  auto find = [&](const Snapshot& snapshot) -> const storage::ProjectRecord* {
+    const storage::ProjectRecord* project = nullptr;
+    if (auto id = CanonicalObjectId(id_or_name)) project = snapshot.FindById(*id);
+    return project ? project : snapshot.FindByName(id_or_name);
+  };
   auto snapshot = CurrentSnapshot();
-  const storage::ProjectRecord* project = nullptr;
-  if (auto id = CanonicalObjectId(id_or_name)) project = snapshot->FindById(*id);
-  if (!project) project = snapshot->FindByName(id_or_name);
+  const storage::ProjectRecord* project = find(*snapshot);
+  if (!project) {
+    snapshot = ReadSnapshot();  // a project added where no notice is sent is found at once
+    project = find(*snapshot);
+  }
   if (!project) {
     throw Error(ErrorCode::kNotFound,
                 "Project '" + std::string(id_or_name) + "' was not found (by id or name)");
@@ -150,6 +157,10 @@ std::string ProjectService::ResolveHeader(const Principal& principal,
   const std::string id = RequireObjectId(Trim(header_value), "X-MSTR-ProjectID");
   auto snapshot = CurrentSnapshot();
   const storage::ProjectRecord* project = snapshot->FindById(id);
+  if (!project) {
+    snapshot = ReadSnapshot();  // a project added where no notice is sent is found at once
+    project = snapshot->FindById(id);
+  }
   if (!project) {
     throw Error(ErrorCode::kInvalidInput, "X-MSTR-ProjectID: no project has id '" + id + "'");
   }

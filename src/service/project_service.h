@@ -11,7 +11,9 @@
 //   - after a notice on kDirectoryNoticeChannel, or one that notices may have been missed
 //     (HearNotice): another node changed it;
 //   - once it is older than `cache_ttl`, which bounds how long a change made where no notice is
-//     sent (another process on the same SQLite file) goes unseen.
+//     sent (another process on the same SQLite file) goes unseen;
+//   - when a project asked for by id or name (Get, ResolveHeader) is not in it, so a project
+//     added anywhere is found at once.
 // Thread-safe; the snapshot is shared, never changed once built.
 #pragma once
 

@@ -20,6 +20,8 @@ using std::chrono::hours;
 using std::chrono::milliseconds;
 using Names = std::vector<std::string>;
 
+constexpr char kUnknown[] = "0123456789ABCDEF0123456789ABCDEF";
+
 class ProjectServiceTest : public StoreBackendTest {
  protected:
   void SetUp() override {
@@ -68,14 +70,20 @@ TEST_P(ProjectServiceTest, AnotherNodesChangeIsListedAfterItsNoticeOrOnceTheSnap
   other_node.Create(admin_, "Finance", "");
   EXPECT_EQ(Listed(projects, admin_), Names({"Sales"})) << "no notice heard yet";
   EXPECT_EQ(Listed(uncached, admin_), Names({"Finance", "Sales"}));
+  EXPECT_EQ(projects.Get(admin_, "Finance").project.object.name, "Finance")
+      << "a project asked for by name is looked for again";
   projects.HearNotice({storage::kDirectoryNoticeChannel, ""});
   EXPECT_EQ(Listed(projects, admin_), Names({"Finance", "Sales"}));
 
-  other_node.Create(admin_, "Marketing", "");
+  const std::string marketing = other_node.Create(admin_, "Marketing", "").project.object.id;
   projects.HearNotice({"tessera_sessions", "token:abc"});
   EXPECT_EQ(Listed(projects, admin_), Names({"Finance", "Sales"})) << "not a directory notice";
+  EXPECT_EQ(projects.ResolveHeader(admin_, marketing), marketing);
+  EXPECT_EQ(Listed(projects, admin_), Names({"Finance", "Marketing", "Sales"}))
+      << "looking for it read the projects again";
+  other_node.Create(admin_, "Support", "");
   projects.HearNotice({"", ""});  // notices may have been missed
-  EXPECT_EQ(Listed(projects, admin_), Names({"Finance", "Marketing", "Sales"}));
+  EXPECT_EQ(Listed(projects, admin_), Names({"Finance", "Marketing", "Sales", "Support"}));
 }
 
 TEST_P(ProjectServiceTest, UnderAMemoryOnlyScopeOnlyACurrentSnapshotAnswers) {
@@ -90,12 +98,14 @@ TEST_P(ProjectServiceTest, UnderAMemoryOnlyScopeOnlyACurrentSnapshotAnswers) {
     storage::MemoryOnlyScope memory_only;
     EXPECT_EQ(Listed(projects, admin_), Names({"Sales"}));
     EXPECT_EQ(projects.ResolveHeader(admin_, sales), sales);
-    try {
-      projects.ResolveHeader(admin_, "0123456789ABCDEF0123456789ABCDEF");
-      ADD_FAILURE() << "an unknown project header was accepted";
-    } catch (const Error& error) {
-      EXPECT_EQ(error.code(), ErrorCode::kInvalidInput);
-    }
+    EXPECT_THROW(projects.ResolveHeader(admin_, kUnknown), storage::StoreNeeded)
+        << "a project the snapshot lacks is looked for in the store";
+  }
+  try {
+    projects.ResolveHeader(admin_, kUnknown);
+    ADD_FAILURE() << "an unknown project header was accepted";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ErrorCode::kInvalidInput);
   }
   projects.Create(admin_, "Finance", "");
   storage::MemoryOnlyScope memory_only;
