@@ -34,7 +34,8 @@ std::string ResultKey(const std::string& visualization_key, uint64_t generation)
 }
 
 // The visualizations pre-rendered for a state: its current page's, then the other pages' of its
-// chapter.
+// chapter in page order; a page's visualizations in their order on the page (the definition's,
+// which is also the order the definition call lists them in).
 std::vector<std::string> RenderOrder(const model::Dashboard& dashboard,
                                      const DashboardState& state) {
   std::vector<std::string> order;
@@ -583,6 +584,15 @@ void DashboardService::Publish(const std::shared_ptr<Instance>& instance,
   }
 }
 
+void DashboardService::set_pool(ThreadPool* pool, size_t render_slots) {
+  pool_ = pool;
+  render_slots_ = nullptr;
+  if (pool != nullptr) {
+    render_slots_ =
+        std::make_shared<RenderSlots>(*pool, render_slots > 0 ? render_slots : pool->size());
+  }
+}
+
 std::shared_ptr<RenderRun> DashboardService::StartRender(
     const std::shared_ptr<Instance>& instance, const DashboardInstance& definition,
     std::shared_ptr<const DashboardState> state) {
@@ -594,7 +604,7 @@ std::shared_ptr<RenderRun> DashboardService::StartRender(
   };
   auto run = std::make_shared<RenderRun>(RenderOrder(definition.model().dashboard, *state),
                                          state->parallel_rendering, std::move(compute), hooks_);
-  run->Start(pool_);
+  run->Start(render_slots_);
   return run;
 }
 

@@ -14,12 +14,14 @@
 //   - Creation and filters validate every entry before any change (filter_entries.h); a failed
 //     call creates or changes nothing.
 //   - Rendering: an executed state renders the visualizations of its current chapter, current page
-//     first, as one RenderRun (visualization_render.h): concurrently on the compute pool when the
-//     state's parallel flag is set, else in order. Visualization() waits for its own result only
-//     (claim-or-wait). The flag is set at creation (enableParallelRendering, or
-//     parallelRenderingAfterManipulation when creation applies filters) and by a manipulation that
-//     asks for it, always ANDed with the dashboard's parallelRendering property; every other
-//     manipulation clears it. Results are cached per state generation in the InstanceStore.
+//     first, each page's in their order on the page, as one RenderRun (visualization_render.h):
+//     when the state's parallel flag is set, started in that order and at most as many at once
+//     as the node has pre-render slots (shared by every instance), else strictly in order.
+//     Visualization() waits for its own result only (claim-or-wait). The flag is set at creation
+//     (enableParallelRendering, or parallelRenderingAfterManipulation when creation applies
+//     filters) and by a manipulation that asks for it, always ANDed with the dashboard's
+//     parallelRendering property; every other manipulation clears it. Results are cached per state
+//     generation in the InstanceStore.
 //   - A visualization that cannot be computed (an unpublished cube) fails alone.
 //   - Thread-safe.
 #pragma once
@@ -149,7 +151,9 @@ class DashboardService {
   // The display name of an element "<attribute id>:<key>" of the dashboard's data ("" unknown).
   std::string ElementName(const DashboardModel& model, const std::string& element_id);
 
-  void set_pool(ThreadPool* pool) { pool_ = pool; }
+  // The compute pool, and the node's pre-render slots shared by every instance's render: at most
+  // `render_slots` visualizations pre-rendered at once (0: as many as the pool has workers).
+  void set_pool(ThreadPool* pool, size_t render_slots = 0);
   // The time one computation on data may take before it stops with Error(kTimeout).
   void set_query_budget(std::chrono::milliseconds budget) { query_budget_ = budget; }
   void set_hooks(RenderHooks hooks) { hooks_ = std::move(hooks); }
@@ -198,6 +202,7 @@ class DashboardService {
   SharedInstances& shared_;
   std::chrono::milliseconds query_budget_{std::chrono::minutes(5)};
   ThreadPool* pool_ = nullptr;
+  std::shared_ptr<RenderSlots> render_slots_;  // null without a pool
   RenderHooks hooks_;
 };
 

@@ -17,17 +17,27 @@ RenderRun::RenderRun(std::vector<std::string> order, bool parallel, Compute comp
 RenderRun::~RenderRun() = default;
 
 void RenderRun::Start(ThreadPool* pool) {
+  if (pool == nullptr) {
+    Start(std::shared_ptr<RenderSlots>());
+    return;
+  }
+  Start(std::make_shared<RenderSlots>(*pool, pool->size()));
+}
+
+void RenderRun::Start(const std::shared_ptr<RenderSlots>& slots) {
   {
     std::lock_guard lock(mutex_);
     if (started_) return;
     started_ = true;
   }
-  if (pool == nullptr) return;
+  if (slots == nullptr) return;
   auto self = shared_from_this();
   if (is_parallel_) {
-    for (const auto& key : order_) pool->Post([self, key] { self->RenderKeyInParallel(key); });
+    for (size_t rank = 0; rank < order_.size(); ++rank) {
+      slots->Submit(rank, [self, key = order_[rank]] { self->RenderKeyInParallel(key); });
+    }
   } else {
-    pool->Post([self] { self->RunSequence(); });
+    slots->Submit(0, [self] { self->RunSequence(); });
   }
 }
 

@@ -1,29 +1,37 @@
 // service/dashboard/visualization_render.h
 //
 // The first rendering of a dashboard instance: the visualizations of the current chapter,
-// identified by string keys and listed current page first, are computed once each. A RenderRun
-// pre-renders them on the compute pool and lets each visualization's GET wait for its own key.
+// identified by string keys and listed in `order` (the current page's first; a page's in their
+// order on the page), are computed once each. A RenderRun pre-renders them on the compute pool,
+// through the node's pre-render slots (render_slots.h), and lets each visualization's GET wait
+// for its own key.
 //
-//   - Parallel: every key may be computed at once. Await(key) returns as soon as that key is done.
-//   - Sequential: keys are computed strictly in `order`, one at a time, so Await(key) returns only
-//     after every key before it is done too.
+//   - Parallel: one pre-render per key, started in `order`, with no more running at once across
+//     the node than there are slots (as many as the pool has workers, by default: a computation
+//     already spreads over the pool, so more at once would only share the cores and delay the
+//     first visualization). Await(key) returns as soon as that key is done.
+//   - Sequential: one pre-render (one slot) computes the keys strictly in `order`, one at a time,
+//     so Await(key) returns only after every key before it is done too.
 //
 // Every HTTP handler runs on the same compute pool, so a waiting Await occupies a pool worker.
 // Nothing ever waits for a task that has not started (claim-or-wait): an Await that finds its key
-// still pending computes it itself (parallel), or takes the sequence and computes the next pending
-// key itself (sequential). It waits only while another thread is computing, so a run finishes on a
-// pool of one worker, or with no pool at all.
+// still pending computes it itself at once, without a slot (parallel), or takes the sequence and
+// computes the next pending key itself (sequential). It waits only while another thread is
+// computing, so a run finishes on a pool of one worker, with one slot, or with no pool at all; a
+// pre-render still waiting for a slot never delays a reader.
 //
 // Contract:
 //   - Each key of `order` is computed exactly once, by whichever thread claims it first; a key
 //     listed twice counts once (its first place).
+//   - Pre-renders start in `order`; with shared slots, waiting pre-renders of all runs start by
+//     their place in their run's order, then by submission (render_slots.h).
 //   - compute(key) may throw: the key is then failed, and every Await of it rethrows that same
 //     exception; no other key is affected, and in sequential mode the keys after it are still
 //     computed.
 //   - Await(key) of a key not in `order` computes it directly on the caller's thread (no caching,
 //     no waiting) and lets its exception through.
 //   - Start() is called at most once (later calls do nothing) and needs the run to be owned by a
-//     std::shared_ptr: each posted task holds one, so the run outlives its tasks. `compute` and
+//     std::shared_ptr: each pre-render holds one, so the run outlives its tasks. `compute` and
 //     the hooks must stay valid as long as the run.
 //   - The mutex is never held while computing or calling a hook. Thread-safe.
 #pragma once
@@ -38,6 +46,7 @@
 #include <vector>
 
 #include "core/thread_pool.h"
+#include "service/dashboard/render_slots.h"
 
 namespace tessera::service::dashboard {
 
@@ -59,8 +68,11 @@ class RenderRun : public std::enable_shared_from_this<RenderRun> {
   RenderRun(const RenderRun&) = delete;
   RenderRun& operator=(const RenderRun&) = delete;
 
-  // Parallel: posts one task per key, in order. Sequential: posts one task that runs the keys in
-  // order. A null pool pre-renders nothing; Await then computes on demand.
+  // Parallel: submits one pre-render per key, ranked by its place in `order`. Sequential: submits
+  // one pre-render that runs the keys in order. Null slots pre-render nothing; Await then
+  // computes on demand.
+  void Start(const std::shared_ptr<RenderSlots>& slots);
+  // Start() with slots of this run's own, as many as the pool has workers (none for a null pool).
   void Start(ThreadPool* pool);
 
   // Returns once `key` is done; rethrows its failure.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -27,6 +28,7 @@ namespace {
 
 using service::dashboard::RenderHooks;
 using service::dashboard::RenderRun;
+using service::dashboard::RenderSlots;
 
 // Generous: only reached when the code under test is broken, to fail instead of hanging.
 constexpr auto kTimeout = std::chrono::seconds(30);
@@ -107,6 +109,26 @@ class RenderProbe {
     return started_;
   }
 
+  // Wraps `compute` so the probe knows when each computation ends.
+  RenderRun::Compute Counting(RenderRun::Compute compute) {
+    return [this, compute = std::move(compute)](const std::string& key) {
+      struct Ended {
+        RenderProbe* probe;
+        ~Ended() {
+          std::lock_guard lock(probe->mutex_);
+          --probe->running_;
+        }
+      } ended{this};
+      compute(key);
+    };
+  }
+
+  // The most computations seen between their before_compute and their end at once.
+  int MostAtOnce() const {
+    std::lock_guard lock(mutex_);
+    return most_at_once_;
+  }
+
   std::vector<std::pair<std::string, std::string>> Waits() const {
     std::lock_guard lock(mutex_);
     return waits_;
@@ -124,6 +146,7 @@ class RenderProbe {
   void BeforeCompute(const std::string& key) {
     std::unique_lock lock(mutex_);
     started_.push_back(key);
+    most_at_once_ = std::max(most_at_once_, ++running_);
     changed_.notify_all();
     if (!changed_.wait_for(lock, kTimeout, [&] { return held_.count(key) == 0; })) {
       ADD_FAILURE() << "visualization " << key << " was never released";
@@ -135,6 +158,8 @@ class RenderProbe {
   std::set<std::string> held_;
   std::vector<std::string> started_;
   std::vector<std::pair<std::string, std::string>> waits_;
+  int running_ = 0;
+  int most_at_once_ = 0;
 };
 
 // Counts callers that have returned; a deadlock aborts the test binary instead of hanging it.
@@ -239,14 +264,15 @@ TEST(SequentialRender, AwaitWaitsForEveryVisualizationBeforeIt) {
 }
 
 // Every handler runs on the pool, so pool tasks awaiting keys are queued ahead of the render tasks
-// on a single worker: a waiter that waited for a task not yet started would never return.
-void AwaitFromEverywhereOnOneWorker(bool parallel) {
+// (on a single worker, or with one slot): a waiter that waited for a task not yet started would
+// never return.
+void AwaitFromEverywhere(bool parallel, size_t workers = 1, size_t slots = 1) {
   const std::vector<std::string> chapter = {"K1", "K2", "K3", "K4", "K5", "K6"};
   FakeVisualizations visualizations;
   Finished finished;
   std::mutex worker_gate;
   std::unique_lock hold_worker(worker_gate);
-  ThreadPool pool(1);
+  ThreadPool pool(workers);
   auto run = std::make_shared<RenderRun>(chapter, parallel, visualizations.Compute());
 
   pool.Post([&] { std::lock_guard wait_for_setup(worker_gate); });
@@ -256,7 +282,7 @@ void AwaitFromEverywhereOnOneWorker(bool parallel) {
       finished.Add();
     });
   }
-  run->Start(&pool);
+  run->Start(std::make_shared<RenderSlots>(pool, slots));
   hold_worker.unlock();
   std::vector<std::thread> gets;
   for (const auto& key : chapter) {
@@ -276,20 +302,22 @@ void AwaitFromEverywhereOnOneWorker(bool parallel) {
   }
 }
 
-TEST(ParallelRender, ConcurrentAwaitsOnOneWorkerComputeEachKeyOnce) {
-  AwaitFromEverywhereOnOneWorker(true);
+TEST(ParallelRender, ConcurrentAwaitsOnOneWorkerComputeEachKeyOnce) { AwaitFromEverywhere(true); }
+
+TEST(ParallelRender, ConcurrentAwaitsOnTwoWorkersWithOneSlotComputeEachKeyOnce) {
+  AwaitFromEverywhere(true, 2, 1);
 }
 
 TEST(SequentialRender, ConcurrentAwaitsOnOneWorkerComputeEachKeyOnceInOrder) {
-  AwaitFromEverywhereOnOneWorker(false);
+  AwaitFromEverywhere(false);
 }
 
-void ExpectFailureOnlyForItsAwaiters(bool parallel) {
+void ExpectFailureOnlyForItsAwaiters(bool parallel, size_t slots) {
   FakeVisualizations visualizations;
   visualizations.Fail("K2");
   ThreadPool pool(2);
   auto run = std::make_shared<RenderRun>(kChapter, parallel, visualizations.Compute());
-  run->Start(&pool);
+  run->Start(std::make_shared<RenderSlots>(pool, slots));
 
   run->Await("K4");
   run->Await("K1");
@@ -306,11 +334,15 @@ void ExpectFailureOnlyForItsAwaiters(bool parallel) {
 }
 
 TEST(ParallelRender, AFailureReachesOnlyTheAwaitersOfItsKey) {
-  ExpectFailureOnlyForItsAwaiters(true);
+  ExpectFailureOnlyForItsAwaiters(true, 2);
+}
+
+TEST(ParallelRender, WithOneSlotAFailureReachesOnlyTheAwaitersOfItsKey) {
+  ExpectFailureOnlyForItsAwaiters(true, 1);
 }
 
 TEST(SequentialRender, AFailureReachesOnlyTheAwaitersOfItsKey) {
-  ExpectFailureOnlyForItsAwaiters(false);
+  ExpectFailureOnlyForItsAwaiters(false, 2);
 }
 
 TEST(SequentialRender, TheSequenceContinuesAfterAFailure) {
@@ -323,6 +355,90 @@ TEST(SequentialRender, TheSequenceContinuesAfterAFailure) {
   run->Await("K4");
 
   EXPECT_EQ(visualizations.Computed(), kChapter);
+}
+
+TEST(ParallelRender, NoMoreVisualizationsThanSlotsArePreRenderedAtOnce) {
+  const std::vector<std::string> chapter = {"K1", "K2", "K3", "K4", "K5", "K6"};
+  FakeVisualizations visualizations;
+  RenderProbe probe;
+  for (const auto& key : chapter) probe.Hold(key);
+  ThreadPool pool(4);
+  auto run = std::make_shared<RenderRun>(chapter, true, probe.Counting(visualizations.Compute()),
+                                         probe.Hooks());
+
+  run->Start(std::make_shared<RenderSlots>(pool, 2));
+  ASSERT_TRUE(probe.WaitUntilStarted("K1"));
+  ASSERT_TRUE(probe.WaitUntilStarted("K2"));
+  for (size_t next = 2; next < chapter.size(); ++next) {
+    probe.Release(chapter[next - 2]);
+    ASSERT_TRUE(probe.WaitUntilStarted(chapter[next]));
+  }
+  probe.Release("K5");
+  probe.Release("K6");
+  for (const auto& key : chapter) run->Await(key);
+
+  EXPECT_EQ(probe.MostAtOnce(), 2);
+  std::map<std::string, int> once;
+  for (const auto& key : chapter) once[key] = 1;
+  EXPECT_EQ(visualizations.TimesComputed(), once);
+}
+
+TEST(ParallelRender, PreRendersStartInTheOrderOfThePage) {
+  const std::vector<std::string> chapter = {"K1", "K2", "K3", "K4", "K5", "K6"};
+  FakeVisualizations visualizations;
+  RenderProbe probe;
+  ThreadPool pool(3);
+  auto run = std::make_shared<RenderRun>(chapter, true, visualizations.Compute(), probe.Hooks());
+
+  run->Start(std::make_shared<RenderSlots>(pool, 1));
+  ASSERT_TRUE(probe.WaitUntilStarted("K6"));
+
+  EXPECT_EQ(probe.Started(), chapter);
+}
+
+TEST(ParallelRender, WithOneSlotAnAwaitOfAPendingKeyComputesItAtOnce) {
+  FakeVisualizations visualizations;
+  RenderProbe probe;
+  probe.Hold("K1");
+  ThreadPool pool(2);
+  auto run = std::make_shared<RenderRun>(kChapter, true, visualizations.Compute(), probe.Hooks());
+  run->Start(std::make_shared<RenderSlots>(pool, 1));
+  ASSERT_TRUE(probe.WaitUntilStarted("K1"));
+
+  run->Await("K3");  // the slot is K1's: K3 is still pending, so this computes it
+
+  EXPECT_EQ(visualizations.Computed(), (std::vector<std::string>{"K3"}));
+  EXPECT_TRUE(probe.Waits().empty());
+  probe.Release("K1");
+  for (const auto& key : kChapter) run->Await(key);
+  EXPECT_EQ(visualizations.TimesComputed(),
+            (std::map<std::string, int>{{"K1", 1}, {"K2", 1}, {"K3", 1}, {"K4", 1}}));
+}
+
+// Many users opening dashboards at once: their runs share the node's slots, and every run's first
+// visualization starts before any run's second.
+TEST(ParallelRender, RunsSharingSlotsStartEveryFirstVisualizationBeforeAnySecond) {
+  FakeVisualizations visualizations;
+  RenderProbe probe;
+  probe.Hold("A1");
+  ThreadPool pool(3);
+  auto slots = std::make_shared<RenderSlots>(pool, 1);
+  auto compute = probe.Counting(visualizations.Compute());
+  auto first = std::make_shared<RenderRun>(std::vector<std::string>{"A1", "A2", "A3"}, true,
+                                           compute, probe.Hooks());
+  auto second = std::make_shared<RenderRun>(std::vector<std::string>{"B1", "B2", "B3"}, true,
+                                            compute, probe.Hooks());
+
+  first->Start(slots);
+  ASSERT_TRUE(probe.WaitUntilStarted("A1"));
+  second->Start(slots);
+  probe.Release("A1");
+  ASSERT_TRUE(probe.WaitUntilStarted("B3"));  // the last by rank, so every other started first
+  for (const char* key : {"A1", "A2", "A3"}) first->Await(key);
+  for (const char* key : {"B1", "B2", "B3"}) second->Await(key);
+
+  EXPECT_EQ(probe.Started(), (std::vector<std::string>{"A1", "B1", "A2", "B2", "A3", "B3"}));
+  EXPECT_EQ(probe.MostAtOnce(), 1);
 }
 
 TEST(ParallelRender, WithoutAPoolAwaitComputesOnlyItsKey) {
