@@ -30,7 +30,8 @@ constexpr std::array<int8_t, 256> kDecode = DecodeTable();
 
 std::optional<std::string> DecodeBase64(std::string_view text) {
   std::string bytes;
-  bytes.reserve(text.size() / 4 * 3 + 3);
+  bytes.resize(text.size() / 4 * 3 + 3);
+  char* out = bytes.data();
   uint32_t group = 0;  // up to four 6-bit values
   int group_size = 0;
   size_t symbols = 0;  // alphabet characters seen
@@ -45,11 +46,13 @@ std::optional<std::string> DecodeBase64(std::string_view text) {
     if ((a | b | c | d) < 0) break;
     const uint32_t whole = (static_cast<uint32_t>(a) << 18) | (static_cast<uint32_t>(b) << 12) |
                            (static_cast<uint32_t>(c) << 6) | static_cast<uint32_t>(d);
-    const char three[3] = {static_cast<char>(whole >> 16), static_cast<char>((whole >> 8) & 0xFF),
-                           static_cast<char>(whole & 0xFF)};
-    bytes.append(three, 3);
+    out[0] = static_cast<char>(whole >> 16);
+    out[1] = static_cast<char>((whole >> 8) & 0xFF);
+    out[2] = static_cast<char>(whole & 0xFF);
+    out += 3;
     symbols += 4;
   }
+  bytes.resize(static_cast<size_t>(out - bytes.data()));
   for (char c : text.substr(at)) {
     const int8_t value = kDecode[static_cast<unsigned char>(c)];
     if (value == kSpace) continue;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace tessera {
@@ -55,6 +56,17 @@ size_t Utf8SequenceLength(std::string_view text) {
   return length;
 }
 
+// Whether any of the eight bytes of `word` is a quote, a backslash, a control character or not
+// ASCII: a byte a string's plain run stops at.
+bool HasSpecialByte(uint64_t word) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHighs = 0x8080808080808080ull;
+  const auto has_zero = [](uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  const uint64_t below_space = (word - kOnes * 0x20) & ~word & kHighs;
+  return (has_zero(word ^ (kOnes * '"')) | has_zero(word ^ (kOnes * '\\')) | below_space |
+          (word & kHighs)) != 0;
+}
+
 }  // namespace
 
 void JsonScanner::SkipSpace() {
@@ -88,6 +100,11 @@ bool JsonScanner::ReadString(std::string_view& value, std::string& storage) {
   bool escaped = false;
   size_t run = begin;  // escaped: where the text not yet copied to `storage` begins
   while (at_ < text_.size()) {
+    for (uint64_t word = 0; text_.size() - at_ >= sizeof word; at_ += sizeof word) {
+      std::memcpy(&word, text_.data() + at_, sizeof word);
+      if (HasSpecialByte(word)) break;
+    }
+    if (at_ >= text_.size()) break;
     const auto c = static_cast<unsigned char>(text_[at_]);
     if (c == '"') {
       if (escaped) {

@@ -70,5 +70,12 @@ TEST(CivilTime, LooseDatesAreIsoOrMonthDayYear) {
   EXPECT_EQ(Normalized(""), "refused");
 }
 
+TEST(CivilTime, FormatsADateWithAFourDigitYearAndTwoDigitMonthAndDay) {
+  EXPECT_EQ(FormatCivilDate({2024, 5, 1}), "2024-05-01");
+  EXPECT_EQ(FormatCivilDate({5, 12, 31}), "0005-12-31");
+  EXPECT_EQ(FormatCivilDate({9999, 10, 9}), "9999-10-09");
+  EXPECT_EQ(FormatCivilDate({12345, 1, 1}), "12345-01-01");
+}
+
 }  // namespace
 }  // namespace tessera

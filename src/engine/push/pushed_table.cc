@@ -207,9 +207,12 @@ std::string_view Expected(ValueKind kind) {
 
 class ChunkReader final : public nlohmann::json_sax<Json> {
  public:
+  // Without `keeps_cells` the rows it gives have no cells: the chunk is only checked.
   ChunkReader(const PushTable& table, const std::vector<std::string>& column_headers,
-              bool column_orientation)
-      : table_(table), column_orientation_(column_orientation) {
+              bool column_orientation, bool keeps_cells)
+      : table_(table),
+        column_orientation_(column_orientation),
+        row_width_(keeps_cells ? table.columns.size() : 0) {
     for (const auto& column : table.columns) kinds_.push_back(KindOf(column));
     if (column_headers.empty()) {
       for (size_t i = 0; i < table.columns.size(); ++i) positions_.push_back(i);
@@ -333,7 +336,7 @@ class ChunkReader final : public nlohmann::json_sax<Json> {
     ++outer_count_;
     inner_count_ = 0;
     if (!column_orientation_) {
-      rows_.emplace_back(table_.columns.size());
+      rows_.emplace_back(row_width_);
     } else if (outer_count_ > positions_.size()) {
       Fail("table '" + table_.name + "': the chunk has more than " +
            std::to_string(positions_.size()) + " columns");
@@ -367,7 +370,7 @@ class ChunkReader final : public nlohmann::json_sax<Json> {
       header = outer_count_ - 1;
       row_index = position;
       if (header == 0) {
-        rows_.emplace_back(table_.columns.size());
+        rows_.emplace_back(row_width_);
       } else if (position >= rows_.size()) {
         Fail("table '" + table_.name + "', column '" + table_.columns[positions_[header]].name +
              "': more values than the first column's " + std::to_string(rows_.size()));
@@ -385,12 +388,13 @@ class ChunkReader final : public nlohmann::json_sax<Json> {
       Fail(Where(position) + ": " + Shown(value) + " is not " + std::string(Expected(kind)) + " (" +
            table_.columns[column].type_name + ")");
     }
-    rows_[row_index][column] = std::move(*cell);
+    if (row_width_ > 0) rows_[row_index][column] = std::move(*cell);
     return true;
   }
 
   const PushTable& table_;
   bool column_orientation_;
+  size_t row_width_;               // the table's width, or 0 when the cells are not kept
   std::vector<ValueKind> kinds_;   // per column of the table
   std::vector<size_t> positions_;  // per header: the table column
   PushedRows rows_;
@@ -483,21 +487,31 @@ struct KeyOf {
 using RowIndex = std::unordered_map<const std::vector<Cell>*, size_t, KeyOf, KeyOf>;
 using RowSet = std::unordered_set<const std::vector<Cell>*, KeyOf, KeyOf>;
 
-}  // namespace
-
-PushedRows ParseChunk(const PushTable& table, const std::vector<std::string>& column_headers,
-                      bool column_orientation, std::string_view json_text) {
+PushedRows ReadChunk(const PushTable& table, const std::vector<std::string>& column_headers,
+                     bool column_orientation, std::string_view json_text, bool keeps_cells) {
   {
-    ChunkReader reader(table, column_headers, column_orientation);
+    ChunkReader reader(table, column_headers, column_orientation, keeps_cells);
     try {
       if (ReadPlainChunk(json_text, reader)) return reader.TakeRows();
     } catch (const Error&) {
       // nlohmann's parse below meets the same fault, or a syntax error before it, and says so.
     }
   }
-  ChunkReader reader(table, column_headers, column_orientation);
+  ChunkReader reader(table, column_headers, column_orientation, keeps_cells);
   Json::sax_parse(json_text.begin(), json_text.end(), &reader);
   return reader.TakeRows();
+}
+
+}  // namespace
+
+PushedRows ParseChunk(const PushTable& table, const std::vector<std::string>& column_headers,
+                      bool column_orientation, std::string_view json_text) {
+  return ReadChunk(table, column_headers, column_orientation, json_text, /*keeps_cells=*/true);
+}
+
+void CheckChunk(const PushTable& table, const std::vector<std::string>& column_headers,
+                bool column_orientation, std::string_view json_text) {
+  ReadChunk(table, column_headers, column_orientation, json_text, /*keeps_cells=*/false);
 }
 
 UpdatePolicy ParseUpdatePolicy(std::string_view text) {

@@ -61,6 +61,9 @@ using PushedRows = std::vector<std::vector<Cell>>;
 
 PushedRows ParseChunk(const PushTable& table, const std::vector<std::string>& column_headers,
                       bool column_orientation, std::string_view json_text);
+// ParseChunk's checks, and its errors, without keeping the rows.
+void CheckChunk(const PushTable& table, const std::vector<std::string>& column_headers,
+                bool column_orientation, std::string_view json_text);
 
 enum class UpdatePolicy { kReplace, kAdd, kUpdate, kUpsert };
 

@@ -298,6 +298,22 @@ TEST(PushedTableChunk, NamesTheFirstFaultWhetherAValueOrTheJson) {
                "table 'Stores': the chunk is not valid JSON"));
 }
 
+TEST(PushedTableChunk, CheckingAChunkRefusesWhatParsingRefusesWithTheSameMessage) {
+  const std::string chunks[] = {R"([[1,"Oslo",1.5],[2,"Bergen","x"]])", R"([[1,"Oslo"]])",
+                                R"([[1,"Oslo",1.5])", R"({"rows": []})"};
+  for (const std::string& chunk : chunks) {
+    EXPECT_EQ(Refusal([&] { push::CheckChunk(Stores(), {}, false, chunk); }),
+              Refusal([&] { push::ParseChunk(Stores(), {}, false, chunk); }))
+        << chunk;
+  }
+  EXPECT_EQ(Refusal([] { push::CheckChunk(Stores(), {"nowhere"}, false, "[]"); }),
+            Refusal([] { push::ParseChunk(Stores(), {"nowhere"}, false, "[]"); }));
+  EXPECT_EQ(Refusal([] { push::CheckChunk(Stores(), {}, true, R"([[1,2],["a"],[1.5,2.5]])"); }),
+            "table 'Stores', column 'city': 1 values; the first column has 2");
+  EXPECT_NO_THROW(push::CheckChunk(Stores(), {}, false, R"([[1,"Oslo",1.5],[2,null,7]])"));
+  EXPECT_NO_THROW(push::CheckChunk(Stores(), {}, true, R"([[1,2],["a","b"],[1.5,2.5]])"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Update policies. Rows are (key, name, amount); the key is column 0.
 
