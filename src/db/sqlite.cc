@@ -44,6 +44,11 @@ int SqliteStatement::Bind(int index, const Value& value) {
   return sqlite3_bind_null(stmt_, index);
 }
 
+void SqliteStatement::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
 int SqliteStatement::column_count() const { return sqlite3_column_count(stmt_); }
 
 void SqliteStatement::ReadColumn(int column, Value& cell) const {

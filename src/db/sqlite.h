@@ -49,6 +49,9 @@ class SqliteStatement {
 
   // Binds `value` to the 1-based parameter `index`; returns SQLite's result code.
   int Bind(int index, const Value& value);
+  // Makes the statement ready to run again with new bindings: ends its current run (releasing
+  // what it holds of the database) and clears every binding.
+  void Reset();
   int column_count() const;
   // Reads column `column` of the current row into `cell` (see AssignText for text).
   void ReadColumn(int column, Value& cell) const;

@@ -2,7 +2,11 @@
 
 #include <sqlite3.h>
 
+#include <functional>
+#include <memory>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "db/connect_error.h"
 #include "db/sqlite.h"
@@ -41,6 +45,12 @@ SqlError::Kind Classify(int result_code) {
   return SqlError::Kind::kOther;
 }
 
+// Lets the statement cache be looked up by string_view.
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+
 class SqliteConnection : public SqlConnection {
  public:
   explicit SqliteConnection(db::SqliteHandle db) : db_(std::move(db)) {}
@@ -70,9 +80,23 @@ class SqliteConnection : public SqlConnection {
   std::string_view backend_name() const override { return "sqlite"; }
 
  private:
+  // A statement prepared once per connection and SQL text, reset after each run.
+  db::SqliteStatement& Prepared(std::string_view sql) {
+    auto found = statements_.find(sql);
+    if (found != statements_.end()) return *found->second;
+    auto statement = std::make_unique<db::SqliteStatement>(db_.get(), sql);
+    Check(statement->prepare_result());
+    // SQL built with a varying number of parameters would grow the cache without end.
+    if (statements_.size() >= kMaxPreparedStatements) statements_.clear();
+    return *statements_.emplace(std::string(sql), std::move(statement)).first->second;
+  }
+
   void Run(std::string_view sql, const SqlParams& params, std::vector<SqlRow>* rows) {
-    db::SqliteStatement statement(db_.get(), sql);
-    Check(statement.prepare_result());
+    db::SqliteStatement& statement = Prepared(sql);
+    struct ResetAfterRun {
+      db::SqliteStatement& statement;
+      ~ResetAfterRun() { statement.Reset(); }
+    } reset_after_run{statement};
     for (size_t i = 0; i < params.size(); ++i) {
       Check(statement.Bind(static_cast<int>(i + 1), params[i]));
     }
@@ -94,8 +118,13 @@ class SqliteConnection : public SqlConnection {
     throw SqlError(kind, "sqlite: " + failure.message);
   }
 
+  static constexpr size_t kMaxPreparedStatements = 256;
+
   db::SqliteHandle db_;
   bool healthy_ = true;
+  // Declared after db_: finalized before the handle closes.
+  std::unordered_map<std::string, std::unique_ptr<db::SqliteStatement>, StringHash, std::equal_to<>>
+      statements_;
 };
 
 }  // namespace

@@ -3,7 +3,9 @@
 // SqlConnection over one sqlite3 handle: WAL journal, a busy timeout for lock waits, write
 // transactions that take the write lock up front (BEGIN IMMEDIATE) so concurrent writers wait
 // instead of failing on lock upgrade. The database file is created when missing; its directory
-// must exist. Errors that mean the file cannot be used (CANTOPEN, IOERR, NOTADB, CORRUPT, FULL,
+// must exist. Each SQL text is prepared once per connection and kept (up to a few hundred texts)
+// for its next run. Errors that mean the file cannot be used (CANTOPEN, IOERR, NOTADB, CORRUPT,
+// FULL,
 // ...) are kConnectionLost and leave the connection unhealthy.
 #pragma once
 
