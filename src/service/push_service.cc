@@ -402,8 +402,10 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
                                std::function<void(const std::string&)> notify) {
   auto merged = std::make_shared<engine::push::PushedTables>();
   auto pending = std::make_shared<Loads>(std::move(loads));
+  // The merged rows go to disk while the dataset is built from them.
+  auto staged = std::make_shared<std::unique_ptr<engine::push::StagedPushedRows>>();
   CustomPublish job;
-  job.build = [this, model, dataset_id, merged, pending,
+  job.build = [this, model, dataset_id, merged, pending, staged,
                session_id](const std::filesystem::path& rows) {
     *merged = engine::push::ReadPushedRows(model, rows);
     for (auto& [name, load] : *pending) {
@@ -412,6 +414,7 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
           engine::push::AttributeColumnsOf(model, name));
     }
     pending->clear();
+    *staged = std::make_unique<engine::push::StagedPushedRows>(model, merged, rows.parent_path());
     auto dataset = engine::push::BuildPushedDataset(dataset_id, model, *merged);
     if (!session_id.empty() && IsClosed(session_id)) {
       throw Error(ErrorCode::kInvalidInput,
@@ -419,8 +422,13 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
     }
     return dataset;
   };
-  job.commit = [model, merged](const std::filesystem::path& rows) {
-    engine::push::WritePushedRows(model, *merged, rows);
+  job.commit = [model, merged, staged](const std::filesystem::path& rows) {
+    if (*staged) {
+      (*staged)->Install(rows);
+      staged->reset();
+    } else {
+      engine::push::WritePushedRows(model, *merged, rows);
+    }
     merged->clear();
   };
   job.finished = [this, session_id, notify](const std::string& error) {

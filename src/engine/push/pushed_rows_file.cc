@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <system_error>
 
 #include "core/error.h"
+#include "core/ids.h"
 #include "engine/checked_file.h"
 
 namespace tessera::engine::push {
@@ -107,6 +109,44 @@ PushedTables ReadPushedRows(const PushModel& model, const std::filesystem::path&
   for (uint32_t t = 0; t < table_count; ++t) ReadTable(in, model, tables);
   in.Finish();
   return tables;
+}
+
+StagedPushedRows::StagedPushedRows(const PushModel& model,
+                                   std::shared_ptr<const PushedTables> tables,
+                                   const std::filesystem::path& directory)
+    : model_(model),
+      tables_(std::move(tables)),
+      staged_(directory / ("pushed-rows-" + NewTicketId() + ".staged")) {
+  try {
+    written_ =
+        std::async(std::launch::async, [this] { WritePushedRows(model_, *tables_, staged_); });
+  } catch (const std::system_error&) {
+    // No thread: Install writes the file itself.
+  }
+}
+
+StagedPushedRows::~StagedPushedRows() {
+  if (written_.valid()) written_.wait();
+  if (is_installed_) return;
+  std::error_code ignored;
+  std::filesystem::remove(staged_, ignored);
+}
+
+void StagedPushedRows::Install(const std::filesystem::path& path) {
+  bool is_staged = true;
+  try {
+    written_.get();
+  } catch (const std::exception&) {
+    is_staged = false;  // written again below, where a lasting fault is reported
+  }
+  std::error_code error;
+  if (is_staged) std::filesystem::rename(staged_, path, error);
+  if (!is_staged || error) {
+    WritePushedRows(model_, *tables_, path);
+  } else {
+    SyncDirectory(path.parent_path());
+  }
+  is_installed_ = is_staged && !error;
 }
 
 }  // namespace tessera::engine::push

@@ -19,7 +19,9 @@
 #pragma once
 
 #include <filesystem>
+#include <future>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "engine/push/push_model.h"
@@ -33,5 +35,30 @@ void WritePushedRows(const PushModel& model, const PushedTables& tables,
                      const std::filesystem::path& path);
 
 PushedTables ReadPushedRows(const PushModel& model, const std::filesystem::path& path);
+
+// A rows file written on a thread of its own while the caller does something else (a publish
+// builds its dataset): the constructor starts writing `tables` to a new file in `directory`;
+// Install(path) waits for it and renames it to `path`, fsyncing the directory. Where staging
+// failed or the rename cannot be done (another file system), Install writes `path` with
+// WritePushedRows, whose errors are then thrown. The destructor waits for the writing and
+// removes a file never installed. `tables` must not change until Install returns or the object
+// is gone.
+class StagedPushedRows {
+ public:
+  StagedPushedRows(const PushModel& model, std::shared_ptr<const PushedTables> tables,
+                   const std::filesystem::path& directory);
+  ~StagedPushedRows();
+  StagedPushedRows(const StagedPushedRows&) = delete;
+  StagedPushedRows& operator=(const StagedPushedRows&) = delete;
+
+  void Install(const std::filesystem::path& path);
+
+ private:
+  PushModel model_;
+  std::shared_ptr<const PushedTables> tables_;
+  std::filesystem::path staged_;
+  std::future<void> written_;
+  bool is_installed_ = false;
+};
 
 }  // namespace tessera::engine::push

@@ -38,6 +38,49 @@ TEST(PushedRowsFile, WhatIsWrittenReadsBack) {
   EXPECT_TRUE(ReadPushedRows(SampleModel(), path).empty());
 }
 
+// The names of the files in `directory`.
+std::vector<std::string> FilesIn(const std::filesystem::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    names.push_back(entry.path().filename().string());
+  }
+  return names;
+}
+
+TEST(PushedRowsFile, StagedRowsInstalledReadBackAndLeaveNoOtherFile) {
+  TempDir dir;
+  const auto path = dir.path() / "rows";
+  {
+    engine::push::StagedPushedRows staged(
+        SampleModel(), std::make_shared<const PushedTables>(SampleRows()), dir.path());
+    staged.Install(path);
+  }
+  EXPECT_EQ(ReadPushedRows(SampleModel(), path), SampleRows());
+  EXPECT_EQ(FilesIn(dir.path()), std::vector<std::string>{"rows"});
+}
+
+TEST(PushedRowsFile, StagedRowsNeverInstalledLeaveNoFile) {
+  TempDir dir;
+  {
+    engine::push::StagedPushedRows staged(
+        SampleModel(), std::make_shared<const PushedTables>(SampleRows()), dir.path());
+  }
+  EXPECT_TRUE(FilesIn(dir.path()).empty());
+}
+
+TEST(PushedRowsFile, StagedRowsThatCouldNotBeStagedAreWrittenWhereInstalled) {
+  TempDir dir;
+  const auto path = dir.path() / "rows";
+  {
+    engine::push::StagedPushedRows staged(SampleModel(),
+                                          std::make_shared<const PushedTables>(SampleRows()),
+                                          dir.path() / "no such directory");
+    staged.Install(path);
+  }
+  EXPECT_EQ(ReadPushedRows(SampleModel(), path), SampleRows());
+  EXPECT_EQ(FilesIn(dir.path()), std::vector<std::string>{"rows"});
+}
+
 TEST(PushedRowsFile, NoFileIsNoRows) {
   TempDir dir;
   EXPECT_TRUE(ReadPushedRows(SampleModel(), dir.path() / "absent").empty());
