@@ -122,7 +122,7 @@ DatasetDefinition Define(const model::SemanticModel& model, const std::string& i
 
 // A report or cube with its model, and the cube it reads when it reads one.
 struct Resolved {
-  model::SemanticModel model;
+  std::shared_ptr<const model::SemanticModel> model;
   DatasetDefinition definition;
   std::optional<std::string> source_cube_id;
   bool is_pushed = false;
@@ -131,10 +131,13 @@ struct Resolved {
 Resolved ResolvePushed(const model::ObjectRecord& record) {
   const engine::push::PushModel push =
       engine::push::PushModelFromJson(record.definition.at("pushModel"));
-  Resolved resolved{
-      engine::push::PushedSemanticModel(record.id, record.name, push), {}, record.id, true};
-  const model::Cube& cube = resolved.model.cube(record.id);
-  resolved.definition = Define(resolved.model, cube.id, cube.name, DatasetKind::kCube,
+  Resolved resolved{std::make_shared<const model::SemanticModel>(
+                        engine::push::PushedSemanticModel(record.id, record.name, push)),
+                    {},
+                    record.id,
+                    true};
+  const model::Cube& cube = resolved.model->cube(record.id);
+  resolved.definition = Define(*resolved.model, cube.id, cube.name, DatasetKind::kCube,
                                cube.attribute_ids, cube.metric_ids);
   for (const auto& table : push.tables) {
     TableDefinition definition{engine::push::PushedTableId(record.id, table.name), table.name, {}};
@@ -146,11 +149,11 @@ Resolved ResolvePushed(const model::ObjectRecord& record) {
   return resolved;
 }
 
-Resolved ResolveRecord(storage::MetadataStore& store, const std::string& project_id,
+Resolved ResolveRecord(SemanticModels& models, const std::string& project_id,
                        const model::ObjectRecord& record) {
   if (model::IsPushedDataset(record)) return ResolvePushed(record);
-  Resolved resolved{LoadSemanticModel(store, project_id), {}, std::nullopt};
-  const model::SemanticModel& model = resolved.model;
+  Resolved resolved{models.Get(project_id), {}, std::nullopt};
+  const model::SemanticModel& model = *resolved.model;
   if (IsCube(record)) {
     const model::Cube& cube = model.cube(record.id);
     resolved.definition =
@@ -250,13 +253,13 @@ DatasetDefinitionService::DatasetDefinitionService(storage::MetadataStore& store
                                                    ObjectService& objects,
                                                    WarehouseRegistry& warehouses,
                                                    CubeService& cubes)
-    : store_(store), objects_(objects), warehouses_(warehouses), cubes_(cubes) {}
+    : store_(store), models_(store), objects_(objects), warehouses_(warehouses), cubes_(cubes) {}
 
 DatasetDefinition DatasetDefinitionService::Get(const Principal& principal,
                                                 const std::string& project_id,
                                                 const std::string& id, DatasetFilter filter) {
   model::ObjectRecord record = LoadRecord(objects_, principal, project_id, id, filter);
-  return ResolveRecord(store_, project_id, record).definition;
+  return ResolveRecord(models_, project_id, record).definition;
 }
 
 ElementPage DatasetDefinitionService::Elements(const Principal& principal,
@@ -268,34 +271,34 @@ ElementPage DatasetDefinitionService::Elements(const Principal& principal,
     throw Error(ErrorCode::kInvalidInput, "offset must be 0 or more and limit -1 or more");
   }
   model::ObjectRecord record = LoadRecord(objects_, principal, project_id, id, filter);
-  Resolved resolved = ResolveRecord(store_, project_id, record);
+  Resolved resolved = ResolveRecord(models_, project_id, record);
   RequireAttribute(resolved.definition, attribute);
-  const model::Attribute& model_attribute = resolved.model.attribute(attribute);
+  const model::Attribute& model_attribute = resolved.model->attribute(attribute);
   if (resolved.source_cube_id) {
-    auto dataset = PublishedDataset(cubes_, resolved.model, *resolved.source_cube_id, project_id);
+    auto dataset = PublishedDataset(cubes_, *resolved.model, *resolved.source_cube_id, project_id);
     return CubeElements(*dataset, model_attribute, page);
   }
   engine::warehouse::Warehouse& warehouse = warehouses_.Get(LoadWarehouseName(store_, project_id));
-  return WarehouseElements(warehouse, resolved.model, model_attribute, page);
+  return WarehouseElements(warehouse, *resolved.model, model_attribute, page);
 }
 
 ResolvedDataset DatasetDefinitionService::Resolve(const Principal& principal,
                                                   const std::string& project_id,
                                                   const std::string& id, DatasetFilter filter) {
   model::ObjectRecord record = LoadRecord(objects_, principal, project_id, id, filter);
-  Resolved resolved = ResolveRecord(store_, project_id, record);
+  Resolved resolved = ResolveRecord(models_, project_id, record);
   ResolvedDataset dataset;
   dataset.definition = std::move(resolved.definition);
   dataset.source_cube_id = std::move(resolved.source_cube_id);
   dataset.is_pushed = resolved.is_pushed;
   if (!IsCube(record)) {
-    const model::Report& report = resolved.model.report(record.id);
+    const model::Report& report = resolved.model->report(record.id);
     dataset.base = model::ReportAsCube(report);
     if (dataset.source_cube_id && report.filter_id) {
-      dataset.report_filter = resolved.model.filter(*report.filter_id).qualification;
+      dataset.report_filter = resolved.model->filter(*report.filter_id).qualification;
     }
   }
-  dataset.model = std::make_shared<const model::SemanticModel>(std::move(resolved.model));
+  dataset.model = std::move(resolved.model);
   return dataset;
 }
 

@@ -36,6 +36,7 @@
 #include "service/dataset_kind.h"
 #include "service/object_service.h"
 #include "service/principal.h"
+#include "service/project_model.h"
 #include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
@@ -142,6 +143,7 @@ class DatasetDefinitionService {
 
  private:
   storage::MetadataStore& store_;
+  SemanticModels models_;
   ObjectService& objects_;
   WarehouseRegistry& warehouses_;
   CubeService& cubes_;

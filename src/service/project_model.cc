@@ -11,6 +11,26 @@ model::SemanticModel LoadSemanticModel(storage::MetadataStore& store,
   return model::SemanticModel::Build(objects);
 }
 
+std::shared_ptr<const model::SemanticModel> SemanticModels::Get(const std::string& project_id) {
+  std::shared_ptr<const model::SemanticModel> model;
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    const int64_t generation = tx.ObjectsGeneration();
+    {
+      std::lock_guard lock(mutex_);
+      auto found = built_.find(project_id);
+      if (found != built_.end() && found->second.objects_generation == generation) {
+        model = found->second.model;
+        return;
+      }
+    }
+    model = std::make_shared<const model::SemanticModel>(
+        model::SemanticModel::Build(tx.ListObjects(project_id, {})));
+    std::lock_guard lock(mutex_);
+    built_[project_id] = {generation, model};
+  });
+  return model;
+}
+
 std::string LoadWarehouseName(storage::MetadataStore& store, const std::string& project_id) {
   std::optional<storage::ProjectRecord> project;
   store.Read([&](storage::MetadataTransaction& tx) { project = tx.FindProject(project_id); });

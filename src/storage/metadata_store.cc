@@ -78,6 +78,7 @@ class SqlMetadataStore : public MetadataStore {
     try {
       work(transaction);
       if (transaction.changed_directory()) transaction.Notify(kDirectoryNoticeChannel, "");
+      if (transaction.changed_objects()) transaction.CountObjectChange();
       lease->Commit();
       if (transaction.changed_directory()) ++directory_generation_;
     } catch (const SqlError& error) {

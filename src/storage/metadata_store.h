@@ -33,7 +33,7 @@
 
 namespace tessera::storage {
 
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 struct ObjectFilter {
   std::vector<int> types;     // empty = any; matches ObjectRecord::type
@@ -197,6 +197,12 @@ class MetadataTransaction {
 
   // A notice to every node, sent when this transaction commits (storage/change_notices.h).
   virtual void Notify(const std::string& channel, const std::string& payload) = 0;
+
+  // How many committed write transactions put or deleted an object (of any project), as the
+  // storage service counts them for every node and process; never decreases. What is built
+  // from objects and read in the same transaction as this number is current while it stays the
+  // same.
+  virtual int64_t ObjectsGeneration() = 0;
 };
 
 struct StoreOptions {

@@ -118,6 +118,13 @@ constexpr std::string_view kVersion5Statements[] = {
 constexpr std::string_view kVersion6AddRevision =
     "ALTER TABLE instances ADD COLUMN revision BIGINT NOT NULL DEFAULT 0";
 
+// Version 7: a count of the committed changes to objects, which every node's cached semantic
+// models are checked against.
+constexpr std::string_view kVersion7Statements[] = {
+    "CREATE TABLE IF NOT EXISTS generations (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
+    "INSERT INTO generations (name, value) VALUES ('objects', 0) ON CONFLICT (name) DO NOTHING",
+};
+
 // Whether `table` has `column` (an ALTER TABLE ... ADD COLUMN cannot say "if not exists" on
 // every backend).
 bool HasColumn(SqlConnection& connection, std::string_view table, std::string_view column) {
@@ -153,6 +160,9 @@ void ApplyUpgrades(SqlConnection& connection, int64_t from_version) {
   }
   if (from_version < 6 && !HasColumn(connection, "instances", "revision")) {
     connection.Execute(kVersion6AddRevision);
+  }
+  if (from_version < 7) {
+    for (std::string_view statement : kVersion7Statements) connection.Execute(statement);
   }
 }
 

@@ -285,11 +285,13 @@ std::vector<ObjectRecord> SqlMetadataTransaction::ListObjects(const std::string&
 
 void SqlMetadataTransaction::PutObject(const ObjectRecord& object) {
   if (object.project_id.empty()) changed_directory_ = true;
+  changed_objects_ = true;
   db_.Execute(UpsertObjectSql(), ObjectParams(object));
 }
 
 bool SqlMetadataTransaction::DeleteObject(const std::string& project_id, const std::string& id) {
   if (project_id.empty()) changed_directory_ = true;
+  changed_objects_ = true;
   int64_t deleted =
       db_.Execute("DELETE FROM objects WHERE project_id = ? AND id = ?", {project_id, id});
   db_.Execute("DELETE FROM dependencies WHERE project_id = ? AND object_id = ?", {project_id, id});
@@ -422,6 +424,7 @@ std::optional<ProjectRecord> SqlMetadataTransaction::FindProjectByName(const std
 
 void SqlMetadataTransaction::PutProject(const ProjectRecord& project) {
   changed_directory_ = true;
+  changed_objects_ = true;  // the project's object row
   const std::string& name = project.object.name;
   auto rows =
       db_.Query("SELECT id FROM projects WHERE name = ? AND id <> ?", {name, project.object.id});
@@ -570,6 +573,15 @@ void SqlMetadataTransaction::Notify(const std::string& channel, const std::strin
   // PostgreSQL delivers it at commit; SQLite serves one node, which needs no notice.
   if (db_.backend_name() != "postgresql") return;
   db_.Query("SELECT pg_notify(?, ?)", {channel, payload});
+}
+
+int64_t SqlMetadataTransaction::ObjectsGeneration() {
+  auto rows = db_.Query("SELECT value FROM generations WHERE name = 'objects'");
+  return rows.empty() ? 0 : AsInt(rows.front().front());
+}
+
+void SqlMetadataTransaction::CountObjectChange() {
+  db_.Execute("UPDATE generations SET value = value + 1 WHERE name = 'objects'");
 }
 
 }  // namespace tessera::storage

@@ -119,9 +119,15 @@ class SqlMetadataTransaction : public MetadataTransaction {
 
   void Notify(const std::string& channel, const std::string& payload) override;
 
+  int64_t ObjectsGeneration() override;
+
   // Whether this transaction put a project, or put or deleted an object outside every project
   // (storage/metadata_store.h, kDirectoryNoticeChannel).
   bool changed_directory() const { return changed_directory_; }
+  // Whether this transaction put or deleted an object; CountObjectChange() then counts it in
+  // ObjectsGeneration() (call it once, last, inside the transaction).
+  bool changed_objects() const { return changed_objects_; }
+  void CountObjectChange();
 
  private:
   std::vector<model::ObjectRecord> SelectObjects(const std::string& where, const SqlParams& params);
@@ -136,6 +142,7 @@ class SqlMetadataTransaction : public MetadataTransaction {
 
   SqlConnection& db_;
   bool changed_directory_ = false;
+  bool changed_objects_ = false;
 };
 
 }  // namespace tessera::storage
