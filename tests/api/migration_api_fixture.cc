@@ -132,7 +132,8 @@ std::string ServedEnvironment::LoginWithout(model::Privilege missing, const std:
 }
 
 void MigrationApi::SetUp() {
-  if (!IsBackendConfigured(GetParam())) GTEST_SKIP() << "TESSERA_TEST_PG is not set";
+  if (!IsBackendConfigured(GetParam()))
+    GTEST_SKIP() << "TESSERA_TEST_PG is not set (scripts/with-test-postgres.sh sets it)";
   source_ = std::make_unique<ServedEnvironment>(GetParam(), "dev", packages_.path());
   target_ = std::make_unique<ServedEnvironment>(GetParam(), "prod", packages_.path());
   service::DirectoryService directory(*source_->storage.store);

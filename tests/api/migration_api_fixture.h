@@ -4,6 +4,9 @@
 // storage service, one shared package location -- made from the demo bundle (the target a clone
 // of the source) and then diverged by each test. A server runs in-process, or as a separate
 // `tessera serve` process (TESSERA_BINARY) when a test must kill it.
+//
+// A PostgreSQL-backed test is skipped when TESSERA_TEST_PG is not set: MigrationApi::SetUp then
+// makes no environment, so a fixture overriding SetUp returns after it when IsSkipped().
 #pragma once
 
 #include <gtest/gtest.h>

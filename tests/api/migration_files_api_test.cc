@@ -41,6 +41,7 @@ class MigrationFilesApi : public MigrationApi {
  protected:
   void SetUp() override {
     MigrationApi::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     auto moved = target_->Send(
         "PATCH", "/api/mstrServices/library/storage",
         {{"sharedFileStore", {{"type", "file_system"}, {"location", target_packages_.path()}}}});
