@@ -25,20 +25,23 @@ void RenderRun::Start(ThreadPool* pool) {
 }
 
 void RenderRun::Start(const std::shared_ptr<RenderSlots>& slots) {
-  {
-    std::lock_guard lock(mutex_);
-    if (started_) return;
-    started_ = true;
-  }
-  if (slots == nullptr) return;
+  Lock lock(mutex_);
+  if (started_) return;
+  started_ = true;
+  if (slots == nullptr || order_.empty()) return;
   auto self = shared_from_this();
-  if (is_parallel_) {
-    for (size_t rank = 0; rank < order_.size(); ++rank) {
-      slots->Submit(rank, [self, key = order_[rank]] { self->RenderKeyInParallel(key); });
-    }
-  } else {
+  if (!is_parallel_) {
+    lock.unlock();
     slots->Submit(0, [self] { self->RunSequence(); });
+    return;
   }
+  later_slots_ = slots;
+  if (IsFinished(entries_.at(order_.front()))) {
+    SubmitLaterKeys(lock);
+    return;
+  }
+  lock.unlock();
+  slots->Submit(0, [self, key = order_.front()] { self->RenderKeyInParallel(key); });
 }
 
 void RenderRun::Await(const std::string& key) {
@@ -62,14 +65,14 @@ void RenderRun::RenderKeyInParallel(const std::string& key) {
   Lock lock(mutex_);
   Entry& entry = entries_.at(key);
   // An Await claimed it first: that caller computes it, this task has nothing left to do.
-  if (entry.state == KeyState::kPending) ComputeEntry(lock, key, entry);
+  if (entry.state == KeyState::kPending) ComputeInParallel(lock, key, entry);
 }
 
 void RenderRun::AwaitInParallel(Lock& lock, const std::string& key, Entry& entry) {
   bool reported = false;
-  while (entry.state == KeyState::kPending || entry.state == KeyState::kRunning) {
+  while (!IsFinished(entry)) {
     if (entry.state == KeyState::kPending) {
-      ComputeEntry(lock, key, entry);
+      ComputeInParallel(lock, key, entry);
     } else if (!reported) {
       reported = true;
       CallWaiting(lock, key, key);
@@ -77,6 +80,24 @@ void RenderRun::AwaitInParallel(Lock& lock, const std::string& key, Entry& entry
       changed_.wait(lock);
     }
   }
+}
+
+void RenderRun::ComputeInParallel(Lock& lock, const std::string& key, Entry& entry) {
+  ComputeEntry(lock, key, entry);
+  if (key == order_.front()) SubmitLaterKeys(lock);
+}
+
+void RenderRun::SubmitLaterKeys(Lock& lock) {
+  // Taken under the lock, so the later keys are submitted once, by whoever finished the first.
+  std::shared_ptr<RenderSlots> slots = std::move(later_slots_);
+  later_slots_ = nullptr;
+  if (slots == nullptr) return;
+  lock.unlock();
+  auto self = shared_from_this();
+  for (size_t rank = 1; rank < order_.size(); ++rank) {
+    slots->Submit(rank, [self, key = order_[rank]] { self->RenderKeyInParallel(key); });
+  }
+  lock.lock();
 }
 
 void RenderRun::RunSequence() {

@@ -7,9 +7,13 @@
 // for its own key.
 //
 //   - Parallel: one pre-render per key, started in `order`, with no more running at once across
-//     the node than there are slots (as many as the pool has workers, by default: a computation
-//     already spreads over the pool, so more at once would only share the cores and delay the
-//     first visualization). Await(key) returns as soon as that key is done.
+//     the node than there are slots (as many as the pool has workers, by default). The first
+//     key's pre-render is submitted at Start(); the later keys' only once the first key is
+//     finished (done or failed), by whichever thread finished it. A computation on data spreads
+//     over the whole pool, so there is never a core free beyond those the first visualization
+//     needs: a later pre-render started beside it would only take cores from it. The page's
+//     later visualizations then render side by side. Await(key) returns as soon as that key is
+//     done.
 //   - Sequential: one pre-render (one slot) computes the keys strictly in `order`, one at a time,
 //     so Await(key) returns only after every key before it is done too.
 //
@@ -24,7 +28,10 @@
 //   - Each key of `order` is computed exactly once, by whichever thread claims it first; a key
 //     listed twice counts once (its first place).
 //   - Pre-renders start in `order`; with shared slots, waiting pre-renders of all runs start by
-//     their place in their run's order, then by submission (render_slots.h).
+//     their place in their run's order, then by submission (render_slots.h). Parallel: no later
+//     key's pre-render starts before the first key is finished.
+//   - Only pre-renders wait for the first key: an Await of a later key still computes it at once
+//     (a user's read is never held back by a slow visualization, the first included).
 //   - compute(key) may throw: the key is then failed, and every Await of it rethrows that same
 //     exception; no other key is affected, and in sequential mode the keys after it are still
 //     computed.
@@ -68,9 +75,9 @@ class RenderRun : public std::enable_shared_from_this<RenderRun> {
   RenderRun(const RenderRun&) = delete;
   RenderRun& operator=(const RenderRun&) = delete;
 
-  // Parallel: submits one pre-render per key, ranked by its place in `order`. Sequential: submits
-  // one pre-render that runs the keys in order. Null slots pre-render nothing; Await then
-  // computes on demand.
+  // Parallel: submits the first key's pre-render, and each later key's, ranked by its place in
+  // `order`, once the first is finished. Sequential: submits one pre-render that runs the keys in
+  // order. Null slots pre-render nothing; Await then computes on demand.
   void Start(const std::shared_ptr<RenderSlots>& slots);
   // Start() with slots of this run's own, as many as the pool has workers (none for a null pool).
   void Start(ThreadPool* pool);
@@ -89,8 +96,16 @@ class RenderRun : public std::enable_shared_from_this<RenderRun> {
 
   using Lock = std::unique_lock<std::mutex>;
 
+  static bool IsFinished(const Entry& entry) {
+    return entry.state == KeyState::kDone || entry.state == KeyState::kFailed;
+  }
+
   void RenderKeyInParallel(const std::string& key);
   void AwaitInParallel(Lock& lock, const std::string& key, Entry& entry);
+  // ComputeEntry, then, if `key` is the first of the order, SubmitLaterKeys.
+  void ComputeInParallel(Lock& lock, const std::string& key, Entry& entry);
+  // Submits the pre-renders of every key after the first, once; called with the lock held.
+  void SubmitLaterKeys(Lock& lock);
   void RunSequence();
   void AwaitInSequence(Lock& lock, const std::string& key, Entry& entry);
   // Computes the key at the sequence cursor; called with the lock held and the sequence free.
@@ -108,6 +123,9 @@ class RenderRun : public std::enable_shared_from_this<RenderRun> {
   std::condition_variable changed_;  // a key finished or the sequence was released
   std::unordered_map<std::string, Entry> entries_;
   bool started_ = false;
+  // Parallel: the slots the later keys are submitted to once the first is finished; null before
+  // Start(), without slots, and once they are submitted.
+  std::shared_ptr<RenderSlots> later_slots_;
   size_t cursor_ = 0;           // sequential: index in order_ of the next key to compute
   bool sequence_busy_ = false;  // sequential: someone is computing order_[cursor_]
 };

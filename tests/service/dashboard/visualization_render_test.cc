@@ -192,6 +192,8 @@ class Finished {
 
 const std::vector<std::string> kChapter = {"K1", "K2", "K3", "K4"};
 
+// A user's read is never held back by a slow visualization, even a slow first one: the reader
+// of a later key computes it itself.
 TEST(ParallelRender, AHeldVisualizationDoesNotDelayTheOthers) {
   FakeVisualizations visualizations;
   RenderProbe probe;
@@ -209,6 +211,73 @@ TEST(ParallelRender, AHeldVisualizationDoesNotDelayTheOthers) {
             (std::map<std::string, int>{{"K2", 1}, {"K3", 1}, {"K4", 1}}));
   probe.Release("K1");
   run->Await("K1");
+  EXPECT_EQ(visualizations.TimesComputed(),
+            (std::map<std::string, int>{{"K1", 1}, {"K2", 1}, {"K3", 1}, {"K4", 1}}));
+}
+
+TEST(ParallelRender, AHeldLaterVisualizationDoesNotDelayTheOthers) {
+  FakeVisualizations visualizations;
+  RenderProbe probe;
+  probe.Hold("K2");
+  ThreadPool pool(3);
+  auto run = std::make_shared<RenderRun>(kChapter, true, visualizations.Compute(), probe.Hooks());
+
+  run->Start(&pool);
+  ASSERT_TRUE(probe.WaitUntilStarted("K2"));
+  for (const char* key : {"K1", "K3", "K4"}) run->Await(key);
+
+  EXPECT_EQ(visualizations.TimesComputed(),
+            (std::map<std::string, int>{{"K1", 1}, {"K3", 1}, {"K4", 1}}));
+  probe.Release("K2");
+  run->Await("K2");
+  EXPECT_EQ(visualizations.TimesComputed()["K2"], 1);
+}
+
+// With a slow first visualization and a core to spare, no later pre-render starts beside it: the
+// first one's result is ready before any later one starts, and the later ones then start side by
+// side.
+TEST(ParallelRender, NoLaterPreRenderStartsBeforeTheFirstIsReady) {
+  FakeVisualizations visualizations;
+  RenderProbe probe;
+  for (const char* key : {"K1", "K2", "K3"}) probe.Hold(key);
+  ThreadPool pool(2);
+  auto run = std::make_shared<RenderRun>(kChapter, true, probe.Counting(visualizations.Compute()),
+                                         probe.Hooks());
+
+  run->Start(std::make_shared<RenderSlots>(pool, 2));
+  ASSERT_TRUE(probe.WaitUntilStarted("K1"));
+  // The second worker is free (no later pre-render holds it), so a task posted now runs.
+  Finished spare_worker;
+  pool.Post([&] { spare_worker.Add(); });
+  spare_worker.RequireWithin(1, "the second worker, while the first visualization computes");
+  EXPECT_EQ(probe.Started(), (std::vector<std::string>{"K1"}));
+
+  probe.Release("K1");
+  ASSERT_TRUE(probe.WaitUntilStarted("K2"));
+  ASSERT_TRUE(probe.WaitUntilStarted("K3"));
+  EXPECT_EQ(visualizations.Computed(), (std::vector<std::string>{"K1"}));
+  EXPECT_EQ(probe.MostAtOnce(), 2);  // K2 and K3 side by side
+  probe.Release("K2");
+  probe.Release("K3");
+  for (const auto& key : kChapter) run->Await(key);
+  EXPECT_EQ(visualizations.TimesComputed(),
+            (std::map<std::string, int>{{"K1", 1}, {"K2", 1}, {"K3", 1}, {"K4", 1}}));
+}
+
+// The first visualization's failure releases the later ones as its success would.
+TEST(ParallelRender, AFailingFirstVisualizationStillLetsTheOthersPreRender) {
+  FakeVisualizations visualizations;
+  visualizations.Fail("K1");
+  RenderProbe probe;
+  ThreadPool pool(2);
+  auto run = std::make_shared<RenderRun>(kChapter, true, visualizations.Compute(), probe.Hooks());
+
+  run->Start(std::make_shared<RenderSlots>(pool, 2));
+  ASSERT_TRUE(probe.WaitUntilStarted("K4"));
+
+  EXPECT_EQ(probe.Started().front(), "K1");
+  EXPECT_THROW(run->Await("K1"), std::runtime_error);
+  for (const char* key : {"K2", "K3", "K4"}) run->Await(key);
   EXPECT_EQ(visualizations.TimesComputed(),
             (std::map<std::string, int>{{"K1", 1}, {"K2", 1}, {"K3", 1}, {"K4", 1}}));
 }
@@ -368,8 +437,10 @@ TEST(ParallelRender, NoMoreVisualizationsThanSlotsArePreRenderedAtOnce) {
 
   run->Start(std::make_shared<RenderSlots>(pool, 2));
   ASSERT_TRUE(probe.WaitUntilStarted("K1"));
+  probe.Release("K1");
   ASSERT_TRUE(probe.WaitUntilStarted("K2"));
-  for (size_t next = 2; next < chapter.size(); ++next) {
+  ASSERT_TRUE(probe.WaitUntilStarted("K3"));
+  for (size_t next = 3; next < chapter.size(); ++next) {
     probe.Release(chapter[next - 2]);
     ASSERT_TRUE(probe.WaitUntilStarted(chapter[next]));
   }
@@ -399,17 +470,17 @@ TEST(ParallelRender, PreRendersStartInTheOrderOfThePage) {
 TEST(ParallelRender, WithOneSlotAnAwaitOfAPendingKeyComputesItAtOnce) {
   FakeVisualizations visualizations;
   RenderProbe probe;
-  probe.Hold("K1");
+  probe.Hold("K2");
   ThreadPool pool(2);
   auto run = std::make_shared<RenderRun>(kChapter, true, visualizations.Compute(), probe.Hooks());
   run->Start(std::make_shared<RenderSlots>(pool, 1));
-  ASSERT_TRUE(probe.WaitUntilStarted("K1"));
+  ASSERT_TRUE(probe.WaitUntilStarted("K2"));
 
-  run->Await("K3");  // the slot is K1's: K3 is still pending, so this computes it
+  run->Await("K3");  // the slot is K2's: K3 is still pending, so this computes it
 
-  EXPECT_EQ(visualizations.Computed(), (std::vector<std::string>{"K3"}));
+  EXPECT_EQ(visualizations.Computed(), (std::vector<std::string>{"K1", "K3"}));
   EXPECT_TRUE(probe.Waits().empty());
-  probe.Release("K1");
+  probe.Release("K2");
   for (const auto& key : kChapter) run->Await(key);
   EXPECT_EQ(visualizations.TimesComputed(),
             (std::map<std::string, int>{{"K1", 1}, {"K2", 1}, {"K3", 1}, {"K4", 1}}));
