@@ -1,6 +1,8 @@
 #include "engine/push/pushed_dataset.h"
 
+#include <algorithm>
 #include <map>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <variant>
@@ -67,7 +69,11 @@ class PushedDatasetBuilder {
     PlanSources();
   }
 
-  void Build(sql::DatasetBuilder& builder) const {
+  void Build(sql::DatasetBuilder& builder, size_t threads) const {
+    if (IsDirect()) {
+      builder.AddRowBlocks(DirectBlocks(), threads);
+      return;
+    }
     std::vector<Cell> out(builder.ColumnCount());
     for (size_t t = 0; t < model_.tables.size(); ++t) {
       const std::vector<int> metric_columns = MetricColumns(t);
@@ -90,6 +96,42 @@ class PushedDatasetBuilder {
   }
 
  private:
+  // Every value of every row is a cell of the row's table or null, as it is: no attribute is
+  // looked up or bridged, and no form but an ID form (which DatasetBuilder normalises the same
+  // way) is real-typed.
+  bool IsDirect() const {
+    for (const auto& table_sources : sources_) {
+      for (size_t a = 0; a < attribute_count_; ++a) {
+        const AttributeSource::Kind kind = table_sources[a].kind;
+        if (kind != AttributeSource::Kind::kColumns && kind != AttributeSource::Kind::kNull) {
+          return false;
+        }
+        for (size_t f = 1; f < form_types_[a].size(); ++f) {
+          if (form_types_[a][f] == model::DataType::kReal) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Per table, its rows and where each value of the dataset's row layout is in them.
+  std::vector<sql::DatasetBuilder::RowBlock> DirectBlocks() const {
+    std::vector<sql::DatasetBuilder::RowBlock> blocks;
+    for (size_t t = 0; t < model_.tables.size(); ++t) {
+      sql::DatasetBuilder::RowBlock block{rows_[t], {}};
+      for (size_t a = 0; a < attribute_count_; ++a) {
+        const AttributeSource& source = sources_[t][a];
+        for (size_t f = 0; f < form_types_[a].size(); ++f) {
+          block.columns.push_back(
+              source.kind == AttributeSource::Kind::kColumns ? source.form_columns[f] : -1);
+        }
+      }
+      for (int column : MetricColumns(t)) block.columns.push_back(column);
+      blocks.push_back(std::move(block));
+    }
+    return blocks;
+  }
+
   int ColumnOf(size_t table, const std::vector<PushExpression>& expressions) const {
     const PushTable& t = model_.tables[table];
     for (const auto& expression : expressions) {
@@ -288,10 +330,12 @@ std::vector<sql::MetricSpec> MetricSpecs(const std::string& dataset_id, const Pu
 std::shared_ptr<const Dataset> BuildPushedDataset(const std::string& dataset_id,
                                                   const PushModel& model,
                                                   const std::map<std::string, PushedRows>& tables) {
+  // A publish is a burst of work a client waits for; a few threads shorten it.
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
   PushedDatasetBuilder pushed(model, tables);
   sql::DatasetBuilder builder(AttributeSpecs(dataset_id, model), MetricSpecs(dataset_id, model));
-  pushed.Build(builder);
-  return std::make_shared<const Dataset>(builder.Finish());
+  pushed.Build(builder, threads);
+  return std::make_shared<const Dataset>(builder.Finish(threads));
 }
 
 std::string PushedAttributeId(std::string_view dataset_id, std::string_view attribute_name) {

@@ -28,9 +28,10 @@
 // table, typed by the column. A table missing from `tables` has no rows. Errors,
 // Error(kInvalidInput): a table the model does not have, or a row of the wrong width.
 //
-// Cost: with one table (the common case) a row is copied once into the builder and nothing else
-// is built; lookups (maps from an ID or shared value to an element's forms) are built only for
-// attributes that need them.
+// Cost: when no attribute needs a lookup or a bridge (one table, the common case) the rows are
+// read in place, each attribute and metric on its own thread (DatasetBuilder::AddRowBlocks, up to
+// four threads); otherwise each row is assembled and added in turn. Lookups (maps from an ID or
+// shared value to an element's forms) are built only for attributes that need them.
 #pragma once
 
 #include <map>

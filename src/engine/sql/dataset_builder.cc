@@ -1,18 +1,18 @@
 #include "engine/sql/dataset_builder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
+#include <functional>
 #include <numeric>
-#include <unordered_map>
+#include <thread>
 
 #include "core/error.h"
+#include "engine/element_index.h"
 
 namespace tessera::engine::sql {
 namespace {
-
-struct CellHash {
-  size_t operator()(const Cell& cell) const { return std::hash<Cell>()(cell); }
-};
 
 class AttributeBuilder {
  public:
@@ -22,10 +22,30 @@ class AttributeBuilder {
   void Add(const std::vector<Cell>& row, size_t first) {
     const Cell& id = row[first];
     if (codes_.empty() || id != last_id_) {
-      last_code_ = CodeOf(NormalizedId(id), row, first);
+      last_code_ = CodeOfId(id, [&](size_t form) -> const Cell& { return row[first + form]; });
       last_id_ = id;
     }
     codes_.push_back(last_code_);
+  }
+
+  // Add of every row of `block`, whose rows outlive the call, so the last ID is not copied.
+  void AddBlock(const DatasetBuilder::RowBlock& block, size_t first) {
+    static const Cell kNull;
+    const int* columns = block.columns.data() + first;
+    auto form_of = [&](const std::vector<Cell>& row, size_t form) -> const Cell& {
+      return columns[form] < 0 ? kNull : row[static_cast<size_t>(columns[form])];
+    };
+    codes_.reserve(codes_.size() + block.rows->size());
+    const Cell* last_id = codes_.empty() ? nullptr : &last_id_;
+    for (const auto& row : *block.rows) {
+      const Cell& id = form_of(row, 0);
+      if (!last_id || id != *last_id) {
+        last_code_ = CodeOfId(id, [&](size_t form) -> const Cell& { return form_of(row, form); });
+        last_id = &id;
+      }
+      codes_.push_back(last_code_);
+    }
+    if (last_id) last_id_ = *last_id;
   }
 
   AttributeColumn Finish() {
@@ -55,18 +75,29 @@ class AttributeBuilder {
     return id;
   }
 
-  uint32_t CodeOf(const Cell& id, const std::vector<Cell>& row, size_t first) {
-    auto [it, inserted] = codes_by_id_.try_emplace(id, static_cast<uint32_t>(forms_[0].size()));
-    if (inserted) {
-      forms_[0].push_back(id);
-      for (size_t form = 1; form < forms_.size(); ++form) forms_[form].push_back(row[first + form]);
-    }
-    return it->second;
+  // The code of the element `id` names (before NormalizedId), added with the forms of the row
+  // when new; `form_at(f)` is the row's value of form f.
+  template <class FormAt>
+  uint32_t CodeOfId(const Cell& id, FormAt form_at) {
+    const bool is_kept =
+        std::holds_alternative<std::string>(id) || std::holds_alternative<std::monostate>(id);
+    return is_kept ? CodeOf(id, form_at) : CodeOf(NormalizedId(id), form_at);
   }
 
-  std::vector<uint32_t> IdOrder() const { return SortedOrder(forms_[0]); }
+  // `form_at(f)` is the row's value of form f.
+  template <class FormAt>
+  uint32_t CodeOf(const Cell& id, FormAt form_at) {
+    const auto [code, is_new] = ids_.Intern(id);
+    if (is_new) {
+      for (size_t form = 1; form < forms_.size(); ++form) forms_[form].push_back(form_at(form));
+    }
+    return code;
+  }
+
+  std::vector<uint32_t> IdOrder() const { return SortedOrder(ids_.cells()); }
 
   std::vector<FormValues> FormsIn(const std::vector<uint32_t>& order) {
+    forms_[0] = ids_.TakeCells();
     std::vector<FormValues> forms;
     for (size_t form = 0; form < forms_.size(); ++form) {
       FormValues values{spec_.forms[form].first, spec_.forms[form].second, {}, {}};
@@ -78,8 +109,8 @@ class AttributeBuilder {
   }
 
   const AttributeSpec& spec_;
-  std::vector<std::vector<Cell>> forms_;  // per form, by first-seen element
-  std::unordered_map<Cell, uint32_t, CellHash> codes_by_id_;
+  ElementIndex ids_;                      // the ID form's values, by first-seen element
+  std::vector<std::vector<Cell>> forms_;  // per form but the ID form, by first-seen element
   std::vector<uint32_t> codes_;
   Cell last_id_;
   uint32_t last_code_ = 0;
@@ -104,11 +135,24 @@ class MetricBuilder {
 
   void Add(const std::vector<Cell>& row, size_t first) {
     if (!TakesColumn()) return;
-    const std::optional<double> value = NumberOf(row[first]);
-    if (!value && valid_.empty()) valid_.assign((values_.size() + 64) / 64 + 1, ~uint64_t{0});
-    values_.push_back(value.value_or(0));
-    if (!valid_.empty()) SetValid(values_.size() - 1, value.has_value());
+    AddValue(row[first]);
     if (spec_.with_count) counts_.push_back(NumberOf(row[first + 1]).value_or(0));
+  }
+
+  // Add of every row of `block`.
+  void AddBlock(const DatasetBuilder::RowBlock& block, size_t first) {
+    if (!TakesColumn()) return;
+    static const Cell kNull;
+    const int value_column = block.columns[first];
+    const int count_column = spec_.with_count ? block.columns[first + 1] : -1;
+    values_.reserve(values_.size() + block.rows->size());
+    for (const auto& row : *block.rows) {
+      AddValue(value_column < 0 ? kNull : row[static_cast<size_t>(value_column)]);
+      if (spec_.with_count) {
+        counts_.push_back(
+            count_column < 0 ? 0 : NumberOf(row[static_cast<size_t>(count_column)]).value_or(0));
+      }
+    }
   }
 
   MetricColumn Finish(size_t row_count, const std::vector<MetricColumn>& earlier,
@@ -136,6 +180,13 @@ class MetricBuilder {
   }
 
  private:
+  void AddValue(const Cell& cell) {
+    const std::optional<double> value = NumberOf(cell);
+    if (!value && valid_.empty()) valid_.assign((values_.size() + 64) / 64 + 1, ~uint64_t{0});
+    values_.push_back(value.value_or(0));
+    if (!valid_.empty()) SetValid(values_.size() - 1, value.has_value());
+  }
+
   void SetValid(size_t row, bool valid) {
     if (row / 64 >= valid_.size()) valid_.resize(valid_.size() * 2, ~uint64_t{0});
     const uint64_t bit = uint64_t{1} << (row & 63);
@@ -168,6 +219,30 @@ class MetricBuilder {
   std::vector<uint64_t> valid_;
   std::vector<double> counts_;
 };
+
+// task(i) for every i < task_count, on this thread and up to threads - 1 more, each thread
+// taking the next task not yet taken. The fault of the first failing task, in task order, is
+// thrown once all have ended.
+void RunTasks(size_t task_count, size_t threads, const std::function<void(size_t)>& task) {
+  std::vector<std::exception_ptr> faults(task_count);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < task_count; i = next++) {
+      try {
+        task(i);
+      } catch (...) {
+        faults[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < std::min(threads, task_count); ++t) helpers.emplace_back(work);
+  work();
+  for (auto& helper : helpers) helper.join();
+  for (const auto& fault : faults) {
+    if (fault) std::rethrow_exception(fault);
+  }
+}
 
 }  // namespace
 
@@ -237,9 +312,50 @@ void DatasetBuilder::AddRow(const std::vector<Cell>& row) {
   ++state_->rows;
 }
 
-Dataset DatasetBuilder::Finish() {
-  std::vector<AttributeColumn> attributes;
-  for (auto& attribute : state_->attributes) attributes.push_back(attribute.Finish());
+void DatasetBuilder::AddRowBlocks(const std::vector<RowBlock>& blocks, size_t threads) {
+  for (const auto& block : blocks) {
+    if (block.columns.size() != state_->column_count) {
+      throw Error(ErrorCode::kInvalidInput,
+                  "a row block has " + std::to_string(block.columns.size()) +
+                      " columns; the dataset needs " + std::to_string(state_->column_count));
+    }
+    int widest = -1;
+    for (int column : block.columns) widest = std::max(widest, column);
+    for (const auto& row : *block.rows) {
+      if (static_cast<int>(row.size()) <= widest) {
+        throw Error(ErrorCode::kInvalidInput, "a row has " + std::to_string(row.size()) +
+                                                  " values; the row block reads " + "its value " +
+                                                  std::to_string(widest + 1));
+      }
+    }
+  }
+  std::vector<size_t> firsts;  // per attribute, then per metric: its first column
+  size_t column = 0;
+  for (const auto& spec : state_->attribute_specs) {
+    firsts.push_back(column);
+    column += spec.forms.size();
+  }
+  for (const auto& metric : state_->metrics) {
+    firsts.push_back(column);
+    column += metric.ColumnCount();
+  }
+  const size_t attribute_count = state_->attributes.size();
+  RunTasks(firsts.size(), threads, [&](size_t task) {
+    for (const auto& block : blocks) {
+      if (task < attribute_count) {
+        state_->attributes[task].AddBlock(block, firsts[task]);
+      } else {
+        state_->metrics[task - attribute_count].AddBlock(block, firsts[task]);
+      }
+    }
+  });
+  for (const auto& block : blocks) state_->rows += block.rows->size();
+}
+
+Dataset DatasetBuilder::Finish(size_t threads) {
+  std::vector<AttributeColumn> attributes(state_->attributes.size());
+  RunTasks(attributes.size(), threads,
+           [&](size_t i) { attributes[i] = state_->attributes[i].Finish(); });
   std::vector<MetricColumn> metrics;
   for (auto& metric : state_->metrics) {
     metrics.push_back(metric.Finish(state_->rows, metrics, attributes));

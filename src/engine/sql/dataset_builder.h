@@ -54,7 +54,19 @@ class DatasetBuilder : public warehouse::RowSink {
   void AddRow(const std::vector<Cell>& row);
   size_t row_count() const;
 
-  Dataset Finish();
+  // Stored rows read through a column map: value i of row r is (*rows)[r][columns[i]], or null
+  // where columns[i] < 0. `columns` has ColumnCount() entries.
+  struct RowBlock {
+    const std::vector<std::vector<Cell>>* rows = nullptr;
+    std::vector<int> columns;
+  };
+  // The same as AddRow of every row of every block, in order, but each attribute and metric is
+  // filled on its own, on up to `threads` threads, and no row is copied. Error(kInvalidInput)
+  // for a column map of the wrong width or a row too short for it, before any row is added.
+  void AddRowBlocks(const std::vector<RowBlock>& blocks, size_t threads);
+
+  // `threads`: the attributes' dictionaries are ordered on up to that many threads.
+  Dataset Finish(size_t threads = 1);
 
   // RowSink: OnColumns checks the column count; OnRow is AddRow.
   void OnColumns(const std::vector<std::string>& names) override;
