@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 
 #include "core/error.h"
 #include "engine/push/push_samples.h"
@@ -36,6 +37,62 @@ TEST(PushedRowsFile, WhatIsWrittenReadsBack) {
   EXPECT_EQ(ReadPushedRows(SampleModel(), path), SampleRows());
   WritePushedRows(SampleModel(), {}, path);  // replaced, not appended
   EXPECT_TRUE(ReadPushedRows(SampleModel(), path).empty());
+}
+
+// The file's bytes before its checksum, built here from the format the header documents.
+class ExpectedBytes {
+ public:
+  template <typename T>
+  ExpectedBytes& Value(T value) {
+    bytes_.append(reinterpret_cast<const char*>(&value), sizeof value);
+    return *this;
+  }
+  ExpectedBytes& Text(const std::string& text) {
+    Value(static_cast<uint32_t>(text.size()));
+    bytes_ += text;
+    return *this;
+  }
+  ExpectedBytes& Row(const std::vector<Cell>& row) {
+    for (const auto& cell : row) {
+      if (const auto* integer = std::get_if<int64_t>(&cell)) {
+        Value(uint8_t{1}).Value(*integer);
+      } else if (const auto* real = std::get_if<double>(&cell)) {
+        Value(uint8_t{2}).Value(*real);
+      } else if (const auto* text = std::get_if<std::string>(&cell)) {
+        Value(uint8_t{3}).Text(*text);
+      } else {
+        Value(uint8_t{0});
+      }
+    }
+    return *this;
+  }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_ = "TPUSHROW";
+};
+
+TEST(PushedRowsFile, BytesFollowTheDocumentedLayoutAcrossManyRows) {
+  PushedTables tables;
+  auto& sales = tables["Sales"];
+  for (int64_t i = 0; i < 20000; ++i) {  // several write batches
+    sales.push_back({Cell(i), i % 3 ? Cell("2024-05-" + std::to_string(10 + i % 19)) : Cell(),
+                     Cell(i * 0.5), i % 7 ? Cell(i % 11) : Cell()});
+  }
+  ExpectedBytes expected;
+  expected.Value(uint32_t{1}).Value(uint32_t{1}).Text("Sales").Value(uint32_t{4});
+  for (const char* column : {"store_id", "day", "revenue", "units"}) expected.Text(column);
+  expected.Value(uint64_t{sales.size()});
+  for (const auto& row : sales) expected.Row(row);
+
+  TempDir dir;
+  const auto path = dir.path() / "rows";
+  WritePushedRows(SampleModel(), tables, path);
+  std::ifstream in(path, std::ios::binary);
+  const std::string written((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_EQ(written.size(), expected.bytes().size() + sizeof(uint64_t));
+  EXPECT_TRUE(written.compare(0, expected.bytes().size(), expected.bytes()) == 0);
+  EXPECT_EQ(ReadPushedRows(SampleModel(), path), tables);
 }
 
 // The names of the files in `directory`.
