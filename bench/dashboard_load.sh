@@ -3,9 +3,11 @@
 # logged in with a session of its own, repeatedly open the first page of the Sales Overview (whose
 # parallelRendering property is set) for DURATION seconds (30): create an instance, read the six
 # visualizations of the page on six connections at once as a browser does, delete the instance.
-# Run once with enableParallelRendering true and once false, after one page per user of warm-up
-# each. Prints pages/s and the p50 and p99 of the time from instance creation to the first and to
-# the last visualization read back; asserts nothing. The client shares the machine with the server.
+# Run with enableParallelRendering true and false in turns of DURATION/SEGMENTS seconds (3 turns
+# each, in the order true false false true true false, so a drift of the machine reaches both
+# alike), each turn after one page per user of warm-up. Prints, per mode over its turns, pages/s
+# and the p50 and p99 of the time from instance creation to the first and to the last
+# visualization read back; asserts nothing. The client shares the machine with the server.
 #
 #   bench/dashboard_load.sh [ROWS] [BINARY]      (default 10000000, build/release/tessera)
 set -euo pipefail
@@ -14,17 +16,19 @@ rows=${1:-10000000}
 binary=$(realpath "${2:-build/release/tessera}")
 users=${USERS:-16}
 duration=${DURATION:-30}
+segments=${SEGMENTS:-3}
 
 source bench/demo_server.sh
 start_demo_server "$rows" "$binary"
 
-python3 - "$port" "$users" "$duration" <<'PY'
+python3 - "$port" "$users" "$duration" "$segments" <<'PY'
 import concurrent.futures, json, sys, threading, time
 
 sys.path.insert(0, "bench")
 from demo_client import DemoClient
 
-port, users, duration = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+port, users, duration, segments = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+turn = duration / segments
 admin = DemoClient(port)
 for cube_name in ("Sales Cube", "Item Sales Cube"):
     print(f"{cube_name} publish: {admin.publish(admin.search(cube_name, 776)):.1f} s")
@@ -69,11 +73,12 @@ def percentile(values, fraction):
 
 
 def load(everyone, parallel):
+    """One turn of `turn` seconds; returns its pages and its elapsed seconds."""
     pages, lock = [], threading.Lock()
     stop_at = []
     # The barrier's action runs before any thread passes it, so every user sees the same end.
     start = threading.Barrier(len(everyone) + 1,
-                              action=lambda: stop_at.append(time.perf_counter() + duration))
+                              action=lambda: stop_at.append(time.perf_counter() + turn))
 
     def browse(user):
         user.open_page(parallel)  # warm-up
@@ -87,10 +92,13 @@ def load(everyone, parallel):
     for thread in threads:
         thread.start()
     start.wait()
-    began = stop_at[0] - duration
+    began = stop_at[0] - turn
     for thread in threads:
         thread.join()
-    elapsed = time.perf_counter() - began
+    return pages, time.perf_counter() - began
+
+
+def report(parallel, pages, elapsed):
     first = [p[0] for p in pages]
     last = [p[1] for p in pages]
     print(f"enableParallelRendering={str(parallel).lower():5}  {len(pages) / elapsed:6.2f} pages/s"
@@ -100,9 +108,14 @@ def load(everyone, parallel):
 
 
 everyone = [User() for _ in range(users)]
-print(f"{users} users, {duration:.0f} s each way")
+print(f"{users} users, {duration:.0f} s each way in {segments} turns")
+totals = {True: ([], 0.0), False: ([], 0.0)}
+for index in range(2 * segments):
+    parallel = (index % 4) in (0, 3)
+    pages, elapsed = load(everyone, parallel)
+    totals[parallel] = (totals[parallel][0] + pages, totals[parallel][1] + elapsed)
 for parallel in (True, False):
-    load(everyone, parallel)
+    report(parallel, *totals[parallel])
 for user in everyone:
     user.connections.shutdown()
 PY
