@@ -9,8 +9,10 @@
 //
 // Waiting pre-renders start by rank (a visualization's place in its instance's render order, the
 // current page's first one being 0), then in submission order: under load every instance's first
-// visualization starts before any instance's second. A pre-render that waits long never blocks a
-// reader, since a reader computes a visualization still pending itself (visualization_render.h).
+// visualization starts before any instance's second. A run submits its later visualizations only
+// once its first is computed, so the first never shares the cores with a pre-render of its page
+// (visualization_render.h). A pre-render that waits long never blocks a reader, since a reader
+// computes a visualization still pending itself.
 //
 // Contract:
 //   - At most slots() submitted steps run at once; a step is posted to the pool only when it gets
