@@ -83,6 +83,10 @@ class StripeClaims {
 constexpr uint64_t kLanes = 8;
 constexpr uint64_t kMaxKeysWithLanes = 256;
 
+// Dense layouts with at most this many slots number them in 16 bits, which vector units multiply
+// four times as many at once as 32-bit ones.
+constexpr uint64_t kNarrowSlots = uint64_t{1} << 16;
+
 struct Layout {
   std::vector<const CodeColumn*> columns;
   std::vector<uint64_t> cards;
@@ -192,17 +196,21 @@ struct ListedRows {
   size_t operator[](size_t j) const { return rows[j]; }
 };
 
+// keys[j] = (the key of row j) * lanes + j % lanes, for `lanes` a power of two.
 template <typename Rows, typename Key>
-void ComputeKeys(const Layout& layout, Rows rows, size_t n, Key* keys) {
+void ComputeKeys(const Layout& layout, Rows rows, size_t n, Key* keys, uint64_t lanes = 1) {
+  const Key lane_mask = static_cast<Key>(lanes - 1);
   if (layout.columns.empty()) {
-    std::fill(keys, keys + n, 0);
+    for (size_t j = 0; j < n; ++j) keys[j] = static_cast<Key>(j) & lane_mask;
     return;
   }
   for (size_t a = 0; a < layout.columns.size(); ++a) {
-    const Key stride = static_cast<Key>(layout.strides[a]);
+    const Key stride = static_cast<Key>(layout.strides[a] * lanes);
     VisitCodes(*layout.columns[a], [&](const auto* codes) {
       if (a == 0) {
-        for (size_t j = 0; j < n; ++j) keys[j] = static_cast<Key>(codes[rows[j]]) * stride;
+        for (size_t j = 0; j < n; ++j) {
+          keys[j] = static_cast<Key>(codes[rows[j]]) * stride + (static_cast<Key>(j) & lane_mask);
+        }
       } else {
         for (size_t j = 0; j < n; ++j) keys[j] += static_cast<Key>(codes[rows[j]]) * stride;
       }
@@ -261,7 +269,9 @@ class KeyTable {
   size_t mask_ = 0;
 };
 
-enum class Rollup { kSum, kRows, kMin, kMax, kAvg, kDistinct, kNone };
+// kAvgOfRows: an avg whose count is the group's rows (no counts column, no nulls), so only its
+// sum is kept.
+enum class Rollup { kSum, kRows, kMin, kMax, kAvg, kAvgOfRows, kDistinct, kNone };
 
 Rollup RollupOf(const MetricColumn& column, bool full_grain) {
   switch (column.function) {
@@ -274,7 +284,7 @@ Rollup RollupOf(const MetricColumn& column, bool full_grain) {
     case AggregateFunction::kMax:
       return Rollup::kMax;
     case AggregateFunction::kAvg:
-      return Rollup::kAvg;
+      return column.counts || column.HasNulls() ? Rollup::kAvg : Rollup::kAvgOfRows;
     case AggregateFunction::kCountDistinct:
       if (column.counted_attribute >= 0) return Rollup::kDistinct;
       return full_grain ? Rollup::kSum : Rollup::kNone;
@@ -321,7 +331,7 @@ void Grow(Partial& partial, const std::vector<MetricPlan>& plans, size_t slots) 
     const MetricPlan& plan = plans[m];
     auto& accumulator = partial.accumulators[m];
     if (plan.rollup == Rollup::kSum || plan.rollup == Rollup::kMin || plan.rollup == Rollup::kMax ||
-        plan.rollup == Rollup::kAvg) {
+        plan.rollup == Rollup::kAvg || plan.rollup == Rollup::kAvgOfRows) {
       accumulator.a.resize(slots, InitialValue(plan.rollup));
       if (plan.column->HasNulls()) accumulator.n.resize(slots, 0);
     }
@@ -331,8 +341,8 @@ void Grow(Partial& partial, const std::vector<MetricPlan>& plans, size_t slots) 
   partial.slots = slots;
 }
 
-template <bool kNulls, typename Rows, typename Update>
-void Accumulate(const MetricColumn& column, Rows rows, const uint32_t* slots, size_t n,
+template <bool kNulls, typename Rows, typename Slot, typename Update>
+void Accumulate(const MetricColumn& column, Rows rows, const Slot* slots, size_t n,
                 std::vector<uint32_t>& seen, Update update) {
   const double* values = column.values->data();
   for (size_t j = 0; j < n; ++j) {
@@ -345,8 +355,8 @@ void Accumulate(const MetricColumn& column, Rows rows, const uint32_t* slots, si
   }
 }
 
-template <typename Rows, typename Update>
-void AccumulateValues(const MetricColumn& column, Rows rows, const uint32_t* slots, size_t n,
+template <typename Rows, typename Slot, typename Update>
+void AccumulateValues(const MetricColumn& column, Rows rows, const Slot* slots, size_t n,
                       std::vector<uint32_t>& seen, Update update) {
   if (column.HasNulls()) {
     Accumulate<true>(column, rows, slots, n, seen, update);
@@ -360,9 +370,9 @@ void CompactPairs(std::vector<uint64_t>& pairs) {
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
 }
 
-template <typename Rows>
+template <typename Rows, typename Slot>
 void AccumulateDistinct(const MetricPlan& plan, Partial::Accumulator& accumulator, Rows rows,
-                        const uint32_t* slots, size_t n) {
+                        const Slot* slots, size_t n) {
   VisitCodes(*plan.distinct_codes, [&](const auto* codes) {
     if (plan.words_per_slot > 0) {
       uint64_t* bits = accumulator.bits.data();
@@ -382,13 +392,14 @@ void AccumulateDistinct(const MetricPlan& plan, Partial::Accumulator& accumulato
   });
 }
 
-template <typename Rows>
+template <typename Rows, typename Slot>
 void AccumulateMetric(const MetricPlan& plan, Partial::Accumulator& acc, Rows rows,
-                      const uint32_t* slots, size_t n) {
+                      const Slot* slots, size_t n) {
   const MetricColumn& column = *plan.column;
   double* a = acc.a.data();
   switch (plan.rollup) {
     case Rollup::kSum:
+    case Rollup::kAvgOfRows:
       return AccumulateValues(column, rows, slots, n, acc.n,
                               [a](uint32_t slot, double v, size_t) { a[slot] += v; });
     case Rollup::kMin:
@@ -423,16 +434,84 @@ void AccumulateMetric(const MetricPlan& plan, Partial::Accumulator& acc, Rows ro
   }
 }
 
-// Folds of one column over a batch, in four independent chains so additions overlap.
+// A sum column without nulls and the partial's sums it adds into.
+struct SumTarget {
+  const double* values;
+  double* sums;
+};
+
+constexpr size_t kMaxFusedSums = 3;
+
+// What a pass does with the partial's rows per slot.
+enum class RowCounting { kCount, kMark, kNone };
+
+// One pass over the batch for the row counts and up to kMaxFusedSums sums: each row's slot is read
+// once, and the additions of different columns overlap.
+template <size_t K, RowCounting kCounting, typename Rows, typename Slot>
+void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, uint32_t* counts,
+                     const SumTarget* targets) {
+  const double* values[K > 0 ? K : 1];
+  double* sums[K > 0 ? K : 1];
+  for (size_t k = 0; k < K; ++k) {
+    values[k] = targets[k].values;
+    sums[k] = targets[k].sums;
+  }
+  for (size_t j = 0; j < n; ++j) {
+    const size_t slot = slots[j];
+    const size_t row = rows[j];
+    if constexpr (kCounting == RowCounting::kCount) {
+      ++counts[slot];
+    } else if constexpr (kCounting == RowCounting::kMark) {
+      counts[slot] = 1;  // a plain store, so rows of one group do not wait on each other
+    }
+    for (size_t k = 0; k < K; ++k) sums[k][slot] += values[k][row];
+  }
+}
+
+template <RowCounting kCounting, typename Rows, typename Slot>
+void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, uint32_t* counts,
+                     const SumTarget* targets, size_t count) {
+  switch (count) {
+    case 0:
+      return FoldRowsAndSums<0, kCounting>(rows, slots, n, counts, targets);
+    case 1:
+      return FoldRowsAndSums<1, kCounting>(rows, slots, n, counts, targets);
+    case 2:
+      return FoldRowsAndSums<2, kCounting>(rows, slots, n, counts, targets);
+    default:
+      return FoldRowsAndSums<3, kCounting>(rows, slots, n, counts, targets);
+  }
+}
+
+template <typename Rows, typename Slot>
+void FoldRowsAndSums(RowCounting counting, Rows rows, const Slot* slots, size_t n, uint32_t* counts,
+                     const SumTarget* targets, size_t count) {
+  switch (counting) {
+    case RowCounting::kCount:
+      return FoldRowsAndSums<RowCounting::kCount>(rows, slots, n, counts, targets, count);
+    case RowCounting::kMark:
+      return FoldRowsAndSums<RowCounting::kMark>(rows, slots, n, counts, targets, count);
+    case RowCounting::kNone:
+      return FoldRowsAndSums<RowCounting::kNone>(rows, slots, n, counts, targets, count);
+  }
+}
+
+// Folds of one column over a batch, in eight independent chains so additions overlap (and pair
+// up in vector registers).
 template <typename Rows, typename Fold>
 double FoldOf(const double* values, Rows rows, size_t n, double initial, Fold fold) {
-  double chains[4] = {initial, initial, initial, initial};
+  constexpr size_t kChains = 8;
+  double chains[kChains];
+  std::fill(chains, chains + kChains, initial);
   size_t j = 0;
-  for (; j + 4 <= n; j += 4) {
-    for (size_t c = 0; c < 4; ++c) chains[c] = fold(chains[c], values[rows[j + c]]);
+  for (; j + kChains <= n; j += kChains) {
+    for (size_t c = 0; c < kChains; ++c) chains[c] = fold(chains[c], values[rows[j + c]]);
   }
   for (; j < n; ++j) chains[0] = fold(chains[0], values[rows[j]]);
-  return fold(fold(chains[0], chains[1]), fold(chains[2], chains[3]));
+  for (size_t width = kChains / 2; width > 0; width /= 2) {
+    for (size_t c = 0; c < width; ++c) chains[c] = fold(chains[c], chains[c + width]);
+  }
+  return chains[0];
 }
 
 // Rows that all belong to one group fold in registers instead of through per-row slots.
@@ -447,6 +526,7 @@ bool AccumulateInOneSlot(const MetricPlan& plan, Partial::Accumulator& acc, Rows
   auto plus = [](double x, double y) { return x + y; };
   switch (plan.rollup) {
     case Rollup::kSum:
+    case Rollup::kAvgOfRows:
       acc.a[slot] += FoldOf(values, rows, n, 0.0, plus);
       return true;
     case Rollup::kMin:
@@ -478,8 +558,11 @@ class Aggregation {
         deadline_(deadline) {
     const bool full_grain = CoversEveryAttribute(attributes);
     for (int index : metric_columns) plans_.push_back(PlanOf(dataset.metric(index), full_grain));
-    counts_rows_ = std::any_of(plans_.begin(), plans_.end(),
-                               [](const MetricPlan& plan) { return plan.rollup == Rollup::kRows; });
+    counts_rows_ = std::any_of(plans_.begin(), plans_.end(), [](const MetricPlan& plan) {
+      return plan.rollup == Rollup::kRows || plan.rollup == Rollup::kAvgOfRows;
+    });
+    for (const MetricPlan& plan : plans_) fused_.push_back(FoldsAsPlainSum(plan));
+    narrow_slots_ = layout_.dense && layout_.key_space * layout_.lanes <= kNarrowSlots;
   }
 
   Groups Run(ThreadPool* pool) {
@@ -503,6 +586,12 @@ class Aggregation {
   }
 
  private:
+  // Sums without nulls fold with the row counts, a few columns per pass (FoldRowsAndSums).
+  static bool FoldsAsPlainSum(const MetricPlan& plan) {
+    return (plan.rollup == Rollup::kSum || plan.rollup == Rollup::kAvgOfRows) &&
+           !plan.column->CountsRows() && !plan.column->HasNulls();
+  }
+
   bool CoversEveryAttribute(const std::vector<int>& attributes) const {
     for (size_t i = 0; i < dataset_.attributes().size(); ++i) {
       if (std::find(attributes.begin(), attributes.end(), static_cast<int>(i)) ==
@@ -569,17 +658,42 @@ class Aggregation {
       AggregateOneGroup(partial, *key, rows, n, slots);
       return;
     }
+    if (narrow_slots_) {
+      uint16_t narrow[RowSelector::kBatch];
+      ComputeKeys(layout_, rows, n, narrow, layout_.lanes);
+      FoldBatch(partial, rows, narrow, n);
+      return;
+    }
     AssignSlots(partial, rows, n, keys, slots);
-    uint32_t* counts = partial.rows.data();
-    if (counts_rows_) {
-      for (size_t j = 0; j < n; ++j) ++counts[slots[j]];
-    } else {
-      // A plain store, so rows of one group do not wait on each other.
-      for (size_t j = 0; j < n; ++j) counts[slots[j]] = 1;
-    }
+    FoldBatch(partial, rows, slots, n);
+  }
+
+  template <typename Rows, typename Slot>
+  void FoldBatch(Partial& partial, Rows rows, const Slot* slots, size_t n) {
+    FoldSums(partial, rows, slots, n);
     for (size_t m = 0; m < plans_.size(); ++m) {
-      AccumulateMetric(plans_[m], partial.accumulators[m], rows, slots, n);
+      if (!fused_[m]) AccumulateMetric(plans_[m], partial.accumulators[m], rows, slots, n);
     }
+  }
+
+  // The row counts and the sums without nulls, a few columns per pass.
+  template <typename Rows, typename Slot>
+  void FoldSums(Partial& partial, Rows rows, const Slot* slots, size_t n) {
+    uint32_t* counts = partial.rows.data();
+    SumTarget targets[kMaxFusedSums];
+    size_t count = 0;
+    RowCounting counting = counts_rows_ ? RowCounting::kCount : RowCounting::kMark;
+    auto flush = [&] {
+      FoldRowsAndSums(counting, rows, slots, n, counts, targets, count);
+      counting = RowCounting::kNone;
+      count = 0;
+    };
+    for (size_t m = 0; m < plans_.size(); ++m) {
+      if (!fused_[m]) continue;
+      targets[count++] = {plans_[m].column->values->data(), partial.accumulators[m].a.data()};
+      if (count == kMaxFusedSums) flush();
+    }
+    if (count > 0 || counting != RowCounting::kNone) flush();
   }
 
   // The group key of every row of `zone` when the zone maps show each grouping attribute holds
@@ -616,10 +730,7 @@ class Aggregation {
   template <typename Rows>
   void AssignSlots(Partial& partial, Rows rows, size_t n, uint64_t* keys, uint32_t* slots) {
     if (layout_.dense) {
-      ComputeKeys(layout_, rows, n, slots);
-      if (layout_.lanes > 1) {
-        for (size_t j = 0; j < n; ++j) slots[j] = slots[j] * kLanes + (j & (kLanes - 1));
-      }
+      ComputeKeys(layout_, rows, n, slots, layout_.lanes);
       return;
     }
     ComputeKeys(layout_, rows, n, keys);
@@ -749,6 +860,10 @@ class Aggregation {
           present[g] = slot < merged.slots && acc.b[slot] != 0;
           values[g] = present[g] ? acc.a[slot] / acc.b[slot] : 0;
           break;
+        case Rollup::kAvgOfRows:
+          present[g] = slot < merged.slots && merged.rows[slot] != 0;
+          values[g] = present[g] ? acc.a[slot] / merged.rows[slot] : 0;
+          break;
         case Rollup::kRows:
           values[g] = slot < merged.slots ? merged.rows[slot] : 0;
           present[g] = 1;
@@ -785,6 +900,8 @@ class Aggregation {
   std::chrono::steady_clock::time_point deadline_;
   std::vector<MetricPlan> plans_;
   bool counts_rows_ = false;
+  std::vector<uint8_t> fused_;  // per plan: folded by FoldSums
+  bool narrow_slots_ = false;   // slots fit 16 bits: keys computed eight to a vector
   std::vector<std::unique_ptr<Partial>> partials_;
 };
 
