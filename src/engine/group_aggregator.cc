@@ -8,6 +8,7 @@
 #include <mutex>
 #include <numeric>
 #include <optional>
+#include <type_traits>
 
 #include "core/error.h"
 #include "core/parallel.h"
@@ -19,6 +20,9 @@ namespace {
 using model::AggregateFunction;
 
 constexpr size_t kChunkRows = 1 << 16;
+// Listed rows skip through the columns, which hardware prefetchers follow poorly: kernels over
+// them ask for the values this many rows ahead.
+constexpr size_t kPrefetchRows = 32;
 constexpr uint64_t kEmptyKey = std::numeric_limits<uint64_t>::max();
 constexpr uint64_t kMaxBitsetBits = uint64_t{1} << 27;
 constexpr size_t kPairsBeforeCompaction = size_t{1} << 22;
@@ -346,6 +350,9 @@ void Accumulate(const MetricColumn& column, Rows rows, const Slot* slots, size_t
                 std::vector<uint32_t>& seen, Update update) {
   const double* values = column.values->data();
   for (size_t j = 0; j < n; ++j) {
+    if constexpr (std::is_same_v<Rows, ListedRows>) {
+      if (j + kPrefetchRows < n) __builtin_prefetch(values + rows[j + kPrefetchRows]);
+    }
     const size_t row = rows[j];
     if constexpr (kNulls) {
       if (!column.IsValid(row)) continue;
@@ -457,6 +464,11 @@ void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, uint32_t* counts,
     sums[k] = targets[k].sums;
   }
   for (size_t j = 0; j < n; ++j) {
+    if constexpr (std::is_same_v<Rows, ListedRows>) {
+      if (j + kPrefetchRows < n) {
+        for (size_t k = 0; k < K; ++k) __builtin_prefetch(values[k] + rows[j + kPrefetchRows]);
+      }
+    }
     const size_t slot = slots[j];
     const size_t row = rows[j];
     if constexpr (kCounting == RowCounting::kCount) {

@@ -5,7 +5,9 @@
 //
 // A group key is the mixed-radix number of the group's codes (the first attribute most
 // significant), so key order is code order. Key spaces up to kDenseSlots use dense arrays indexed
-// by key; larger ones an open-addressing hash table. Rows are split in ranges over the pool and
+// by key (numbered in 16 bits up to 2^16 slots, so the key arithmetic vectorises wide); larger ones
+// an open-addressing hash table. The row counts and up to three sums without nulls fold in one
+// pass over a batch. Rows are split in ranges over the pool and
 // the calling thread: range r folds into the partial state of stripe r % stripes (as many
 // stripes as workers), each stripe's ranges in order, whichever free thread takes them; partials
 // merge in stripe order, so a result does not depend on which thread ran what and is the same

@@ -115,25 +115,72 @@ size_t NarrowByValue(const Node& node, uint32_t* rows, size_t n, Predicate predi
   return kept;
 }
 
-size_t NarrowByMetric(const Node& node, uint32_t* rows, size_t n) {
+// Hands `visit` the metric leaf's comparison as a predicate on a row's value.
+template <typename Visit>
+decltype(auto) WithPredicate(const Node& node, Visit visit) {
   const std::vector<double>& k = node.numbers;
   switch (node.op) {
     case CompareOp::kGreater:
-      return NarrowByValue(node, rows, n, [a = k[0]](double v) { return v > a; });
+      return visit([a = k[0]](double v) { return v > a; });
     case CompareOp::kGreaterEqual:
-      return NarrowByValue(node, rows, n, [a = k[0]](double v) { return v >= a; });
+      return visit([a = k[0]](double v) { return v >= a; });
     case CompareOp::kLess:
-      return NarrowByValue(node, rows, n, [a = k[0]](double v) { return v < a; });
+      return visit([a = k[0]](double v) { return v < a; });
     case CompareOp::kLessEqual:
-      return NarrowByValue(node, rows, n, [a = k[0]](double v) { return v <= a; });
+      return visit([a = k[0]](double v) { return v <= a; });
     case CompareOp::kEquals:
-      return NarrowByValue(node, rows, n, [a = k[0]](double v) { return v == a; });
+      return visit([a = k[0]](double v) { return v == a; });
     case CompareOp::kBetween:
-      return NarrowByValue(node, rows, n,
-                           [a = k[0], b = k[1]](double v) { return v >= a && v <= b; });
+      return visit([a = k[0], b = k[1]](double v) { return v >= a && v <= b; });
     default:
-      return NarrowByValue(node, rows, n, [&](double v) { return CompareNumber(v, node.op, k); });
+      return visit([&](double v) { return CompareNumber(v, node.op, k); });
   }
+}
+
+size_t NarrowByMetric(const Node& node, uint32_t* rows, size_t n) {
+  return WithPredicate(node, [&](auto holds) { return NarrowByValue(node, rows, n, holds); });
+}
+
+// A metric leaf whose row values are the column's own values, with no nulls.
+bool ComparesPlainValues(const Node& node) {
+  if (node.kind != RowFilter::Kind::kMetric) return false;
+  const MetricColumn& metric = *node.metric;
+  return !metric.CountsRows() && !metric.HasNulls() &&
+         !(metric.function == model::AggregateFunction::kAvg && metric.counts) &&
+         node.op != CompareOp::kIsNull && node.op != CompareOp::kIsNotNull;
+}
+
+// Rows of [begin, end) whose value holds, read in order.
+template <typename Predicate>
+size_t ScanValues(const double* values, size_t begin, size_t end, uint32_t* rows, Predicate holds) {
+  size_t kept = 0;
+  for (size_t row = begin; row < end; ++row) {
+    rows[kept] = static_cast<uint32_t>(row);
+    kept += holds(values[row]) ? 1 : 0;
+  }
+  return kept;
+}
+
+// Plain metric leaves: one on its own, or two on the same column (a range) in one pass.
+size_t ScanPlainValues(const Node& leaf, const Node* same_column, size_t begin, size_t end,
+                       uint32_t* rows) {
+  const double* values = leaf.metric->values->data();
+  return WithPredicate(leaf, [&](auto first) {
+    if (!same_column) return ScanValues(values, begin, end, rows, first);
+    return WithPredicate(*same_column, [&](auto second) {
+      return ScanValues(values, begin, end, rows, [&](double v) { return first(v) & second(v); });
+    });
+  });
+}
+
+// The leaf after leaves[i] when both compare the plain values of one column.
+const Node* SameColumnNext(const std::vector<Node>& leaves, size_t i) {
+  if (i + 1 >= leaves.size() || !ComparesPlainValues(leaves[i]) ||
+      !ComparesPlainValues(leaves[i + 1]) ||
+      leaves[i].metric->values != leaves[i + 1].metric->values) {
+    return nullptr;
+  }
+  return &leaves[i + 1];
 }
 
 // Byte mask over rows[0..n): 1 where the node holds.
@@ -366,7 +413,8 @@ size_t RowSelector::Select(size_t begin, size_t end, uint32_t* rows) const {
     return Narrow(root, rows, n);
   }
   bool listed = false;
-  for (const Node& leaf : root.children) {
+  for (size_t i = 0; i < root.children.size(); ++i) {
+    const Node& leaf = root.children[i];
     const Coverage coverage = zone ? CoverOf(leaf, *zone) : Coverage::kSome;
     if (coverage == Coverage::kAll) continue;
     if (coverage == Coverage::kNone) return 0;
@@ -374,6 +422,10 @@ size_t RowSelector::Select(size_t begin, size_t end, uint32_t* rows) const {
       n = Narrow(leaf, rows, n);
     } else if (leaf.kind == RowFilter::Kind::kCodes) {
       n = ScanCodes(leaf, begin, end, rows);
+    } else if (ComparesPlainValues(leaf)) {
+      const Node* same_column = SameColumnNext(root.children, i);
+      n = ScanPlainValues(leaf, same_column, begin, end, rows);
+      if (same_column) ++i;
     } else {
       std::iota(rows, rows + n, static_cast<uint32_t>(begin));
       n = Narrow(leaf, rows, n);

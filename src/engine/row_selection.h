@@ -5,7 +5,8 @@
 // previous ones kept); Or and Not evaluate byte masks over the batch. A codes leaf is one table
 // lookup per row; a metric leaf compares the row's own value (an avg row's sum / count). The
 // leaves of an And run in the order of the share of elements they keep, fewest first, metric
-// leaves last.
+// leaves last. A first metric leaf comparing a column's own values (no nulls) reads them in order,
+// and a second such leaf on the same column is checked in the same pass (a range).
 //
 // The codes' zone maps (engine/code_column.h) answer for a whole zone when they can: Cover()
 // says whether no row, every row or only some rows of a zone can pass, and Select() skips the

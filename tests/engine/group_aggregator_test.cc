@@ -142,5 +142,39 @@ TEST(GroupAggregator, SumsAveragesAndCountsWithoutNullsMatchPlainLoops) {
   }
 }
 
+// Two bounds on one column are read in one pass; the rows they select are the rows between them.
+TEST(GroupAggregator, TwoBoundsOnOneColumnSelectTheRowsBetween) {
+  std::mt19937 random(1127);
+  const std::vector<Row> rows = RandomRows(random, 3 * RowSelector::kBatch + 77);
+  const Dataset dataset = BuildDataset(rows);
+  const CompareOp lower_ops[] = {CompareOp::kGreater, CompareOp::kGreaterEqual};
+  const CompareOp upper_ops[] = {CompareOp::kLess, CompareOp::kLessEqual};
+  for (int round = 0; round < 8; ++round) {
+    const double lower = rows[random() % rows.size()].values[1];
+    const double upper = lower + static_cast<double>(random() % 1000);
+    const CompareOp lower_op = lower_ops[round % 2];
+    const CompareOp upper_op = upper_ops[round / 2 % 2];
+    std::vector<RowFilter> bounds = {RowFilter::Metric(1, lower_op, {lower}),
+                                     RowFilter::Metric(1, upper_op, {upper})};
+    if (round >= 4) std::swap(bounds[0], bounds[1]);
+    const RowSelector selector(dataset, RowFilter::Combine(RowFilter::Kind::kAnd, bounds));
+    std::vector<uint32_t> expected;
+    for (size_t row = 0; row < rows.size(); ++row) {
+      const double v = rows[row].values[1];
+      const bool above = lower_op == CompareOp::kGreater ? v > lower : v >= lower;
+      const bool below = upper_op == CompareOp::kLess ? v < upper : v <= upper;
+      if (above && below) expected.push_back(static_cast<uint32_t>(row));
+    }
+    std::vector<uint32_t> selected;
+    std::vector<uint32_t> batch(RowSelector::kBatch);
+    for (size_t begin = 0; begin < rows.size(); begin += RowSelector::kBatch) {
+      const size_t end = std::min(rows.size(), begin + RowSelector::kBatch);
+      const size_t n = selector.Select(begin, end, batch.data());
+      selected.insert(selected.end(), batch.begin(), batch.begin() + static_cast<long>(n));
+    }
+    EXPECT_EQ(selected, expected) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace tessera::engine
