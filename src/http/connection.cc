@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
 #include <filesystem>
@@ -23,6 +24,9 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
 constexpr uint32_t kHeaderLimitBytes = 64 * 1024;
+constexpr size_t kSmallReadBytes = 64 * 1024;
+constexpr size_t kBodyReadBytes = 1024 * 1024;
+constexpr size_t kKeptBufferBytes = 64 * 1024;
 // After refusing a request, what the client still sends is read and discarded for this long, so
 // closing does not reset the connection before the client has read the refusal.
 constexpr std::chrono::seconds kLingerTime{2};
@@ -331,24 +335,65 @@ bool Connection::IsBodyDone() {
 }
 
 void Connection::ReadBody() {
+  if (!FeedBody()) return;
   if (IsBodyDone()) return FinishBody();
   stream_.expires_after(host_.options().read_timeout);
-  std::visit(
-      [&](auto& parser) {
-        bhttp::async_read(stream_, buffer_, parser,
-                          beast::bind_front_handler(&Connection::OnBody, shared_from_this()));
-      },
-      *body_parser_);
+  ReadBodyPiece();
 }
 
-void Connection::OnBody(const beast::error_code& ec, size_t) {
+// Beast's own body read takes 64 KB at a time; a body of megabytes then costs hundreds of
+// wake-ups. Each read here takes what the socket holds, up to kBodyReadBytes.
+void Connection::ReadBodyPiece() {
+  size_t wanted = kSmallReadBytes;
+  std::visit(
+      [&](auto& parser) {
+        if (auto remaining = parser.content_length_remaining()) {
+          wanted = std::clamp<uint64_t>(*remaining, kSmallReadBytes, kBodyReadBytes);
+        }
+      },
+      *body_parser_);
+  stream_.async_read_some(buffer_.prepare(wanted),
+                          beast::bind_front_handler(&Connection::OnBodyPiece, shared_from_this()));
+}
+
+void Connection::OnBodyPiece(const beast::error_code& ec, size_t bytes) {
   if (phase_ == Phase::kClosed) return;
-  if (ec) return OnReadError(ec);
+  if (ec) return OnReadError(ec == net::error::eof ? bhttp::error::partial_message : ec);
   if (host_.is_stopping()) {
     DiscardBody();
     return Close();
   }
+  buffer_.commit(bytes);
+  if (!FeedBody()) return;
+  if (!IsBodyDone()) return ReadBodyPiece();
+  ReleaseLargeBuffer();
   FinishBody();
+}
+
+// Hands the buffered bytes to the body's parser; false when it refused them (answered here).
+bool Connection::FeedBody() {
+  beast::error_code ec;
+  std::visit(
+      [&](auto& parser) {
+        while (buffer_.size() > 0 && !parser.is_done()) {
+          const size_t used = parser.put(buffer_.data(), ec);
+          buffer_.consume(used);
+          if (ec == bhttp::error::need_more) ec = {};
+          if (ec || used == 0) break;
+        }
+      },
+      *body_parser_);
+  if (ec) OnReadError(ec);
+  return !ec;
+}
+
+// A connection keeps its buffer between requests: not one grown for a large body.
+void Connection::ReleaseLargeBuffer() {
+  if (buffer_.capacity() <= kKeptBufferBytes) return;
+  boost::beast::flat_buffer small;
+  auto copied = net::buffer_copy(small.prepare(buffer_.size()), buffer_.data());
+  small.commit(copied);
+  buffer_ = std::move(small);
 }
 
 // A spooled body's file is closed, so that the handler reads all of it, and becomes the request's.

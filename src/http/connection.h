@@ -111,7 +111,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void SendContinue();
   bool IsBodyDone();
   void ReadBody();
-  void OnBody(const boost::beast::error_code& ec, size_t bytes);
+  void ReadBodyPiece();
+  void OnBodyPiece(const boost::beast::error_code& ec, size_t bytes);
+  bool FeedBody();
+  void ReleaseLargeBuffer();
   void FinishBody();
   void OnReadError(const boost::beast::error_code& ec);
   void DiscardBody();

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -161,6 +162,85 @@ TEST(Server, AnswersPipelinedRequestsInOrder) {
   ASSERT_TRUE(first && second);
   EXPECT_EQ(BodyJson(*first)["value"], "first");
   EXPECT_EQ(BodyJson(*second)["value"], "second");
+}
+
+// Bytes that differ from one position to the next, so a piece lost, repeated or moved shows.
+std::string PatternedBody(size_t size) {
+  std::string body(size, ' ');
+  std::mt19937 random(7);
+  for (char& c : body) c = static_cast<char>('a' + random() % 26);
+  return body;
+}
+
+// POST /upload answers the size of the body and whether it equals `expected`.
+class LargeBody : public ::testing::Test {
+ protected:
+  LargeBody()
+      : server_(
+            [this](Request request, Respond respond) {
+              ++dispatched_;
+              const bool same = request.body == expected_;
+              respond(Response::Json(
+                  200, std::to_string(request.body.size()) + (same ? " same" : " different")));
+            },
+            TestOptions()) {}
+
+  std::string expected_ = PatternedBody(5 * 1024 * 1024 + 17);
+  std::atomic<int> dispatched_{0};
+  RoutedServer server_;
+};
+
+TEST_F(LargeBody, ArrivesWholeWhateverPiecesItIsSentIn) {
+  RawConnection connection(server_.port());
+  const std::string head =
+      "POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: " + std::to_string(expected_.size()) +
+      "\r\n\r\n";
+  // The header with the body's first bytes, then pieces below and above a read's size.
+  connection.Write(head + expected_.substr(0, 100));
+  size_t sent = 100;
+  for (size_t piece : {size_t{1}, size_t{70000}, size_t{3 << 20}, size_t{5}}) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    connection.Write(expected_.substr(sent, piece));
+    sent += piece;
+  }
+  // The rest, with the next request pipelined in the same write.
+  connection.Write(expected_.substr(sent) + RequestText("GET", "/upload"));
+
+  std::optional<Response> first = connection.ReadResponse();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->body, std::to_string(expected_.size()) + " same");
+  std::optional<Response> second = connection.ReadResponse();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->body, "0 different");
+}
+
+TEST_F(LargeBody, ChunkedArrivesWhole) {
+  RawConnection connection(server_.port());
+  std::string request = "POST /upload HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n";
+  for (size_t at = 0; at < expected_.size(); at += 700000) {
+    const std::string piece = expected_.substr(at, 700000);
+    std::ostringstream size;
+    size << std::hex << piece.size();
+    request += size.str() + "\r\n" + piece + "\r\n";
+  }
+  request += "0\r\n\r\n";
+  connection.Write(request);
+
+  std::optional<Response> response = connection.ReadResponse();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->body, std::to_string(expected_.size()) + " same");
+}
+
+TEST_F(LargeBody, AClientThatLeavesMidBodyIsNeverDispatched) {
+  {
+    RawConnection connection(server_.port());
+    connection.Write("POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: " +
+                     std::to_string(expected_.size()) + "\r\n\r\n" + expected_.substr(0, 2 << 20));
+  }
+  auto client = server_.NewClient();
+  Response response = client->Send("POST", "/upload", {}, expected_);
+  EXPECT_EQ(response.body, std::to_string(expected_.size()) + " same");
+  EXPECT_EQ(dispatched_.load(), 1);
 }
 
 TEST(Server, ClosesAfterAnsweringConnectionClose) {
