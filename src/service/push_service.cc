@@ -162,6 +162,8 @@ constexpr char kSessionFailed[] = "failed";
 // How long a publish may take to begin (to record its cube publishing) before a session that
 // says it is publishing is taken to have lost the node that ran it.
 constexpr auto kPublishStartGrace = std::chrono::seconds(60);
+// Chunks from this size are checked beside their write to the store (CheckedBesideTheWrite).
+constexpr size_t kCheckAsideBytes = 1 << 20;
 
 Json UploadTableToJson(const UploadTableRequest& table) {
   return {{"name", table.name},
@@ -205,6 +207,25 @@ void RefuseIfPublished(const storage::UploadSessionRecord& session, std::string_
   if (session.state == kSessionPublishing || session.state == kSessionPublished) {
     Invalid("Upload session '" + session.id + "' " + std::string(refusal));
   }
+}
+
+bool IsPublishedOrFailed(const storage::UploadSessionRecord& session) {
+  return session.state == kSessionPublishing || session.state == kSessionPublished ||
+         session.state == kSessionFailed;
+}
+
+// CheckChunk of `rows_json`, which must outlive the future. A large chunk is checked on a thread
+// of its own, so that its check and its write to the store take the time of the longer one
+// rather than of both; a small one is checked when the future is first read.
+std::shared_future<void> CheckedBesideTheWrite(const engine::push::PushTable& table,
+                                               const UploadTableRequest& upload,
+                                               std::string_view rows_json) {
+  auto check = [&table, &upload, rows_json] {
+    engine::push::CheckChunk(table, upload.column_headers, upload.column_orientation, rows_json);
+  };
+  const auto launch =
+      rows_json.size() >= kCheckAsideBytes ? std::launch::async : std::launch::deferred;
+  return std::async(launch, check).share();
 }
 
 // Every chunk of every table numbered 1..n without a gap.
@@ -303,16 +324,24 @@ void PushService::PutChunk(const Principal& principal, const std::string& projec
   if (upload == tables.end()) {
     Invalid("body.tableName: table '" + chunk.table_name + "' is not part of this upload session");
   }
-  engine::push::CheckChunk(table, upload->second.column_headers, upload->second.column_orientation,
-                           chunk.rows_json);
+  const storage::UploadChunk stored{chunk.table_name, chunk.index, std::move(chunk.rows_json)};
+  const std::shared_future<void> checked =
+      CheckedBesideTheWrite(table, upload->second, stored.data);
+  // A chunk's fault is answered before anything the session's state refuses; either undoes the
+  // write.
   store_.Write([&](storage::MetadataTransaction& tx) {
     auto current = tx.FindUploadSession(session.id, /*for_update=*/true);
-    if (!current) SessionNotFound(session.id, session.dataset_id);
+    if (!current) {
+      checked.get();
+      SessionNotFound(session.id, session.dataset_id);
+    }
+    if (IsPublishedOrFailed(*current)) checked.get();
     RefuseIfPublished(*current, "is published or publishing; open a new session to upload more");
     RefuseIfFailed(*current);
-    tx.PutUploadChunk(session.id, {chunk.table_name, chunk.index, std::move(chunk.rows_json)});
+    tx.PutUploadChunk(session.id, stored);
     current->last_used = Now();
     tx.PutUploadSession(*current);
+    checked.get();
   });
 }
 
@@ -429,11 +458,12 @@ void PushService::StartPublish(const std::string& project_id, const std::string&
     } else {
       engine::push::WritePushedRows(model, *merged, rows);
     }
-    merged->clear();
   };
-  job.finished = [this, session_id, notify](const std::string& error) {
+  // The rows are freed once the publish is recorded and answered: a million rows take a while.
+  job.finished = [this, session_id, notify, merged](const std::string& error) {
     if (notify) notify(error);
     if (!session_id.empty()) EndSession(session_id, error);
+    merged->clear();
     std::lock_guard lock(mutex_);
     --running_publishes_;
     publish_ended_.notify_all();  // the last use of this object

@@ -470,6 +470,41 @@ TEST_P(PushServiceTest, BadInputIsRefusedAndChangesNothing) {
   ExpectSameSums(Published(id, "city", "amount"), AmountByCity(sales));
 }
 
+// Chunks of a megabyte and more are checked beside their write to the store: a fault still
+// refuses the chunk, before the session's state does, and leaves nothing stored.
+TEST_P(PushServiceTest, ALargeChunkIsCheckedAsASmallOneIs) {
+  const std::vector<Sale> sales = Sales(60000, 11);
+  const std::string id = CreateModel(SalesModel("Store sales"));
+  const std::string session =
+      OpenSession(id, {Table("sales", "replace", {"store_id", "city", "amount", "units"})});
+  const Json rows = RowsOf(sales, 0, sales.size());
+  ASSERT_GE(rows.dump().size(), size_t{1} << 20);
+  Json bad_rows = rows;
+  bad_rows[sales.size() - 1][2] = "much";
+  auto error_of_bad_chunk = [&] {
+    return ErrorFrom([&] { PutChunk(id, session, "sales", 2, bad_rows); });
+  };
+
+  auto refused = error_of_bad_chunk();
+  ASSERT_TRUE(refused) << "a large chunk with a bad last cell was accepted";
+  EXPECT_EQ(refused->code(), ErrorCode::kInvalidInput);
+  EXPECT_NE(std::string(refused->message()).find("much"), std::string::npos) << refused->message();
+  PutChunk(id, session, "sales", 1, rows);
+  ASSERT_EQ(PublishAndWait(id, session), 1);  // chunk 2 was never stored: no gap, no rows of it
+  EXPECT_EQ(PublishedRows(id), sales.size());
+  ExpectSameSums(Published(id, "city", "amount"), AmountByCity(sales));
+
+  // On a published session the chunk's own fault is what is answered.
+  auto after_publish = error_of_bad_chunk();
+  ASSERT_TRUE(after_publish);
+  EXPECT_NE(std::string(after_publish->message()).find("much"), std::string::npos)
+      << after_publish->message();
+  auto good_after_publish = ErrorFrom([&] { PutChunk(id, session, "sales", 2, rows); });
+  ASSERT_TRUE(good_after_publish) << "a chunk for a published session was accepted";
+  EXPECT_NE(std::string(good_after_publish->message()).find("published"), std::string::npos)
+      << good_after_publish->message();
+}
+
 // The service reads a body's content once it has found the dataset or session it is for: an
 // unknown one is Error(kNotFound) whatever the body.
 TEST_P(PushServiceTest, AnUnknownDatasetOrSessionIsRefusedBeforeTheBodysFault) {
