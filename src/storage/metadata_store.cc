@@ -10,6 +10,7 @@
 #include "storage/postgres_listener.h"
 #include "storage/sql_metadata_transaction.h"
 #include "storage/store_url.h"
+#include "storage/wal_checkpointer.h"
 
 namespace tessera::storage {
 namespace {
@@ -44,8 +45,14 @@ class SqlMetadataStore : public MetadataStore {
  public:
   SqlMetadataStore(const StoreUrl& url, const StoreOptions& options)
       : url_(url),
-        pool_([url, busy_timeout = options.busy_timeout] { return Connect(url, busy_timeout); },
-              options.max_connections, options.retry_interval) {}
+        checkpointer_(url.backend == Backend::kSqlite
+                          ? std::make_unique<WalCheckpointer>(url.target, options.busy_timeout)
+                          : nullptr),
+        pool_(
+            [url, busy_timeout = options.busy_timeout, checkpointer = checkpointer_.get()] {
+              return Connect(url, busy_timeout, checkpointer);
+            },
+            options.max_connections, options.retry_interval) {}
 
   void Write(const Work& work) override { Run(TransactionMode::kWrite, work); }
   void Read(const Work& work) override { Run(TransactionMode::kRead, work); }
@@ -134,6 +141,7 @@ class SqlMetadataStore : public MetadataStore {
   }
 
   const StoreUrl url_;
+  std::unique_ptr<WalCheckpointer> checkpointer_;  // SQLite only; outlives the pool's connections
   ConnectionPool pool_;
   std::atomic<uint64_t> directory_generation_{0};
 };

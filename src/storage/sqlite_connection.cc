@@ -51,9 +51,19 @@ struct StringHash {
   size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
 };
 
+// The write-ahead log hook of a connection whose checkpoints a WalCheckpointer makes.
+int ReportLogLength(void* checkpointer, sqlite3*, const char*, int pages) {
+  static_cast<WalCheckpointer*>(checkpointer)->LogGrew(pages);
+  return SQLITE_OK;
+}
+
 class SqliteConnection : public SqlConnection {
  public:
   explicit SqliteConnection(db::SqliteHandle db) : db_(std::move(db)) {}
+
+  void LeaveCheckpointsTo(WalCheckpointer& checkpointer) {
+    sqlite3_wal_hook(db_.get(), &ReportLogLength, &checkpointer);
+  }
 
   int64_t Execute(std::string_view sql, const SqlParams& params) override {
     Run(sql, params, nullptr);
@@ -130,7 +140,8 @@ class SqliteConnection : public SqlConnection {
 }  // namespace
 
 std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
-                                                    std::chrono::milliseconds busy_timeout) {
+                                                    std::chrono::milliseconds busy_timeout,
+                                                    WalCheckpointer* checkpointer) {
   std::unique_ptr<SqliteConnection> connection;
   try {
     connection = std::make_unique<SqliteConnection>(db::OpenSqlite(path, busy_timeout));
@@ -143,6 +154,7 @@ std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
     // Some builds zero every freed page, so dropping an upload session's chunks would write them
     // all again; FAST still zeroes what lies in table pages, at no extra write.
     connection->Execute("PRAGMA secure_delete = FAST", {});
+    if (checkpointer) connection->LeaveCheckpointsTo(*checkpointer);
   } catch (const SqlError& error) {
     // A file that is not a database, or a directory we may not write, is not usable at all.
     throw SqlError(SqlError::Kind::kConnectionLost, error.what());

@@ -14,11 +14,15 @@
 #include <string>
 
 #include "storage/sql_connection.h"
+#include "storage/wal_checkpointer.h"
 
 namespace tessera::storage {
 
-// Throws SqlError(kConnectionLost) when the file cannot be opened as a database.
+// Throws SqlError(kConnectionLost) when the file cannot be opened as a database. With a
+// `checkpointer`, which must outlive the connection, the connection's commits leave the
+// checkpoints of the write-ahead log to it (storage/wal_checkpointer.h).
 std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
-                                                    std::chrono::milliseconds busy_timeout);
+                                                    std::chrono::milliseconds busy_timeout,
+                                                    WalCheckpointer* checkpointer = nullptr);
 
 }  // namespace tessera::storage

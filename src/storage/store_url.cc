@@ -5,9 +5,11 @@
 
 namespace tessera::storage {
 
-std::unique_ptr<SqlConnection> Connect(const StoreUrl& url,
-                                       std::chrono::milliseconds busy_timeout) {
-  if (url.backend == Backend::kSqlite) return OpenSqliteConnection(url.target, busy_timeout);
+std::unique_ptr<SqlConnection> Connect(const StoreUrl& url, std::chrono::milliseconds busy_timeout,
+                                       WalCheckpointer* checkpointer) {
+  if (url.backend == Backend::kSqlite) {
+    return OpenSqliteConnection(url.target, busy_timeout, checkpointer);
+  }
   return OpenPostgresConnection(url.target);
 }
 

@@ -13,6 +13,7 @@
 
 #include "db/database_url.h"
 #include "storage/sql_connection.h"
+#include "storage/wal_checkpointer.h"
 
 namespace tessera::storage {
 
@@ -25,7 +26,8 @@ inline std::optional<StoreUrl> ParseStoreUrl(std::string_view url) {
 }
 
 // Opens a new connection to the database `url` names. Throws SqlError(kConnectionLost) when the
-// database cannot be reached or opened.
-std::unique_ptr<SqlConnection> Connect(const StoreUrl& url, std::chrono::milliseconds busy_timeout);
+// database cannot be reached or opened. `checkpointer` is for SQLite (OpenSqliteConnection).
+std::unique_ptr<SqlConnection> Connect(const StoreUrl& url, std::chrono::milliseconds busy_timeout,
+                                       WalCheckpointer* checkpointer = nullptr);
 
 }  // namespace tessera::storage
