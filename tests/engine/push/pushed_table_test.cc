@@ -314,6 +314,61 @@ TEST(PushedTableChunk, CheckingAChunkRefusesWhatParsingRefusesWithTheSameMessage
   EXPECT_NO_THROW(push::CheckChunk(Stores(), {}, true, R"([[1,2],["a","b"],[1.5,2.5]])"));
 }
 
+// Checking converts no value: for every column type it must still accept exactly the values
+// parsing accepts, and refuse the others with the same message.
+TEST(PushedTableChunk, CheckingAcceptsEveryValueParsingAcceptsForEveryType) {
+  const std::pair<DataType, std::string> types[] = {
+      {DataType::kInteger, "INTEGER"}, {DataType::kInteger, "BIGINTEGER"},
+      {DataType::kReal, "DOUBLE"},     {DataType::kReal, "BIGDECIMAL"},
+      {DataType::kBoolean, "BOOL"},    {DataType::kText, "STRING"},
+      {DataType::kDate, "DATE"},       {DataType::kDateTime, "DATETIME"},
+      {DataType::kText, "TIME"}};
+  const std::string values[] = {"null",
+                                "12",
+                                "-3",
+                                "18446744073709551615",
+                                "12.0",
+                                "12.5",
+                                "1e3",
+                                "true",
+                                "false",
+                                "0",
+                                "1",
+                                R"("12")",
+                                R"("12.5")",
+                                R"("x")",
+                                R"("")",
+                                R"("True")",
+                                R"("2024-05-01")",
+                                R"("2023-02-29")",
+                                R"("2024-05-01T10:20:30.123Z")",
+                                R"("2024-05-01 10:20:30")",
+                                R"("2024-13-01")",
+                                R"("10:20:30")",
+                                R"("10:20:30.5")",
+                                R"("25:00:00")",
+                                R"("10:61:00")"};
+  for (const auto& [type, type_name] : types) {
+    const push::PushTable table = OneColumn(type, type_name);
+    for (const std::string& value : values) {
+      const std::string chunk = "[[" + value + "]]";
+      std::string parsed_refusal;
+      try {
+        push::ParseChunk(table, {"v"}, false, chunk);
+      } catch (const Error& error) {
+        parsed_refusal = error.message();
+      }
+      std::string checked_refusal;
+      try {
+        push::CheckChunk(table, {"v"}, false, chunk);
+      } catch (const Error& error) {
+        checked_refusal = error.message();
+      }
+      EXPECT_EQ(checked_refusal, parsed_refusal) << type_name << " " << value;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Update policies. Rows are (key, name, amount); the key is column 0.
 
