@@ -1,5 +1,7 @@
 #include "core/json_scanner.h"
 
+#include <bit>
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -56,15 +58,18 @@ size_t Utf8SequenceLength(std::string_view text) {
   return length;
 }
 
-// Whether any of the eight bytes of `word` is a quote, a backslash, a control character or not
-// ASCII: a byte a string's plain run stops at.
-bool HasSpecialByte(uint64_t word) {
+// A mask whose lowest set bit lies in the first of the eight bytes of `word` (in memory order)
+// that is a quote, a backslash, a control character or not ASCII: a byte a string's plain run
+// stops at. Zero when there is none. Bits above the lowest may be set by borrows; the lowest is
+// exact.
+static_assert(std::endian::native == std::endian::little, "the first byte is the lowest");
+uint64_t SpecialBytes(uint64_t word) {
   constexpr uint64_t kOnes = 0x0101010101010101ull;
   constexpr uint64_t kHighs = 0x8080808080808080ull;
   const auto has_zero = [](uint64_t v) { return (v - kOnes) & ~v & kHighs; };
   const uint64_t below_space = (word - kOnes * 0x20) & ~word & kHighs;
-  return (has_zero(word ^ (kOnes * '"')) | has_zero(word ^ (kOnes * '\\')) | below_space |
-          (word & kHighs)) != 0;
+  return has_zero(word ^ (kOnes * '"')) | has_zero(word ^ (kOnes * '\\')) | below_space |
+         (word & kHighs);
 }
 
 }  // namespace
@@ -100,9 +105,14 @@ bool JsonScanner::ReadString(std::string_view& value, std::string& storage) {
   bool escaped = false;
   size_t run = begin;  // escaped: where the text not yet copied to `storage` begins
   while (at_ < text_.size()) {
-    for (uint64_t word = 0; text_.size() - at_ >= sizeof word; at_ += sizeof word) {
+    while (text_.size() - at_ >= sizeof(uint64_t)) {
+      uint64_t word = 0;
       std::memcpy(&word, text_.data() + at_, sizeof word);
-      if (HasSpecialByte(word)) break;
+      if (const uint64_t special = SpecialBytes(word); special != 0) {
+        at_ += static_cast<size_t>(std::countr_zero(special)) / 8;
+        break;
+      }
+      at_ += sizeof word;
     }
     if (at_ >= text_.size()) break;
     const auto c = static_cast<unsigned char>(text_[at_]);

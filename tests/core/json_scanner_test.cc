@@ -70,6 +70,26 @@ TEST(JsonScanner, RefusesStringsNlohmannRefuses) {
   }
 }
 
+// Long plain runs are scanned eight bytes at a time: every kind of byte a run stops at, at every
+// offset within and across those words, is read or refused as nlohmann does.
+TEST(JsonScanner, StopsAtTheFirstSpecialByteWhereverItLies) {
+  const std::string specials[] = {"\\\"", "\\n",  "\\u00e9", "\xC3\xA9", "\xE2\x82\xAC",
+                                  "\n",   "\x01", "\xFF",    "\xC3"};
+  for (const std::string& special : specials) {
+    for (size_t before = 0; before < 20; ++before) {
+      for (size_t after : {size_t{0}, size_t{3}, size_t{11}}) {
+        const std::string json =
+            "\"" + std::string(before, 'a') + special + std::string(after, 'b') + "\"";
+        if (NlohmannAccepts(json)) {
+          EXPECT_EQ(ScannedString(json), Json::parse(json).get<std::string>()) << json;
+        } else {
+          EXPECT_EQ(ScannedString(json), std::nullopt) << json;
+        }
+      }
+    }
+  }
+}
+
 TEST(JsonScanner, ClassifiesNumbersAsNlohmannDoes) {
   const std::string numbers[] = {"0",
                                  "-0",
