@@ -24,6 +24,39 @@ void WriteCell(CheckedOutput& out, const Cell& cell) {
   }
 }
 
+void AppendCellBytes(std::string& bytes, const Cell& cell) {
+  auto append = [&bytes](const auto& value) {
+    bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  if (const auto* integer = std::get_if<int64_t>(&cell)) {
+    bytes.push_back(static_cast<char>(kIntegerCell));
+    append(*integer);
+  } else if (const auto* real = std::get_if<double>(&cell)) {
+    bytes.push_back(static_cast<char>(kRealCell));
+    append(*real);
+  } else if (const auto* text = std::get_if<std::string>(&cell)) {
+    bytes.push_back(static_cast<char>(kTextCell));
+    append(static_cast<uint32_t>(text->size()));
+    bytes.append(*text);
+  } else {
+    bytes.push_back(static_cast<char>(kNullCell));
+  }
+}
+
+void WriteCells(CheckedOutput& out, const std::vector<Cell>& cells) {
+  constexpr size_t kBatchBytes = 64 * 1024;
+  std::string batch;
+  batch.reserve(kBatchBytes + 4096);
+  for (const auto& cell : cells) {
+    AppendCellBytes(batch, cell);
+    if (batch.size() >= kBatchBytes) {
+      out.Bytes(batch.data(), batch.size());
+      batch.clear();
+    }
+  }
+  out.Bytes(batch.data(), batch.size());
+}
+
 Cell ReadCell(CheckedInput& in) {
   switch (in.U8()) {
     case kNullCell:

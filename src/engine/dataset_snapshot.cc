@@ -33,7 +33,7 @@ void WriteAttribute(CheckedOutput& out, const AttributeColumn& attribute) {
   for (const auto& form : forms) {
     out.String(form.name);
     out.U8(static_cast<uint8_t>(form.type));
-    for (const auto& cell : form.values) WriteCell(out, cell);
+    WriteCells(out, form.values);
     out.Bytes(form.ranks.data(), form.ranks.size() * sizeof(uint32_t));
   }
   out.U8(static_cast<uint8_t>(attribute.codes.width()));

@@ -30,30 +30,8 @@ bool Fits(const Cell& cell, model::DataType type) {
   return false;
 }
 
-// Cells are encoded here, rows at a time, and handed to `out` in batches: the same bytes as
-// WriteCell (checked_file.h) gives, without a checksum update per value.
+// Cells are encoded here, rows at a time, and handed to `out` in batches (AppendCellBytes).
 constexpr size_t kBatchBytes = 64 * 1024;
-
-template <typename T>
-void AppendValue(std::string& batch, T value) {
-  batch.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
-
-void AppendCell(std::string& batch, const Cell& cell) {
-  if (const auto* integer = std::get_if<int64_t>(&cell)) {
-    batch.push_back(1);
-    AppendValue(batch, *integer);
-  } else if (const auto* real = std::get_if<double>(&cell)) {
-    batch.push_back(2);
-    AppendValue(batch, *real);
-  } else if (const auto* text = std::get_if<std::string>(&cell)) {
-    batch.push_back(3);
-    AppendValue(batch, static_cast<uint32_t>(text->size()));
-    batch.append(*text);
-  } else {
-    batch.push_back(0);
-  }
-}
 
 void WriteTable(CheckedOutput& out, const PushTable& table, const PushedRows& rows) {
   out.String(table.name);
@@ -68,7 +46,7 @@ void WriteTable(CheckedOutput& out, const PushTable& table, const PushedRows& ro
                                             std::to_string(row.size()) + " cells, not " +
                                             std::to_string(table.columns.size()));
     }
-    for (const auto& cell : row) AppendCell(batch, cell);
+    for (const auto& cell : row) AppendCellBytes(batch, cell);
     if (batch.size() >= kBatchBytes) {
       out.Bytes(batch.data(), batch.size());
       batch.clear();
