@@ -36,7 +36,33 @@ uint32_t ElementIndex::HashOf(const Cell& cell) {
   return static_cast<uint32_t>(Mixed(h + cell.index() * 0x9e3779b97f4a7c15ULL) >> 32);
 }
 
+bool ElementIndex::ExtendsAscendingRun(const Cell& cell) {
+  const auto* integer = std::get_if<int64_t>(&cell);
+  if (integer && (cells_.empty() || *integer > last_integer_)) {
+    last_integer_ = *integer;
+    cells_.push_back(cell);
+    return true;
+  }
+  // The run ends: every cell kept so far goes into the table.
+  is_ascending_ = false;
+  while (cells_.size() * 2 > slots_.size()) slots_.resize(slots_.size() * 2);
+  mask_ = slots_.size() - 1;
+  for (size_t code = 0; code < cells_.size(); ++code) {
+    Insert(HashOf(cells_[code]), static_cast<uint32_t>(code));
+  }
+  return false;
+}
+
+void ElementIndex::Insert(uint32_t hash, uint32_t code) {
+  uint64_t slot = hash & mask_;
+  while (slots_[slot] != 0) slot = (slot + 1) & mask_;
+  slots_[slot] = (uint64_t{hash} << 32) | (uint64_t{code} + 1);
+}
+
 std::pair<uint32_t, bool> ElementIndex::Intern(const Cell& cell) {
+  if (is_ascending_ && ExtendsAscendingRun(cell)) {
+    return {static_cast<uint32_t>(cells_.size() - 1), true};
+  }
   const uint32_t hash = HashOf(cell);
   for (uint64_t slot = hash & mask_;; slot = (slot + 1) & mask_) {
     const uint64_t entry = slots_[slot];
@@ -58,10 +84,10 @@ void ElementIndex::Grow() {
   slots_.assign(old.size() * 2, 0);
   mask_ = slots_.size() - 1;
   for (uint64_t entry : old) {
-    if (entry == 0) continue;
-    uint64_t slot = (entry >> 32) & mask_;
-    while (slots_[slot] != 0) slot = (slot + 1) & mask_;
-    slots_[slot] = entry;
+    if (entry != 0) {
+      Insert(static_cast<uint32_t>(entry >> 32),
+             static_cast<uint32_t>((entry & 0xffffffffULL) - 1));
+    }
   }
 }
 
@@ -70,6 +96,7 @@ std::vector<Cell> ElementIndex::TakeCells() {
   cells_.clear();
   slots_.assign(kFirstSlots, 0);
   mask_ = kFirstSlots - 1;
+  is_ascending_ = true;
   return cells;
 }
 

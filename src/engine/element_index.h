@@ -7,7 +7,9 @@
 //
 // The cells are kept once, in code order, in one vector; the table beside them holds 8 bytes a
 // slot (a hash and a code, open addressing, at most half full), so interning allocates nothing
-// per cell beyond the cell itself.
+// per cell beyond the cell itself. While every cell so far is an integer above the one before (an
+// order number, a row id), each is new without a lookup: the table is built only once a cell
+// breaks that run.
 #pragma once
 
 #include <cstdint>
@@ -32,11 +34,16 @@ class ElementIndex {
 
  private:
   static uint32_t HashOf(const Cell& cell);
+  // Whether `cell` continues the run of ascending integers (then it is kept).
+  bool ExtendsAscendingRun(const Cell& cell);
+  void Insert(uint32_t hash, uint32_t code);
   void Grow();
 
   std::vector<Cell> cells_;
-  std::vector<uint64_t> slots_;  // 0 empty, else hash << 32 | (code + 1)
+  std::vector<uint64_t> slots_;  // 0 empty, else hash << 32 | (code + 1); unused while ascending
   uint64_t mask_ = 0;
+  bool is_ascending_ = true;  // every cell kept is an integer above the one before
+  int64_t last_integer_ = 0;
 };
 
 }  // namespace tessera::engine

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
+#include <vector>
 
 namespace tessera::engine {
 namespace {
@@ -64,6 +66,43 @@ TEST(ElementIndex, CodesFollowFirstAppearanceAsALinearSearchDoes) {
       EXPECT_TRUE(both_nan || cells[i] == seen[i]) << i;
     }
     EXPECT_EQ(index.size(), 0u);
+  }
+}
+
+// Interns `cell` into both and checks they agree.
+void ExpectSameCode(ElementIndex& index, std::vector<Cell>& seen, const Cell& cell,
+                    const std::string& where) {
+  const size_t before = seen.size();
+  const uint32_t expected = ReferenceCode(seen, cell);
+  const auto [code, is_new] = index.Intern(cell);
+  ASSERT_EQ(code, expected) << where;
+  ASSERT_EQ(is_new, seen.size() > before) << where;
+}
+
+// Integers that only rise are kept without a lookup; whatever cell ends the run, and at whatever
+// length, every code after it is still the first-seen one.
+TEST(ElementIndex, AnAscendingRunOfIntegersMayEndAnywhere) {
+  const Cell breakers[] = {Cell(int64_t{0}), Cell(int64_t{-5}), Cell(int64_t{3}),
+                           Cell(3.0),        Cell("3"),         Cell(),
+                           Cell(int64_t{1})};
+  ElementIndex index;  // reused after TakeCells, which starts a new run
+  for (size_t run :
+       {size_t{0}, size_t{1}, size_t{2}, size_t{31}, size_t{32}, size_t{33}, size_t{700}}) {
+    for (const Cell& breaker : breakers) {
+      std::mt19937_64 random(run * 31 + breaker.index());
+      std::vector<Cell> seen;
+      const std::string where = "run " + std::to_string(run);
+      for (size_t i = 0; i < run; ++i) {
+        ExpectSameCode(index, seen, Cell(static_cast<int64_t>(i * 3)), where);
+      }
+      ExpectSameCode(index, seen, breaker, where + ", breaker");
+      for (int i = 0; i < 1500; ++i) {
+        const Cell cell = random() % 2 == 0 ? Cell(static_cast<int64_t>(random() % (run * 3 + 9)))
+                                            : RandomCell(random);
+        ExpectSameCode(index, seen, cell, where + ", cell " + std::to_string(i));
+      }
+      ASSERT_EQ(index.TakeCells().size(), seen.size()) << where;
+    }
   }
 }
 
