@@ -26,6 +26,25 @@ constexpr std::array<int8_t, 256> DecodeTable() {
 
 constexpr std::array<int8_t, 256> kDecode = DecodeTable();
 
+// The fast path's tables, one per position in a group of four: the symbol's six bits already
+// shifted into their place in the group's 24 bits, or kNotASymbol (outside those bits) for any
+// byte that is not an alphabet character.
+constexpr uint32_t kNotASymbol = 1u << 24;
+
+constexpr std::array<uint32_t, 256> ShiftedTable(int shift) {
+  std::array<uint32_t, 256> table{};
+  for (size_t byte = 0; byte < table.size(); ++byte) {
+    const int8_t value = kDecode[byte];
+    table[byte] = value < 0 ? kNotASymbol : static_cast<uint32_t>(value) << shift;
+  }
+  return table;
+}
+
+constexpr std::array<uint32_t, 256> kFirst = ShiftedTable(18);
+constexpr std::array<uint32_t, 256> kSecond = ShiftedTable(12);
+constexpr std::array<uint32_t, 256> kThird = ShiftedTable(6);
+constexpr std::array<uint32_t, 256> kFourth = ShiftedTable(0);
+
 }  // namespace
 
 std::optional<std::string> DecodeBase64(std::string_view text) {
@@ -38,14 +57,11 @@ std::optional<std::string> DecodeBase64(std::string_view text) {
   size_t padding = 0;
   size_t at = 0;
   // Fast path: whole groups of four alphabet characters, as long as there are any.
+  const auto* in = reinterpret_cast<const unsigned char*>(text.data());
   for (; at + 4 <= text.size(); at += 4) {
-    const int8_t a = kDecode[static_cast<unsigned char>(text[at])];
-    const int8_t b = kDecode[static_cast<unsigned char>(text[at + 1])];
-    const int8_t c = kDecode[static_cast<unsigned char>(text[at + 2])];
-    const int8_t d = kDecode[static_cast<unsigned char>(text[at + 3])];
-    if ((a | b | c | d) < 0) break;
-    const uint32_t whole = (static_cast<uint32_t>(a) << 18) | (static_cast<uint32_t>(b) << 12) |
-                           (static_cast<uint32_t>(c) << 6) | static_cast<uint32_t>(d);
+    const uint32_t whole =
+        kFirst[in[at]] | kSecond[in[at + 1]] | kThird[in[at + 2]] | kFourth[in[at + 3]];
+    if (whole & kNotASymbol) break;
     out[0] = static_cast<char>(whole >> 16);
     out[1] = static_cast<char>((whole >> 8) & 0xFF);
     out[2] = static_cast<char>(whole & 0xFF);
