@@ -9,21 +9,6 @@ enum CellTag : uint8_t { kNullCell = 0, kIntegerCell = 1, kRealCell = 2, kTextCe
 
 }  // namespace
 
-void WriteCell(CheckedOutput& out, const Cell& cell) {
-  if (const auto* integer = std::get_if<int64_t>(&cell)) {
-    out.U8(kIntegerCell);
-    out.Value(*integer);
-  } else if (const auto* real = std::get_if<double>(&cell)) {
-    out.U8(kRealCell);
-    out.Value(*real);
-  } else if (const auto* text = std::get_if<std::string>(&cell)) {
-    out.U8(kTextCell);
-    out.String(*text);
-  } else {
-    out.U8(kNullCell);
-  }
-}
-
 void AppendCellBytes(std::string& bytes, const Cell& cell) {
   auto append = [&bytes](const auto& value) {
     bytes.append(reinterpret_cast<const char*>(&value), sizeof value);

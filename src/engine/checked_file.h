@@ -306,12 +306,11 @@ class CheckedInput {
   StreamChecksum checksum_;
 };
 
-void WriteCell(CheckedOutput& out, const Cell& cell);
 Cell ReadCell(CheckedInput& in);
-// The bytes WriteCell gives `cell`, appended to `bytes`: a writer of many cells encodes them
-// into a batch and hands it over in one Bytes() call.
+// The bytes of `cell` (the cell format above), appended to `bytes`: a writer of many cells
+// encodes them into a batch and hands it over in one Bytes() call.
 void AppendCellBytes(std::string& bytes, const Cell& cell);
-// WriteCell of each cell, in batches.
+// The bytes of each cell, in order, handed to `out` in batches.
 void WriteCells(CheckedOutput& out, const std::vector<Cell>& cells);
 
 // fsyncs a directory, so a rename in it survives a crash (best effort).
