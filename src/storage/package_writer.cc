@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "core/error.h"
@@ -75,12 +76,23 @@ fs::path TemporaryPathOf(const fs::path& final_path) {
   return final_path.parent_path() / ("." + final_path.filename().string() + ".tmp");
 }
 
-// A side file of the package being written, unlinked at once: it lives while open and
-// disappears with the process, even on a crash. -1 with errno set when it cannot be made.
+constexpr std::string_view kSideFileSuffixes[] = {".sums.tmp", ".dir.tmp"};
+
+// The name a side file of `final_path` has for the moment between its creation and its unlink,
+// where the file system cannot make a file without a name: ".<final name>.<random><suffix>".
+std::string SideFilePrefix(const fs::path& final_path) {
+  return "." + final_path.filename().string() + ".";
+}
+
+// A side file of the package being written, without a name (O_TMPFILE) where the file system
+// allows it, else named and unlinked at once: it lives while open and disappears with the
+// process, even on a crash. -1 with errno set when it cannot be made.
 int OpenSideFile(const fs::path& final_path, std::string_view suffix) {
-  fs::path path = final_path.parent_path() / ("." + final_path.filename().string() + "." +
-                                              NewTicketId() + std::string(suffix));
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  int fd = ::open(final_path.parent_path().c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)) return fd;
+  fs::path path =
+      final_path.parent_path() / (SideFilePrefix(final_path) + NewTicketId() + std::string(suffix));
+  fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) return -1;
   if (::unlink(path.c_str()) != 0) {
     int unlink_errno = errno;
@@ -91,11 +103,28 @@ int OpenSideFile(const fs::path& final_path, std::string_view suffix) {
   return fd;
 }
 
+bool IsSideFileOf(const std::string& name, const std::string& prefix) {
+  if (!name.starts_with(prefix)) return false;
+  return std::ranges::any_of(kSideFileSuffixes,
+                             [&](std::string_view suffix) { return name.ends_with(suffix); });
+}
+
+// Side files a process killed between their creation and their unlink left with a name.
+void RemoveNamedSideFiles(const fs::path& final_path) noexcept {
+  const std::string prefix = SideFilePrefix(final_path);
+  std::error_code error;
+  for (fs::directory_iterator it(final_path.parent_path(), error), end; !error && it != end;
+       it.increment(error)) {
+    if (IsSideFileOf(it->path().filename().string(), prefix)) RemoveFileQuietly(it->path());
+  }
+}
+
 }  // namespace
 
 void RemovePackageFileQuietly(const fs::path& final_path) noexcept {
   RemoveFileQuietly(final_path);
   RemoveFileQuietly(TemporaryPathOf(final_path));
+  RemoveNamedSideFiles(final_path);
 }
 
 PackageWriter::PackageWriter(fs::path final_path, int64_t max_package_bytes)

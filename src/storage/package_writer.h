@@ -19,6 +19,9 @@
 //   - Any exception from a call removes the temporary file and leaves the writer unusable: the
 //     byte limit (PackageTooLarge), an I/O failure (Error(kServiceUnavailable) with the storage
 //     location's message, see storage/package_location.h), a misuse (Error(kInternal)).
+//   - The side files have no name where the file system allows it (O_TMPFILE); elsewhere each is
+//     named ".<final name>.<random>.{sums,dir}.tmp" for the moment between its creation and its
+//     unlink.
 //   - Commit() either returns with the package under its final name or throws with nothing left
 //     under either name. A writer destroyed without a successful Commit() removes its temporary
 //     file.
@@ -43,8 +46,9 @@ struct PackageFileInfo {
   std::string sha256;  // of the whole file, lower-case hex
 };
 
-// Removes the package file at `final_path` and the temporary file a writer of it may have left
-// (a process killed before Commit()); a missing file is not an error.
+// Removes the package file at `final_path` and the temporary files a writer of it may have left
+// (a process killed before Commit(): the temporary file, and a side file killed before it lost
+// its name); a missing file is not an error.
 void RemovePackageFileQuietly(const std::filesystem::path& final_path) noexcept;
 
 class PackageWriter {

@@ -182,6 +182,22 @@ TEST(PackageFile, AWriterDestroyedWithoutCommitLeavesNothing) {
   EXPECT_TRUE(FileNames(dir.path()).empty());
 }
 
+TEST(PackageFile, RemovingAPackageAlsoRemovesWhatAKilledWriterOfItLeft) {
+  testing::TempDir dir;
+  WriteSamplePackage(dir.path() / "p.mmp", SampleObjects(2, 10));
+  WriteSamplePackage(dir.path() / "q.mmp", SampleObjects(2, 10));
+  for (const char* left : {".p.mmp.tmp", ".p.mmp.0A1B.sums.tmp", ".p.mmp.2C3D.dir.tmp",
+                           ".q.mmp.tmp", ".q.mmp.4E5F.sums.tmp", ".p.mmp.6A7B.other"}) {
+    WriteWholeFile(dir.path() / left, "left by a killed writer");
+  }
+
+  RemovePackageFileQuietly(dir.path() / "p.mmp");
+
+  EXPECT_EQ(FileNames(dir.path()),
+            (std::vector<std::string>{".p.mmp.6A7B.other", ".q.mmp.4E5F.sums.tmp", ".q.mmp.tmp",
+                                      "q.mmp"}));
+}
+
 TEST(PackageFile, TheManifestComesFirstAndTheAnnouncedCountIsKept) {
   testing::TempDir dir;
   {
