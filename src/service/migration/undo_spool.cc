@@ -79,6 +79,11 @@ storage::PackageFileInfo UndoSpool::WritePackage(storage::PackageManifest manife
   }
   if (spool.bad())
     storage::ThrowLocationUnavailable("read the undo spool " + spool_path_.string(), errno);
+  // Read to its end, the spool goes now: an import killed after its commit must leave nothing
+  // that only a failed import's cleanup would remove.
+  spool.close();
+  std::error_code ignored;
+  std::filesystem::remove(spool_path_, ignored);
   storage::PackageFileInfo info = writer.Commit();
   package_written_ = true;
   return info;

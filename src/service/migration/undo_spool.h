@@ -9,7 +9,9 @@
 //     does not grow with the import. RecordRestore keeps an object's exact pre-import record
 //     (undo action force_replace), RecordDelete an object the import created (undo deletes it).
 //   - WritePackage writes the undo package at `undo_path` (atomically, storage::PackageWriter)
-//     with the entries in recording order and returns its size and checksum.
+//     with the entries in recording order and returns its size and checksum. The spool is gone
+//     by the time it returns: what the import commits next leaves no spool behind, even if the
+//     process is killed before the UndoSpool is destroyed.
 //   - Discard(), and the destructor, remove the spool; Discard() also removes the undo package if
 //     WritePackage wrote it (the import failed after all). RemoveFiles() removes what a spool of
 //     `undo_path` may have left when its process was killed: the spool, the undo package and

@@ -1,0 +1,82 @@
+#include "service/migration/undo_spool.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "model/object.h"
+#include "storage/package_reader.h"
+#include "support/temp_dir.h"
+
+namespace tessera::testing {
+namespace {
+
+using service::migration::UndoSpool;
+
+std::vector<std::string> SortedNames(const std::filesystem::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+model::ObjectRecord Object(const std::string& id) {
+  model::ObjectRecord record;
+  record.id = id;
+  record.name = "object " + id.substr(0, 4);
+  record.type = 4;
+  return record;
+}
+
+storage::PackageManifest UndoManifest() {
+  storage::PackageManifest manifest;
+  manifest.kind = storage::PackageFileKind::kUndo;
+  manifest.import_id = "FEDCBA9876543210FEDCBA9876543210";
+  manifest.platform_version = "11.6.0200.0001";
+  manifest.package_id = "0123456789ABCDEF0123456789ABCDEF";
+  manifest.type = "project";
+  manifest.purpose = "object_migration";
+  manifest.created_at = "2026-11-27T10:00:00.000+0000";
+  return manifest;
+}
+
+TEST(UndoSpool, WritingThePackageLeavesOnlyThePackageBeforeTheSpoolIsDestroyed) {
+  TempDir dir;
+  const auto undo_path = dir.path() / "undo" / "FEDCBA9876543210FEDCBA9876543210.mmp";
+  UndoSpool spool(undo_path);
+  spool.RecordRestore(Object("11111111111111111111111111111111"));
+  spool.RecordDelete(Object("22222222222222222222222222222222"));
+  EXPECT_EQ(SortedNames(undo_path.parent_path()),
+            std::vector<std::string>{".FEDCBA9876543210FEDCBA9876543210.mmp.spool"});
+
+  spool.WritePackage(UndoManifest());
+
+  EXPECT_EQ(SortedNames(undo_path.parent_path()),
+            std::vector<std::string>{"FEDCBA9876543210FEDCBA9876543210.mmp"});
+  EXPECT_EQ(storage::VerifyPackage(undo_path).object_count, 2);
+}
+
+TEST(UndoSpool, RemoveFilesClearsWhatAKilledImportLeft) {
+  TempDir dir;
+  const auto undo_path = dir.path() / "FEDCBA9876543210FEDCBA9876543210.mmp";
+  {
+    UndoSpool spool(undo_path);
+    spool.RecordDelete(Object("22222222222222222222222222222222"));
+    spool.WritePackage(UndoManifest());
+  }
+  UndoSpool unfinished(dir.path() / "00000000000000000000000000000001.mmp");
+  unfinished.RecordDelete(Object("33333333333333333333333333333333"));
+
+  UndoSpool::RemoveFiles(undo_path);
+  UndoSpool::RemoveFiles(dir.path() / "00000000000000000000000000000001.mmp");
+
+  EXPECT_TRUE(SortedNames(dir.path()).empty());
+}
+
+}  // namespace
+}  // namespace tessera::testing
