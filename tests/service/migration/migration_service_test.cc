@@ -44,6 +44,8 @@ struct MigratingEnvironment : Environment {
                    {{"https://" + name + ".example.com/TesseraLibrary/", name}, "11.6.0200.0001"}) {
     migrations.RegisterJobs();
   }
+  // A job still running (a test that failed early) must not outlive the service it runs in.
+  ~MigratingEnvironment() { jobs.Stop(); }
 
   service::Principal Administrator() {
     return service::DirectoryService(*store).LoadPrincipal(kAdministrator);
@@ -258,6 +260,11 @@ TEST_P(MigrationServiceTest, DeletingOnEachSideRemovesTheRecordsThenReportsNothi
       CreateAndApprove(ObjectMigration(source_->Named(project_, "Cost"), ConflictRule::kReplace));
   auto id = service::migration::IdOf(approved);
   ImportOnTarget(id);
+  // The source learns the end of the import from the status file the target writes after its
+  // commit; until then it shows the import running and refuses to delete it.
+  source_->WaitFor(
+      id, [](const MigrationRecord& r) { return r.import_info.status == ImportStatus::kImported; },
+      "the source sees the import ended");
 
   source_->migrations.Delete(source_->Administrator(), approved.package_info.id);
   target_->migrations.Delete(target_->Administrator(), approved.package_info.id);
