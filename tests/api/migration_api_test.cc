@@ -37,7 +37,8 @@ TEST_P(MigrationApi, AnObjectMigrationRunsInThePythonClientsOrderAndUndoes) {
   auto object =
       target_->client->Get("/api/objects/" + revenue.id + "?type=4", target_->Headers(project_));
   EXPECT_EQ(BodyOf(object)["description"], "Revenue, restated");
-  Json seen_from_source = source_->Get(id);  // through the status file
+  // Through the status file, which the target writes once its import has committed.
+  Json seen_from_source = source_->WaitWhile(id, "importInfo", "importing");
   EXPECT_EQ(seen_from_source["importInfo"]["status"], "imported") << seen_from_source.dump();
   EXPECT_EQ(seen_from_source["importInfo"]["importRequestStatus"], "approved");
 
@@ -48,7 +49,8 @@ TEST_P(MigrationApi, AnObjectMigrationRunsInThePythonClientsOrderAndUndoes) {
   }
   Json undone = target_->WaitWhile(id, "importInfo", "undoing");
   EXPECT_EQ(undone["importInfo"]["status"], "undo_success") << undone.dump();
-  EXPECT_EQ(source_->Get(id)["importInfo"]["status"], "undo_success");
+  EXPECT_EQ(source_->WaitWhile(id, "importInfo", "undoing")["importInfo"]["status"],
+            "undo_success");
   EXPECT_EQ(target_->storage.Dump(project_), before);
 }
 
