@@ -228,6 +228,10 @@ std::shared_future<void> CheckedBesideTheWrite(const engine::push::PushTable& ta
   return std::async(launch, check).share();
 }
 
+ChunkShape ShapeOf(const engine::push::PushTable& table, const UploadTableRequest& upload) {
+  return {table, upload.column_headers, upload.column_orientation};
+}
+
 // Every chunk of every table numbered 1..n without a gap.
 void RequireNoGaps(const std::vector<storage::UploadChunk>& keys) {
   std::map<std::string, int64_t> expected;
@@ -245,7 +249,11 @@ void RequireNoGaps(const std::vector<storage::UploadChunk>& keys) {
 
 PushService::PushService(storage::MetadataStore& store, ObjectService& objects, CubeService& cubes,
                          PushServiceOptions options)
-    : store_(store), objects_(objects), cubes_(cubes), options_(options) {}
+    : store_(store),
+      objects_(objects),
+      cubes_(cubes),
+      options_(options),
+      parse_ahead_(options.parse_ahead_bytes, options.parse_ahead_age) {}
 
 PushService::~PushService() {
   // Running publishes report back to this object: let them end first.
@@ -281,15 +289,19 @@ std::string PushService::OpenSession(const Principal& principal, const std::stri
   }
   const Timestamp now = Now();
   session.last_used = now;
+  std::vector<std::string> superseded;
   store_.Write([&](storage::MetadataTransaction& tx) {
+    superseded.clear();
     tx.DeleteUploadSessionsUnusedSince(now - options_.session_ttl);
     for (const auto& other : tx.ListUploadSessions(project_id, session.dataset_id)) {
       if (other.state == kSessionOpen || other.state == kSessionFailed) {
-        tx.DeleteUploadSession(other.id);  // superseded
+        tx.DeleteUploadSession(other.id);
+        superseded.push_back(other.id);
       }
     }
     tx.PutUploadSession(session);
   });
+  for (const auto& id : superseded) parse_ahead_.Forget(id);
   return session.id;
 }
 
@@ -324,7 +336,7 @@ void PushService::PutChunk(const Principal& principal, const std::string& projec
   if (upload == tables.end()) {
     Invalid("body.tableName: table '" + chunk.table_name + "' is not part of this upload session");
   }
-  const storage::UploadChunk stored{chunk.table_name, chunk.index, std::move(chunk.rows_json)};
+  storage::UploadChunk stored{chunk.table_name, chunk.index, std::move(chunk.rows_json)};
   const std::shared_future<void> checked =
       CheckedBesideTheWrite(table, upload->second, stored.data);
   // A chunk's fault is answered before anything the session's state refuses; either undoes the
@@ -343,6 +355,8 @@ void PushService::PutChunk(const Principal& principal, const std::string& projec
     tx.PutUploadSession(*current);
     checked.get();
   });
+  parse_ahead_.Offer({session.id, stored.table, stored.index}, std::move(stored.data),
+                     ShapeOf(table, upload->second));
 }
 
 void PushService::Publish(const Principal& principal, const std::string& project_id,
@@ -382,12 +396,15 @@ PushService::Loads PushService::LoadsOf(const std::string& session_id,
   store_.Read([&](storage::MetadataTransaction& tx) { chunks = tx.ListUploadChunks(session_id); });
   std::vector<engine::push::PushedRows> rows =
       ParsedInParallel(chunks, [&](storage::UploadChunk& chunk) {
-        const UploadTableRequest& upload = tables.at(chunk.table);
-        engine::push::PushedRows chunk_rows =
-            engine::push::ParseChunk(TableOf(model, chunk.table), upload.column_headers,
-                                     upload.column_orientation, chunk.data);
+        const ChunkShape shape = ShapeOf(TableOf(model, chunk.table), tables.at(chunk.table));
+        std::optional<engine::push::PushedRows> chunk_rows =
+            parse_ahead_.Take({session_id, chunk.table, chunk.index}, chunk.data, shape);
+        if (!chunk_rows) {
+          chunk_rows = engine::push::ParseChunk(shape.table, shape.column_headers,
+                                                shape.column_orientation, chunk.data);
+        }
         std::string().swap(chunk.data);
-        return chunk_rows;
+        return std::move(*chunk_rows);
       });
   std::map<std::string, std::map<int64_t, engine::push::PushedRows>> parsed;
   for (size_t i = 0; i < chunks.size(); ++i) {
@@ -401,6 +418,7 @@ PushService::Loads PushService::LoadsOf(const std::string& session_id,
 }
 
 void PushService::EndSession(const std::string& session_id, const std::string& error) {
+  parse_ahead_.Forget(session_id);
   try {
     store_.Write([&](storage::MetadataTransaction& tx) {
       auto current = tx.FindUploadSession(session_id, /*for_update=*/true);
@@ -530,6 +548,7 @@ void PushService::CloseSession(const Principal& principal, const std::string& pr
   storage::UploadSessionRecord session = FindSession(principal, project_id, dataset_id, session_id);
   // A publish still running on any node sees the session gone and is not served.
   store_.Write([&](storage::MetadataTransaction& tx) { tx.DeleteUploadSession(session.id); });
+  parse_ahead_.Forget(session.id);
 }
 
 void PushService::PublishAndWait(const std::string& project_id, const std::string& dataset_id,

@@ -37,10 +37,12 @@
 //
 // Sessions and their chunks live in the storage service, so any node takes the next call of a
 // session another node opened (a chunk is checked when it arrives and parsed again when the
-// session is published). A session is forgotten after `session_ttl` without use, unless
-// publishing. The node asked to publish runs the publish; its progress is read from the cube's
-// shared record, so any node answers it, and a session whose node died before recording the end
-// reads as the cube's outcome (or as failed when the publish never began). Thread-safe.
+// session is published; the node that took it parses it in between, and its publish uses those
+// rows when the stored chunk and its table are still the same: service/parsed_chunk_cache.h). A
+// session is forgotten after `session_ttl` without use, unless publishing. The node asked to
+// publish runs the publish; its progress is read from the cube's shared record, so any node answers
+// it, and a session whose node died before recording the end reads as the cube's outcome (or as
+// failed when the publish never began). Thread-safe.
 #pragma once
 
 #include <chrono>
@@ -60,6 +62,7 @@
 #include "service/cube_service.h"
 #include "service/object_service.h"
 #include "service/parsed.h"
+#include "service/parsed_chunk_cache.h"
 #include "service/principal.h"
 #include "storage/metadata_store.h"
 
@@ -99,6 +102,12 @@ struct SingleDatasetRequest {
 
 struct PushServiceOptions {
   std::chrono::milliseconds session_ttl{std::chrono::hours(1)};
+  // The chunk bytes this node parses ahead of their publish (service/parsed_chunk_cache.h);
+  // their rows take a few times more. 0 parses every chunk when its session is published.
+  size_t parse_ahead_bytes = size_t{256} << 20;
+  // How long they are kept for a publish: chunks this node took for a session another node
+  // publishes wait this long before they go.
+  std::chrono::milliseconds parse_ahead_age{std::chrono::minutes(5)};
 };
 
 struct PushedDatasetRef {
@@ -177,6 +186,8 @@ class PushService {
   std::mutex mutex_;
   std::condition_variable publish_ended_;
   int running_publishes_ = 0;
+
+  ParsedChunkCache parse_ahead_;
 };
 
 }  // namespace tessera::service

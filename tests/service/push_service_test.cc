@@ -264,6 +264,25 @@ class PushServiceTest : public StoreBackendTest {
     EXPECT_EQ(error->code(), code) << what << ": " << error->message();
   }
 
+  // A second node: its own jobs, cube service and push service over the same storage service
+  // and cubes directory.
+  struct OtherNode {
+    explicit OtherNode(PushServiceTest& test)
+        : jobs(*test.store_, service::JobRunnerOptions{}),
+          cubes(*test.store_, *test.registry_, jobs, CubeOptions(test.data_dir_.path())),
+          push(*test.store_, *test.objects_, cubes) {
+      cubes.RegisterJobs();
+    }
+    static service::CubeServiceOptions CubeOptions(const std::filesystem::path& data_dir) {
+      service::CubeServiceOptions options;
+      options.data_dir = data_dir;
+      return options;
+    }
+    service::JobRunner jobs;
+    service::CubeService cubes;
+    service::PushService push;
+  };
+
   TempDir data_dir_;
   std::unique_ptr<storage::MetadataStore> store_;
   service::Principal administrator_;
@@ -571,14 +590,9 @@ TEST_P(PushServiceTest, AFailedPublishKeepsThePreviousDataServed) {
 }
 
 TEST_P(PushServiceTest, AnotherNodeTakesTheNextCallOfASession) {
-  // A second node: its own cube service and push service over the same storage service and
-  // cubes directory.
-  service::JobRunner other_jobs(*store_, service::JobRunnerOptions{});
-  service::CubeServiceOptions cube_options;
-  cube_options.data_dir = data_dir_.path();
-  service::CubeService other_cubes(*store_, *registry_, other_jobs, cube_options);
-  other_cubes.RegisterJobs();
-  service::PushService other(*store_, *objects_, other_cubes);
+  OtherNode node(*this);
+  service::PushService& other = node.push;
+  service::CubeService& other_cubes = node.cubes;
 
   const std::string id = CreateModel(KeyedModel("Shared"));
   const std::string session = OpenSession(id, {Table("t", "replace", {"store", "amount"})});
@@ -593,6 +607,22 @@ TEST_P(PushServiceTest, AnotherNodeTakesTheNextCallOfASession) {
   ExpectRefused(ErrorCode::kInvalidInput, "a chunk after the publish, on the first node", [&] {
     PutChunk(id, session, "t", 3, {{3, 3.0}});
   });
+}
+
+// This node parses the chunks it takes ahead of the publish; a chunk replaced through another
+// node since is published as replaced.
+TEST_P(PushServiceTest, AChunkReplacedThroughAnotherNodeIsPublishedAsReplaced) {
+  OtherNode node(*this);
+  service::PushService& other = node.push;
+
+  const std::string id = CreateModel(KeyedModel("Replaced"));
+  const std::string session = OpenSession(id, {Table("t", "replace", {"store", "amount"})});
+  PutChunk(id, session, "t", 1, {{1, 10.5}, {2, 1.0}});
+  PutChunk(id, session, "t", 2, {{3, 7.0}});
+  other.PutChunk(administrator_, project_id_, id, session,
+                 service::ChunkRequest{"t", 1, R"([[1,2.5],[4,4.0]])"});
+  ASSERT_EQ(PublishAndWait(id, session), 1);
+  ExpectSameSums(Published(id, "store", "amount"), {{"1", 2.5}, {"3", 7.0}, {"4", 4.0}});
 }
 
 TEST_P(PushServiceTest, ASessionWhoseNodeDiedReadsAsItsCubesOutcome) {

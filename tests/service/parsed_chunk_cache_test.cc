@@ -1,0 +1,182 @@
+#include "service/parsed_chunk_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/error.h"
+
+namespace tessera::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using engine::push::PushedRows;
+using model::DataType;
+using service::ChunkKey;
+using service::ChunkShape;
+using service::ParsedChunkCache;
+
+ChunkShape Stores() {
+  return {engine::push::PushTable{"Stores",
+                                  {{"store_id", DataType::kInteger, "INTEGER"},
+                                   {"city", DataType::kText, "STRING"},
+                                   {"sales", DataType::kReal, "DOUBLE"}}},
+          {"store_id", "city", "sales"},
+          false};
+}
+
+// `count` rows from `first` on: [id, "city <id>", id * 1.5].
+std::string Rows(int first, int count) {
+  std::string json = "[";
+  for (int id = first; id < first + count; ++id) {
+    if (id > first) json += ",";
+    json += "[" + std::to_string(id) + ",\"city " + std::to_string(id) + "\"," +
+            std::to_string(id * 1.5) + "]";
+  }
+  return json + "]";
+}
+
+PushedRows Parsed(const ChunkShape& shape, const std::string& bytes) {
+  return engine::push::ParseChunk(shape.table, shape.column_headers, shape.column_orientation,
+                                  bytes);
+}
+
+// Take() withdraws a chunk still queued; a test that wants it parsed lets the worker get there.
+void WaitUntilParsed(ParsedChunkCache& cache, const ChunkKey& key, const std::string& bytes,
+                     const ChunkShape& shape, std::optional<PushedRows>& rows) {
+  for (auto deadline = std::chrono::steady_clock::now() + 20s;
+       std::chrono::steady_clock::now() < deadline;) {
+    // A probe with other bytes would drop the entry, so the probe is the real take, retried on
+    // a fresh offer until the worker has had the time to parse it.
+    rows = cache.Take(key, bytes, shape);
+    if (rows) return;
+    cache.Offer(key, bytes, shape);
+    std::this_thread::sleep_for(5ms);
+  }
+}
+
+TEST(ParsedChunkCache, AnOfferedChunkIsTakenAsItsParse) {
+  ParsedChunkCache cache(1 << 20, 1h);
+  const ChunkKey key{"S1", "Stores", 1};
+  const std::string bytes = Rows(1, 500);
+  cache.Offer(key, bytes, Stores());
+  std::optional<PushedRows> rows;
+  WaitUntilParsed(cache, key, bytes, Stores(), rows);
+  ASSERT_TRUE(rows.has_value());
+  EXPECT_EQ(*rows, Parsed(Stores(), bytes));
+  EXPECT_EQ(cache.held_bytes(), 0u) << "a taken chunk is forgotten";
+  EXPECT_FALSE(cache.Take(key, bytes, Stores()).has_value());
+}
+
+TEST(ParsedChunkCache, OtherBytesOrAnotherShapeAreNeverTakenFromTheCache) {
+  const ChunkKey key{"S1", "Stores", 1};
+  const std::string bytes = Rows(1, 500);
+  {
+    ParsedChunkCache cache(1 << 20, 1h);
+    cache.Offer(key, bytes, Stores());
+    std::this_thread::sleep_for(50ms);
+    std::string other = bytes;
+    other[other.size() / 2] = other[other.size() / 2] == '7' ? '8' : '7';
+    EXPECT_FALSE(cache.Take(key, other, Stores()).has_value());
+    EXPECT_EQ(cache.held_bytes(), 0u);
+  }
+  for (auto changed : {0, 1, 2}) {
+    ParsedChunkCache cache(1 << 20, 1h);
+    cache.Offer(key, bytes, Stores());
+    std::this_thread::sleep_for(50ms);
+    ChunkShape shape = Stores();
+    if (changed == 0) shape.table.columns[2] = {"sales", DataType::kText, "STRING"};
+    if (changed == 1) shape.column_headers = {"store_id", "sales", "city"};
+    if (changed == 2) shape.column_orientation = true;
+    EXPECT_FALSE(cache.Take(key, bytes, shape).has_value()) << "change " << changed;
+  }
+}
+
+TEST(ParsedChunkCache, AChunkOfferedAgainReplacesTheEarlierOne) {
+  ParsedChunkCache cache(1 << 20, 1h);
+  const ChunkKey key{"S1", "Stores", 1};
+  const std::string first = Rows(1, 300);
+  const std::string second = Rows(1000, 200);
+  cache.Offer(key, first, Stores());
+  cache.Offer(key, second, Stores());
+  EXPECT_EQ(cache.held_bytes(), second.size());
+  std::optional<PushedRows> rows;
+  WaitUntilParsed(cache, key, second, Stores(), rows);
+  ASSERT_TRUE(rows.has_value());
+  EXPECT_EQ(*rows, Parsed(Stores(), second));
+}
+
+TEST(ParsedChunkCache, ForgetDropsOneSessionsChunksOnly) {
+  ParsedChunkCache cache(1 << 20, 1h);
+  const std::string bytes = Rows(1, 100);
+  for (int index = 1; index <= 3; ++index) {
+    cache.Offer({"S1", "Stores", index}, bytes, Stores());
+    cache.Offer({"S2", "Stores", index}, bytes, Stores());
+  }
+  cache.Forget("S1");
+  EXPECT_EQ(cache.held_bytes(), 3 * bytes.size());
+  std::optional<PushedRows> rows;
+  WaitUntilParsed(cache, {"S2", "Stores", 3}, bytes, Stores(), rows);
+  EXPECT_TRUE(rows.has_value());
+  EXPECT_FALSE(cache.Take({"S1", "Stores", 3}, bytes, Stores()).has_value());
+}
+
+TEST(ParsedChunkCache, TheBudgetBoundsTheBytesHeld) {
+  const std::string bytes = Rows(1, 100);
+  ParsedChunkCache cache(2 * bytes.size() + 10, 1h);
+  for (int index = 1; index <= 5; ++index) cache.Offer({"S1", "Stores", index}, bytes, Stores());
+  EXPECT_EQ(cache.held_bytes(), 2 * bytes.size());
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(cache.Take({"S1", "Stores", 3}, bytes, Stores()).has_value());
+
+  ParsedChunkCache off(0, 1h);
+  off.Offer({"S1", "Stores", 1}, bytes, Stores());
+  EXPECT_EQ(off.held_bytes(), 0u);
+  EXPECT_FALSE(off.Take({"S1", "Stores", 1}, bytes, Stores()).has_value());
+}
+
+TEST(ParsedChunkCache, ChunksOlderThanTheirAgeGoAtTheNextOffer) {
+  const std::string bytes = Rows(1, 100);
+  ParsedChunkCache cache(1 << 20, 20ms);
+  cache.Offer({"S1", "Stores", 1}, bytes, Stores());
+  std::this_thread::sleep_for(60ms);
+  cache.Offer({"S2", "Stores", 1}, bytes, Stores());
+  EXPECT_EQ(cache.held_bytes(), bytes.size());
+  EXPECT_FALSE(cache.Take({"S1", "Stores", 1}, bytes, Stores()).has_value());
+}
+
+// Offers, takes and forgets from several threads at once: whatever a take returns is the parse of
+// the bytes it was asked for.
+TEST(ParsedChunkCache, ConcurrentCallsNeverGiveRowsOfOtherBytes) {
+  ParsedChunkCache cache(1 << 20, 1h);
+  std::vector<std::string> versions = {Rows(1, 200), Rows(500, 200), Rows(900, 150)};
+  std::vector<PushedRows> expected;
+  for (const auto& bytes : versions) expected.push_back(Parsed(Stores(), bytes));
+  std::atomic<int> taken{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 300; ++i) {
+        const ChunkKey key{"S" + std::to_string(i % 2), "Stores", i % 3};
+        const size_t version = static_cast<size_t>(t + i) % versions.size();
+        if (i % 3 == 0) {
+          cache.Offer(key, versions[version], Stores());
+        } else if (i % 17 == 0) {
+          cache.Forget(key.session_id);
+        } else if (auto rows = cache.Take(key, versions[version], Stores())) {
+          EXPECT_EQ(*rows, expected[version]);
+          ++taken;
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_LE(cache.held_bytes(), size_t{1} << 20);
+}
+
+}  // namespace
+}  // namespace tessera::testing
