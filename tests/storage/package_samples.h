@@ -13,6 +13,7 @@
 
 #include "storage/package_manifest.h"
 #include "storage/package_writer.h"
+#include "support/temp_dir.h"  // FileNames
 
 namespace tessera::testing {
 
@@ -46,8 +47,5 @@ std::string ChecksumTrailer(const std::vector<std::pair<std::string, std::string
 
 std::string ReadWholeFile(const std::filesystem::path& path);
 void WriteWholeFile(const std::filesystem::path& path, const std::string& bytes);
-
-// Names of the files in `directory` (not recursive), sorted.
-std::vector<std::string> FileNames(const std::filesystem::path& directory);
 
 }  // namespace tessera::testing

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -15,15 +14,6 @@ namespace tessera::testing {
 namespace {
 
 using service::migration::UndoSpool;
-
-std::vector<std::string> SortedNames(const std::filesystem::path& directory) {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-    names.push_back(entry.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 model::ObjectRecord Object(const std::string& id) {
   model::ObjectRecord record;
@@ -51,12 +41,12 @@ TEST(UndoSpool, WritingThePackageLeavesOnlyThePackageBeforeTheSpoolIsDestroyed) 
   UndoSpool spool(undo_path);
   spool.RecordRestore(Object("11111111111111111111111111111111"));
   spool.RecordDelete(Object("22222222222222222222222222222222"));
-  EXPECT_EQ(SortedNames(undo_path.parent_path()),
+  EXPECT_EQ(FileNames(undo_path.parent_path()),
             std::vector<std::string>{".FEDCBA9876543210FEDCBA9876543210.mmp.spool"});
 
   spool.WritePackage(UndoManifest());
 
-  EXPECT_EQ(SortedNames(undo_path.parent_path()),
+  EXPECT_EQ(FileNames(undo_path.parent_path()),
             std::vector<std::string>{"FEDCBA9876543210FEDCBA9876543210.mmp"});
   EXPECT_EQ(storage::VerifyPackage(undo_path).object_count, 2);
 }
@@ -75,7 +65,7 @@ TEST(UndoSpool, RemoveFilesClearsWhatAKilledImportLeft) {
   UndoSpool::RemoveFiles(undo_path);
   UndoSpool::RemoveFiles(dir.path() / "00000000000000000000000000000001.mmp");
 
-  EXPECT_TRUE(SortedNames(dir.path()).empty());
+  EXPECT_TRUE(FileNames(dir.path()).empty());
 }
 
 }  // namespace
