@@ -30,7 +30,7 @@ SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql) {
 
 SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
 
-int SqliteStatement::Bind(int index, const Value& value) {
+int SqliteStatement::Bind(int index, const Value& value, Binding binding) {
   if (const auto* number = std::get_if<int64_t>(&value)) {
     return sqlite3_bind_int64(stmt_, index, *number);
   }
@@ -38,7 +38,8 @@ int SqliteStatement::Bind(int index, const Value& value) {
     return sqlite3_bind_double(stmt_, index, *real);
   }
   if (const auto* text = std::get_if<std::string>(&value)) {
-    return sqlite3_bind_text64(stmt_, index, text->data(), text->size(), SQLITE_TRANSIENT,
+    return sqlite3_bind_text64(stmt_, index, text->data(), text->size(),
+                               binding == Binding::kCopied ? SQLITE_TRANSIENT : SQLITE_STATIC,
                                SQLITE_UTF8);
   }
   return sqlite3_bind_null(stmt_, index);

@@ -47,8 +47,11 @@ class SqliteStatement {
   int prepare_result() const { return prepare_result_; }
   sqlite3_stmt* get() const { return stmt_; }
 
+  // How a bound text reaches SQLite: copied, or referenced in place, when the caller keeps
+  // `value` unchanged until Reset() (a large value is then never copied to be bound).
+  enum class Binding { kCopied, kReferenced };
   // Binds `value` to the 1-based parameter `index`; returns SQLite's result code.
-  int Bind(int index, const Value& value);
+  int Bind(int index, const Value& value, Binding binding = Binding::kCopied);
   // Makes the statement ready to run again with new bindings: ends its current run (releasing
   // what it holds of the database) and clears every binding.
   void Reset();

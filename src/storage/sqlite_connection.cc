@@ -108,7 +108,8 @@ class SqliteConnection : public SqlConnection {
       ~ResetAfterRun() { statement.Reset(); }
     } reset_after_run{statement};
     for (size_t i = 0; i < params.size(); ++i) {
-      Check(statement.Bind(static_cast<int>(i + 1), params[i]));
+      Check(statement.Bind(static_cast<int>(i + 1), params[i],
+                           db::SqliteStatement::Binding::kReferenced));
     }
     for (;;) {
       int result = sqlite3_step(statement.get());
