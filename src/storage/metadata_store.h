@@ -33,7 +33,7 @@
 
 namespace tessera::storage {
 
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 struct ObjectFilter {
   std::vector<int> types;     // empty = any; matches ObjectRecord::type
@@ -181,8 +181,8 @@ class MetadataTransaction {
   // Dataset upload sessions and their chunks. DeleteUploadSession and
   // DeleteUploadSessionsUnusedSince (every session not publishing whose last use came before
   // `before`) drop the sessions' chunks too. PutUploadChunk replaces the chunk of the same
-  // (table, index). Chunks list by table name, then index; ListUploadChunkKeys leaves `data`
-  // empty.
+  // (table, index), revision included. Chunks list by table name, then index;
+  // ListUploadChunkKeys leaves `data` empty. FindUploadChunk reads one chunk, `data` and all.
   virtual void PutUploadSession(const UploadSessionRecord& session) = 0;
   virtual std::optional<UploadSessionRecord> FindUploadSession(const std::string& id,
                                                                bool for_update = false) = 0;
@@ -193,6 +193,8 @@ class MetadataTransaction {
   virtual void PutUploadChunk(const std::string& session_id, const UploadChunk& chunk) = 0;
   virtual std::vector<UploadChunk> ListUploadChunkKeys(const std::string& session_id) = 0;
   virtual std::vector<UploadChunk> ListUploadChunks(const std::string& session_id) = 0;
+  virtual std::optional<UploadChunk> FindUploadChunk(const std::string& session_id,
+                                                     const std::string& table, int64_t index) = 0;
   virtual void DeleteUploadChunks(const std::string& session_id) = 0;
 
   // A notice to every node, sent when this transaction commits (storage/change_notices.h).

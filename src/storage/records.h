@@ -74,6 +74,9 @@ struct UploadChunk {
   std::string table;
   int64_t index = 0;
   std::string data;  // empty when only the keys were listed
+  // Chosen by the writer, a new one at each put (core/ids.h NewTicketId): two reads of a chunk
+  // that give the same revision gave the same bytes. "" for a chunk stored before revisions.
+  std::string revision;
 };
 
 // What the storage service knows of a published cube, so every node and every restart finds the

@@ -125,6 +125,11 @@ constexpr std::string_view kVersion7Statements[] = {
     "INSERT INTO generations (name, value) VALUES ('objects', 0) ON CONFLICT (name) DO NOTHING",
 };
 
+// Version 8: a chunk's revision, so a node that parsed a chunk knows, without reading it again,
+// that it is still the one stored.
+constexpr std::string_view kVersion8AddChunkRevision =
+    "ALTER TABLE upload_chunks ADD COLUMN revision TEXT NOT NULL DEFAULT ''";
+
 // Whether `table` has `column` (an ALTER TABLE ... ADD COLUMN cannot say "if not exists" on
 // every backend).
 bool HasColumn(SqlConnection& connection, std::string_view table, std::string_view column) {
@@ -163,6 +168,9 @@ void ApplyUpgrades(SqlConnection& connection, int64_t from_version) {
   }
   if (from_version < 7) {
     for (std::string_view statement : kVersion7Statements) connection.Execute(statement);
+  }
+  if (from_version < 8 && !HasColumn(connection, "upload_chunks", "revision")) {
+    connection.Execute(kVersion8AddChunkRevision);
   }
 }
 

@@ -115,6 +115,8 @@ class SqlMetadataTransaction : public MetadataTransaction {
   void PutUploadChunk(const std::string& session_id, const UploadChunk& chunk) override;
   std::vector<UploadChunk> ListUploadChunkKeys(const std::string& session_id) override;
   std::vector<UploadChunk> ListUploadChunks(const std::string& session_id) override;
+  std::optional<UploadChunk> FindUploadChunk(const std::string& session_id,
+                                             const std::string& table, int64_t index) override;
   void DeleteUploadChunks(const std::string& session_id) override;
 
   void Notify(const std::string& channel, const std::string& payload) override;

@@ -9,6 +9,12 @@ constexpr char kUploadSessionColumns[] =
     "id, project_id, dataset_id, user_id, tables_json, state, error, publish_started_ms, "
     "last_used_ms";
 
+// The text of `cell`, moved out of it: a chunk's bytes are not copied once more.
+std::string TakeText(SqlValue& cell) {
+  if (auto* text = std::get_if<std::string>(&cell)) return std::move(*text);
+  return AsText(cell);
+}
+
 UploadSessionRecord UploadSessionFromRow(const SqlRow& row) {
   UploadSessionRecord session;
   session.id = AsText(row.at(0));
@@ -79,32 +85,42 @@ int SqlMetadataTransaction::DeleteUploadSessionsUnusedSince(Timestamp before) {
 void SqlMetadataTransaction::PutUploadChunk(const std::string& session_id,
                                             const UploadChunk& chunk) {
   db_.Execute(
-      "INSERT INTO upload_chunks (session_id, table_name, chunk_index, data) VALUES (?, ?, ?, ?) "
-      "ON CONFLICT (session_id, table_name, chunk_index) DO UPDATE SET data = excluded.data",
-      {session_id, chunk.table, chunk.index, chunk.data});
+      "INSERT INTO upload_chunks (session_id, table_name, chunk_index, data, revision) "
+      "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, table_name, chunk_index) "
+      "DO UPDATE SET data = excluded.data, revision = excluded.revision",
+      {session_id, chunk.table, chunk.index, chunk.data, chunk.revision});
 }
 
 std::vector<UploadChunk> SqlMetadataTransaction::ListUploadChunkKeys(
     const std::string& session_id) {
   std::vector<UploadChunk> keys;
-  for (const auto& row :
-       db_.Query("SELECT table_name, chunk_index FROM upload_chunks WHERE session_id = ? "
-                 "ORDER BY table_name, chunk_index",
-                 {session_id})) {
-    keys.push_back({AsText(row.at(0)), AsInt(row.at(1)), ""});
+  for (const auto& row : db_.Query("SELECT table_name, chunk_index, revision FROM upload_chunks "
+                                   "WHERE session_id = ? ORDER BY table_name, chunk_index",
+                                   {session_id})) {
+    keys.push_back({AsText(row.at(0)), AsInt(row.at(1)), "", AsText(row.at(2))});
   }
   return keys;
 }
 
 std::vector<UploadChunk> SqlMetadataTransaction::ListUploadChunks(const std::string& session_id) {
   std::vector<UploadChunk> chunks;
-  for (const auto& row :
-       db_.Query("SELECT table_name, chunk_index, data FROM upload_chunks WHERE session_id = ? "
-                 "ORDER BY table_name, chunk_index",
-                 {session_id})) {
-    chunks.push_back({AsText(row.at(0)), AsInt(row.at(1)), AsText(row.at(2))});
+  for (auto& row : db_.Query("SELECT table_name, chunk_index, data, revision FROM upload_chunks "
+                             "WHERE session_id = ? ORDER BY table_name, chunk_index",
+                             {session_id})) {
+    chunks.push_back({AsText(row.at(0)), AsInt(row.at(1)), TakeText(row.at(2)), AsText(row.at(3))});
   }
   return chunks;
+}
+
+std::optional<UploadChunk> SqlMetadataTransaction::FindUploadChunk(const std::string& session_id,
+                                                                   const std::string& table,
+                                                                   int64_t index) {
+  auto rows = db_.Query(
+      "SELECT data, revision FROM upload_chunks "
+      "WHERE session_id = ? AND table_name = ? AND chunk_index = ?",
+      {session_id, table, index});
+  if (rows.empty()) return std::nullopt;
+  return UploadChunk{table, index, TakeText(rows.front().at(0)), AsText(rows.front().at(1))};
 }
 
 void SqlMetadataTransaction::DeleteUploadChunks(const std::string& session_id) {

@@ -133,6 +133,35 @@ TEST_P(StoreSchema, AVersionOneDatabaseIsUpgradedKeepingItsData) {
   EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM schema_version"), "1");
 }
 
+// Version 7 stored a chunk's bytes without a revision: its chunks are kept, each read with none.
+TEST_P(StoreSchema, AVersionSevenDatabaseKeepsItsUploadChunks) {
+  OpenStore()->Write([](MetadataTransaction&) {});
+  database().ExecuteDirect("DROP TABLE upload_chunks");
+  database().ExecuteDirect(
+      "CREATE TABLE upload_chunks (session_id TEXT NOT NULL, table_name TEXT NOT NULL, "
+      "chunk_index BIGINT NOT NULL, data TEXT NOT NULL, "
+      "PRIMARY KEY (session_id, table_name, chunk_index))");
+  database().ExecuteDirect(
+      "INSERT INTO upload_chunks (session_id, table_name, chunk_index, data) "
+      "VALUES ('S1', 'sales', 1, '[[1]]')");
+  database().ExecuteDirect("UPDATE schema_version SET version = 7");
+
+  auto store = OpenStore();
+  std::optional<storage::UploadChunk> kept;
+  store->Write([&](MetadataTransaction& tx) {
+    kept = tx.FindUploadChunk("S1", "sales", 1);
+    tx.PutUploadChunk("S1", {"sales", 2, "[[2]]", "R2"});
+  });
+
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->data, "[[1]]");
+  EXPECT_EQ(kept->revision, "");
+  EXPECT_EQ(database().QueryDirect("SELECT revision FROM upload_chunks WHERE chunk_index = 2"),
+            "R2");
+  EXPECT_EQ(database().QueryDirect("SELECT version FROM schema_version"),
+            std::to_string(storage::kSchemaVersion));
+}
+
 TEST_P(StoreSchema, TheStoreRecoversWhenTheSchemaVersionIsRestored) {
   InitialiseThenSetVersion(storage::kSchemaVersion + 1);
   auto options = Options();

@@ -1,7 +1,7 @@
 // Dataset upload sessions and their chunks in the storage service, on SQLite and PostgreSQL:
-// sessions read back as written, chunks replaced by (table, index) and listed in index order,
-// deleting a session or sweeping unused ones takes their chunks, a publishing session is never
-// swept.
+// sessions read back as written, chunks replaced by (table, index), revision included, listed in
+// index order and found by key, deleting a session or sweeping unused ones takes their chunks, a
+// publishing session is never swept.
 #include <gtest/gtest.h>
 
 #include "storage/metadata_store.h"
@@ -96,6 +96,37 @@ TEST_P(UploadStore, ChunksAreReplacedByTableAndIndexAndListedInIndexOrder) {
   store_->Write([&](MetadataTransaction& tx) { tx.DeleteUploadChunks("S1"); });
   EXPECT_TRUE(ChunkKeys("S1").empty());
   EXPECT_EQ(ChunkKeys("S2"), std::vector<std::string>{"sales#1"});
+}
+
+TEST_P(UploadStore, AChunkKeepsTheRevisionOfItsLastPutAndIsFoundByItsKey) {
+  store_->Write([&](MetadataTransaction& tx) {
+    tx.PutUploadSession(Session("S1", "open", kNoon));
+    tx.PutUploadChunk("S1", {"sales", 1, "[[1]]", "first"});
+    tx.PutUploadChunk("S1", {"sales", 2, "[[2]]", "second"});
+    tx.PutUploadChunk("S1", {"sales", 1, "[[1, \"again\"]]", "third"});
+  });
+  std::vector<UploadChunk> keys, chunks;
+  std::optional<UploadChunk> found, absent, other_table;
+  store_->Read([&](MetadataTransaction& tx) {
+    keys = tx.ListUploadChunkKeys("S1");
+    chunks = tx.ListUploadChunks("S1");
+    found = tx.FindUploadChunk("S1", "sales", 1);
+    absent = tx.FindUploadChunk("S1", "sales", 3);
+    other_table = tx.FindUploadChunk("S1", "costs", 1);
+  });
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0].revision, "third");
+  EXPECT_EQ(keys[1].revision, "second");
+  ASSERT_EQ(chunks.size(), 2u);
+  EXPECT_EQ(chunks[0].revision, "third");
+  EXPECT_EQ(chunks[0].data, "[[1, \"again\"]]");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->table, "sales");
+  EXPECT_EQ(found->index, 1);
+  EXPECT_EQ(found->data, "[[1, \"again\"]]");
+  EXPECT_EQ(found->revision, "third");
+  EXPECT_FALSE(absent.has_value());
+  EXPECT_FALSE(other_table.has_value());
 }
 
 TEST_P(UploadStore, DeletingOrSweepingSessionsTakesTheirChunksButNeverAPublishingOne) {
