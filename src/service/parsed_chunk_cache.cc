@@ -32,7 +32,8 @@ ParsedChunkCache::~ParsedChunkCache() {
   if (worker_.joinable()) worker_.join();
 }
 
-void ParsedChunkCache::Offer(const ChunkKey& key, std::string bytes, ChunkShape shape) {
+void ParsedChunkCache::Offer(const ChunkKey& key, std::string revision, std::string bytes,
+                             ChunkShape shape) {
   if (budget_bytes_ == 0) return;
   const auto now = std::chrono::steady_clock::now();
   {
@@ -43,6 +44,7 @@ void ParsedChunkCache::Offer(const ChunkKey& key, std::string bytes, ChunkShape 
     held_bytes_ += bytes.size();
     Entry& entry = entries_[key];
     entry.cost = bytes.size();
+    entry.revision = std::move(revision);
     entry.bytes = std::move(bytes);
     entry.shape = std::move(shape);
     entry.offered = now;
@@ -53,14 +55,15 @@ void ParsedChunkCache::Offer(const ChunkKey& key, std::string bytes, ChunkShape 
 }
 
 std::optional<engine::push::PushedRows> ParsedChunkCache::Take(const ChunkKey& key,
-                                                               std::string_view bytes,
+                                                               std::string_view revision,
                                                                const ChunkShape& shape) {
   std::lock_guard lock(mutex_);
   auto found = entries_.find(key);
   if (found == entries_.end()) return std::nullopt;
   std::optional<engine::push::PushedRows> rows;
   Entry& entry = found->second;
-  if (entry.state == State::kParsed && entry.bytes == bytes && entry.shape == shape) {
+  if (entry.state == State::kParsed && !revision.empty() && entry.revision == revision &&
+      entry.shape == shape) {
     rows = std::move(entry.rows);
   }
   Erase(found);
@@ -105,7 +108,7 @@ void ParsedChunkCache::Work() {
     queue_.pop_front();
     auto found = entries_.find(key);
     if (found == entries_.end() || found->second.generation != generation) continue;  // gone
-    // The bytes leave the entry while they are parsed; an entry replaced, taken or forgotten
+    // The bytes leave the entry to be parsed, for good; an entry replaced, taken or forgotten
     // meanwhile is gone or has another generation when the parse ends, and the rows are dropped.
     Entry& entry = found->second;
     entry.state = State::kParsing;
@@ -120,11 +123,11 @@ void ParsedChunkCache::Work() {
       // Checked when it arrived, so a fault of memory, or a model changed since: the publish
       // parses it itself.
     }
+    std::string().swap(bytes);
     lock.lock();
     found = entries_.find(key);
     if (found != entries_.end() && found->second.generation == generation) {
       if (rows) {
-        found->second.bytes = std::move(bytes);
         found->second.rows = std::move(*rows);
         found->second.state = State::kParsed;
       } else {

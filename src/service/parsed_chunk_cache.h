@@ -6,19 +6,23 @@
 // finds its rows ready.
 //
 // Contract:
-//   - Offer() hands over a chunk just stored: its key, its bytes, and what parses them (the table,
-//     the column headers, the orientation). One worker thread parses the offered chunks in order,
-//     only on a processor nothing else wants (SCHED_IDLE). A chunk offered again under its key
-//     replaces the earlier offer, queued or parsed. A chunk that fails to parse is dropped.
+//   - Offer() hands over a chunk just stored: its key, the revision it was stored with
+//     (storage/records.h UploadChunk), its bytes, and what parses them (the table, the column
+//     headers, the orientation). One worker thread parses the offered chunks in order, only on a
+//     processor nothing else wants (SCHED_IDLE), and then lets the bytes go. A chunk offered
+//     again under its key replaces the earlier offer, queued or parsed. A chunk that fails to
+//     parse is dropped.
 //   - Take() gives the parsed rows of a key, and forgets them, only when they were parsed from
-//     exactly `bytes` against an equal table, headers and orientation: a chunk replaced through
-//     another node, or a model changed since, is never taken from here. Otherwise it returns
-//     nullopt at once and forgets the key: the caller parses. It never waits for the worker,
-//     which may not run for as long as the processors are busy; a parse it ends is dropped.
+//     the stored chunk of revision `revision` (never "", a chunk stored without one) against an
+//     equal table, headers and orientation: a chunk replaced through another node, or a model
+//     changed since, is never taken from here, and the caller need not read the chunk's bytes to
+//     know it. Otherwise it returns nullopt at once and forgets the key: the caller reads and
+//     parses. It never waits for the worker, which may not run for as long as the processors
+//     are busy; a parse it ends is dropped.
 //   - Forget() drops a session's chunks, queued, being parsed or parsed.
-//   - The bytes of the chunks held (queued or parsed; their rows take a few times more) never
-//     exceed `budget_bytes`, but for a chunk whose parse is running when it is dropped: an offer
-//     that would is not kept. An offer first drops the chunks
+//   - The bytes of the chunks held (queued, or parsed and counted as their bytes were; their
+//     rows take a few times more) never exceed `budget_bytes`, but for a chunk whose parse is
+//     running when it is dropped: an offer that would is not kept. An offer first drops the chunks
 //     offered more than `max_age` ago (sessions abandoned without a publish). A budget of 0
 //     keeps nothing and starts no thread.
 //   - Thread-safe. The destructor stops the worker after the chunk it is parsing.
@@ -64,8 +68,8 @@ class ParsedChunkCache {
   ParsedChunkCache(const ParsedChunkCache&) = delete;
   ParsedChunkCache& operator=(const ParsedChunkCache&) = delete;
 
-  void Offer(const ChunkKey& key, std::string bytes, ChunkShape shape);
-  std::optional<engine::push::PushedRows> Take(const ChunkKey& key, std::string_view bytes,
+  void Offer(const ChunkKey& key, std::string revision, std::string bytes, ChunkShape shape);
+  std::optional<engine::push::PushedRows> Take(const ChunkKey& key, std::string_view revision,
                                                const ChunkShape& shape);
   void Forget(const std::string& session_id);
 
@@ -75,7 +79,8 @@ class ParsedChunkCache {
   enum class State { kQueued, kParsing, kParsed };
   struct Entry {
     State state = State::kQueued;
-    std::string bytes;  // empty while parsing
+    std::string revision;
+    std::string bytes;  // until parsed
     size_t cost = 0;    // the bytes' size, counted against the budget
     ChunkShape shape;
     engine::push::PushedRows rows;

@@ -101,18 +101,18 @@ engine::push::PushedRows Concatenated(std::map<int64_t, engine::push::PushedRows
   return rows;
 }
 
-// parse(chunk) of every chunk, on this thread and one more: a publish reads every chunk of its
+// parse(i) of every chunk i, on this thread and one more: a publish reads every chunk of its
 // session before it answers. The fault of the first chunk that fails, in `chunks` order, is
 // thrown, as if they were parsed one after the other.
 template <class Parse>
-std::vector<engine::push::PushedRows> ParsedInParallel(std::vector<storage::UploadChunk>& chunks,
-                                                       Parse parse) {
+std::vector<engine::push::PushedRows> ParsedInParallel(
+    const std::vector<storage::UploadChunk>& chunks, Parse parse) {
   std::vector<engine::push::PushedRows> rows(chunks.size());
   std::vector<std::exception_ptr> faults(chunks.size());
   auto parse_every_other = [&](size_t first) {
     for (size_t i = first; i < chunks.size(); i += 2) {
       try {
-        rows[i] = parse(chunks[i]);
+        rows[i] = parse(i);
       } catch (...) {
         faults[i] = std::current_exception();
       }
@@ -232,6 +232,19 @@ ChunkShape ShapeOf(const engine::push::PushTable& table, const UploadTableReques
   return {table, upload.column_headers, upload.column_orientation};
 }
 
+// The bytes of the chunk listed as `key`; a publishing session's chunks do not change, so a chunk
+// gone is the session closed meanwhile.
+std::string ReadChunk(storage::MetadataTransaction& tx, const std::string& session_id,
+                      const storage::UploadChunk& key) {
+  std::optional<storage::UploadChunk> chunk = tx.FindUploadChunk(session_id, key.table, key.index);
+  if (!chunk) {
+    throw Error(ErrorCode::kNotFound,
+                "Upload session '" + session_id + "' was closed before its publish began: chunk " +
+                    std::to_string(key.index) + " of table '" + key.table + "' is gone");
+  }
+  return std::move(chunk->data);
+}
+
 // Every chunk of every table numbered 1..n without a gap.
 void RequireNoGaps(const std::vector<storage::UploadChunk>& keys) {
   std::map<std::string, int64_t> expected;
@@ -336,7 +349,8 @@ void PushService::PutChunk(const Principal& principal, const std::string& projec
   if (upload == tables.end()) {
     Invalid("body.tableName: table '" + chunk.table_name + "' is not part of this upload session");
   }
-  storage::UploadChunk stored{chunk.table_name, chunk.index, std::move(chunk.rows_json)};
+  storage::UploadChunk stored{chunk.table_name, chunk.index, std::move(chunk.rows_json),
+                              NewTicketId()};
   const std::shared_future<void> checked =
       CheckedBesideTheWrite(table, upload->second, stored.data);
   // A chunk's fault is answered before anything the session's state refuses; either undoes the
@@ -355,8 +369,8 @@ void PushService::PutChunk(const Principal& principal, const std::string& projec
     tx.PutUploadSession(*current);
     checked.get();
   });
-  parse_ahead_.Offer({session.id, stored.table, stored.index}, std::move(stored.data),
-                     ShapeOf(table, upload->second));
+  parse_ahead_.Offer({session.id, stored.table, stored.index}, std::move(stored.revision),
+                     std::move(stored.data), ShapeOf(table, upload->second));
 }
 
 void PushService::Publish(const Principal& principal, const std::string& project_id,
@@ -392,20 +406,30 @@ void PushService::Publish(const Principal& principal, const std::string& project
 PushService::Loads PushService::LoadsOf(const std::string& session_id,
                                         const engine::push::PushModel& model,
                                         const std::map<std::string, UploadTableRequest>& tables) {
+  // The chunks this node parsed ahead are taken by their revision; only the others are read.
   std::vector<storage::UploadChunk> chunks;
-  store_.Read([&](storage::MetadataTransaction& tx) { chunks = tx.ListUploadChunks(session_id); });
-  std::vector<engine::push::PushedRows> rows =
-      ParsedInParallel(chunks, [&](storage::UploadChunk& chunk) {
-        const ChunkShape shape = ShapeOf(TableOf(model, chunk.table), tables.at(chunk.table));
-        std::optional<engine::push::PushedRows> chunk_rows =
-            parse_ahead_.Take({session_id, chunk.table, chunk.index}, chunk.data, shape);
-        if (!chunk_rows) {
-          chunk_rows = engine::push::ParseChunk(shape.table, shape.column_headers,
-                                                shape.column_orientation, chunk.data);
-        }
-        std::string().swap(chunk.data);
-        return std::move(*chunk_rows);
-      });
+  store_.Read(
+      [&](storage::MetadataTransaction& tx) { chunks = tx.ListUploadChunkKeys(session_id); });
+  std::vector<std::optional<engine::push::PushedRows>> taken(chunks.size());
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    const storage::UploadChunk& chunk = chunks[i];
+    taken[i] = parse_ahead_.Take({session_id, chunk.table, chunk.index}, chunk.revision,
+                                 ShapeOf(TableOf(model, chunk.table), tables.at(chunk.table)));
+  }
+  store_.Read([&](storage::MetadataTransaction& tx) {
+    for (size_t i = 0; i < chunks.size(); ++i) {
+      if (!taken[i]) chunks[i].data = ReadChunk(tx, session_id, chunks[i]);
+    }
+  });
+  std::vector<engine::push::PushedRows> rows = ParsedInParallel(chunks, [&](size_t i) {
+    if (taken[i]) return std::move(*taken[i]);
+    storage::UploadChunk& chunk = chunks[i];
+    const ChunkShape shape = ShapeOf(TableOf(model, chunk.table), tables.at(chunk.table));
+    engine::push::PushedRows chunk_rows = engine::push::ParseChunk(
+        shape.table, shape.column_headers, shape.column_orientation, chunk.data);
+    std::string().swap(chunk.data);
+    return chunk_rows;
+  });
   std::map<std::string, std::map<int64_t, engine::push::PushedRows>> parsed;
   for (size_t i = 0; i < chunks.size(); ++i) {
     parsed[chunks[i].table][chunks[i].index] = std::move(rows[i]);

@@ -40,6 +40,11 @@ std::string Rows(int first, int count) {
   return json + "]";
 }
 
+// The revision a store gives `bytes` when they are put: others for other bytes.
+std::string Revision(const std::string& bytes) {
+  return "R" + std::to_string(std::hash<std::string>()(bytes));
+}
+
 PushedRows Parsed(const ChunkShape& shape, const std::string& bytes) {
   return engine::push::ParseChunk(shape.table, shape.column_headers, shape.column_orientation,
                                   bytes);
@@ -52,9 +57,9 @@ void WaitUntilParsed(ParsedChunkCache& cache, const ChunkKey& key, const std::st
        std::chrono::steady_clock::now() < deadline;) {
     // A probe with other bytes would drop the entry, so the probe is the real take, retried on
     // a fresh offer until the worker has had the time to parse it.
-    rows = cache.Take(key, bytes, shape);
+    rows = cache.Take(key, Revision(bytes), shape);
     if (rows) return;
-    cache.Offer(key, bytes, shape);
+    cache.Offer(key, Revision(bytes), bytes, shape);
     std::this_thread::sleep_for(5ms);
   }
 }
@@ -63,36 +68,47 @@ TEST(ParsedChunkCache, AnOfferedChunkIsTakenAsItsParse) {
   ParsedChunkCache cache(1 << 20, 1h);
   const ChunkKey key{"S1", "Stores", 1};
   const std::string bytes = Rows(1, 500);
-  cache.Offer(key, bytes, Stores());
+  cache.Offer(key, Revision(bytes), bytes, Stores());
   std::optional<PushedRows> rows;
   WaitUntilParsed(cache, key, bytes, Stores(), rows);
   ASSERT_TRUE(rows.has_value());
   EXPECT_EQ(*rows, Parsed(Stores(), bytes));
   EXPECT_EQ(cache.held_bytes(), 0u) << "a taken chunk is forgotten";
-  EXPECT_FALSE(cache.Take(key, bytes, Stores()).has_value());
+  EXPECT_FALSE(cache.Take(key, Revision(bytes), Stores()).has_value());
 }
 
-TEST(ParsedChunkCache, OtherBytesOrAnotherShapeAreNeverTakenFromTheCache) {
+TEST(ParsedChunkCache, AnotherRevisionOrAnotherShapeIsNeverTakenFromTheCache) {
   const ChunkKey key{"S1", "Stores", 1};
   const std::string bytes = Rows(1, 500);
   {
     ParsedChunkCache cache(1 << 20, 1h);
-    cache.Offer(key, bytes, Stores());
+    cache.Offer(key, Revision(bytes), bytes, Stores());
     std::this_thread::sleep_for(50ms);
     std::string other = bytes;
     other[other.size() / 2] = other[other.size() / 2] == '7' ? '8' : '7';
-    EXPECT_FALSE(cache.Take(key, other, Stores()).has_value());
+    EXPECT_FALSE(cache.Take(key, Revision(other), Stores()).has_value());
     EXPECT_EQ(cache.held_bytes(), 0u);
+  }
+  {  // a chunk stored before revisions reads with none, which matches nothing
+    ParsedChunkCache cache(1 << 20, 1h);
+    cache.Offer(key, "", bytes, Stores());
+    std::optional<PushedRows> rows;
+    for (int attempt = 0; attempt < 20 && !rows; ++attempt) {
+      std::this_thread::sleep_for(10ms);
+      rows = cache.Take(key, "", Stores());
+      cache.Offer(key, "", bytes, Stores());
+    }
+    EXPECT_FALSE(rows.has_value());
   }
   for (auto changed : {0, 1, 2}) {
     ParsedChunkCache cache(1 << 20, 1h);
-    cache.Offer(key, bytes, Stores());
+    cache.Offer(key, Revision(bytes), bytes, Stores());
     std::this_thread::sleep_for(50ms);
     ChunkShape shape = Stores();
     if (changed == 0) shape.table.columns[2] = {"sales", DataType::kText, "STRING"};
     if (changed == 1) shape.column_headers = {"store_id", "sales", "city"};
     if (changed == 2) shape.column_orientation = true;
-    EXPECT_FALSE(cache.Take(key, bytes, shape).has_value()) << "change " << changed;
+    EXPECT_FALSE(cache.Take(key, Revision(bytes), shape).has_value()) << "change " << changed;
   }
 }
 
@@ -101,8 +117,8 @@ TEST(ParsedChunkCache, AChunkOfferedAgainReplacesTheEarlierOne) {
   const ChunkKey key{"S1", "Stores", 1};
   const std::string first = Rows(1, 300);
   const std::string second = Rows(1000, 200);
-  cache.Offer(key, first, Stores());
-  cache.Offer(key, second, Stores());
+  cache.Offer(key, Revision(first), first, Stores());
+  cache.Offer(key, Revision(second), second, Stores());
   EXPECT_EQ(cache.held_bytes(), second.size());
   std::optional<PushedRows> rows;
   WaitUntilParsed(cache, key, second, Stores(), rows);
@@ -114,39 +130,40 @@ TEST(ParsedChunkCache, ForgetDropsOneSessionsChunksOnly) {
   ParsedChunkCache cache(1 << 20, 1h);
   const std::string bytes = Rows(1, 100);
   for (int index = 1; index <= 3; ++index) {
-    cache.Offer({"S1", "Stores", index}, bytes, Stores());
-    cache.Offer({"S2", "Stores", index}, bytes, Stores());
+    cache.Offer({"S1", "Stores", index}, Revision(bytes), bytes, Stores());
+    cache.Offer({"S2", "Stores", index}, Revision(bytes), bytes, Stores());
   }
   cache.Forget("S1");
   EXPECT_EQ(cache.held_bytes(), 3 * bytes.size());
   std::optional<PushedRows> rows;
   WaitUntilParsed(cache, {"S2", "Stores", 3}, bytes, Stores(), rows);
   EXPECT_TRUE(rows.has_value());
-  EXPECT_FALSE(cache.Take({"S1", "Stores", 3}, bytes, Stores()).has_value());
+  EXPECT_FALSE(cache.Take({"S1", "Stores", 3}, Revision(bytes), Stores()).has_value());
 }
 
 TEST(ParsedChunkCache, TheBudgetBoundsTheBytesHeld) {
   const std::string bytes = Rows(1, 100);
   ParsedChunkCache cache(2 * bytes.size() + 10, 1h);
-  for (int index = 1; index <= 5; ++index) cache.Offer({"S1", "Stores", index}, bytes, Stores());
+  for (int index = 1; index <= 5; ++index)
+    cache.Offer({"S1", "Stores", index}, Revision(bytes), bytes, Stores());
   EXPECT_EQ(cache.held_bytes(), 2 * bytes.size());
   std::this_thread::sleep_for(50ms);
-  EXPECT_FALSE(cache.Take({"S1", "Stores", 3}, bytes, Stores()).has_value());
+  EXPECT_FALSE(cache.Take({"S1", "Stores", 3}, Revision(bytes), Stores()).has_value());
 
   ParsedChunkCache off(0, 1h);
-  off.Offer({"S1", "Stores", 1}, bytes, Stores());
+  off.Offer({"S1", "Stores", 1}, Revision(bytes), bytes, Stores());
   EXPECT_EQ(off.held_bytes(), 0u);
-  EXPECT_FALSE(off.Take({"S1", "Stores", 1}, bytes, Stores()).has_value());
+  EXPECT_FALSE(off.Take({"S1", "Stores", 1}, Revision(bytes), Stores()).has_value());
 }
 
 TEST(ParsedChunkCache, ChunksOlderThanTheirAgeGoAtTheNextOffer) {
   const std::string bytes = Rows(1, 100);
   ParsedChunkCache cache(1 << 20, 20ms);
-  cache.Offer({"S1", "Stores", 1}, bytes, Stores());
+  cache.Offer({"S1", "Stores", 1}, Revision(bytes), bytes, Stores());
   std::this_thread::sleep_for(60ms);
-  cache.Offer({"S2", "Stores", 1}, bytes, Stores());
+  cache.Offer({"S2", "Stores", 1}, Revision(bytes), bytes, Stores());
   EXPECT_EQ(cache.held_bytes(), bytes.size());
-  EXPECT_FALSE(cache.Take({"S1", "Stores", 1}, bytes, Stores()).has_value());
+  EXPECT_FALSE(cache.Take({"S1", "Stores", 1}, Revision(bytes), Stores()).has_value());
 }
 
 // Offers, takes and forgets from several threads at once: whatever a take returns is the parse of
@@ -164,10 +181,10 @@ TEST(ParsedChunkCache, ConcurrentCallsNeverGiveRowsOfOtherBytes) {
         const ChunkKey key{"S" + std::to_string(i % 2), "Stores", i % 3};
         const size_t version = static_cast<size_t>(t + i) % versions.size();
         if (i % 3 == 0) {
-          cache.Offer(key, versions[version], Stores());
+          cache.Offer(key, Revision(versions[version]), versions[version], Stores());
         } else if (i % 17 == 0) {
           cache.Forget(key.session_id);
-        } else if (auto rows = cache.Take(key, versions[version], Stores())) {
+        } else if (auto rows = cache.Take(key, Revision(versions[version]), Stores())) {
           EXPECT_EQ(*rows, expected[version]);
           ++taken;
         }
