@@ -128,8 +128,10 @@ StagedPushedRows::StagedPushedRows(const PushModel& model,
       tables_(std::move(tables)),
       staged_(directory / ("pushed-rows-" + NewTicketId() + ".staged")) {
   try {
-    written_ =
-        std::async(std::launch::async, [this] { WritePushedRows(model_, *tables_, staged_); });
+    written_ = std::async(std::launch::async, [this] {
+      std::filesystem::create_directories(staged_.parent_path());
+      WritePushedRows(model_, *tables_, staged_);
+    });
   } catch (const std::system_error&) {
     // No thread: Install writes the file itself.
   }

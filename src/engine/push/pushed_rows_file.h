@@ -37,7 +37,8 @@ void WritePushedRows(const PushModel& model, const PushedTables& tables,
 PushedTables ReadPushedRows(const PushModel& model, const std::filesystem::path& path);
 
 // A rows file written on a thread of its own while the caller does something else (a publish
-// builds its dataset): the constructor starts writing `tables` to a new file in `directory`;
+// builds its dataset): the constructor starts writing `tables` to a new file in `directory`
+// (made when missing);
 // Install(path) waits for it and renames it to `path`, fsyncing the directory. Where staging
 // failed or the rename cannot be done (another file system), Install writes `path` with
 // WritePushedRows, whose errors are then thrown. The destructor waits for the writing and

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -125,17 +126,32 @@ TEST(PushedRowsFile, StagedRowsNeverInstalledLeaveNoFile) {
   EXPECT_TRUE(FilesIn(dir.path()).empty());
 }
 
-TEST(PushedRowsFile, StagedRowsThatCouldNotBeStagedAreWrittenWhereInstalled) {
+TEST(PushedRowsFile, StagedRowsGoToADirectoryMadeForThem) {
   TempDir dir;
-  const auto path = dir.path() / "rows";
+  const auto path = dir.path() / "cubes" / "rows";
   {
-    engine::push::StagedPushedRows staged(SampleModel(),
-                                          std::make_shared<const PushedTables>(SampleRows()),
-                                          dir.path() / "no such directory");
+    engine::push::StagedPushedRows staged(
+        SampleModel(), std::make_shared<const PushedTables>(SampleRows()), dir.path() / "cubes");
     staged.Install(path);
   }
   EXPECT_EQ(ReadPushedRows(SampleModel(), path), SampleRows());
-  EXPECT_EQ(FilesIn(dir.path()), std::vector<std::string>{"rows"});
+  EXPECT_EQ(FilesIn(dir.path() / "cubes"), std::vector<std::string>{"rows"});
+}
+
+TEST(PushedRowsFile, StagedRowsThatCouldNotBeStagedAreWrittenWhereInstalled) {
+  TempDir dir;
+  const auto path = dir.path() / "rows";
+  std::ofstream(dir.path() / "a file") << "not a directory";
+  {
+    engine::push::StagedPushedRows staged(SampleModel(),
+                                          std::make_shared<const PushedTables>(SampleRows()),
+                                          dir.path() / "a file" / "cubes");
+    staged.Install(path);
+  }
+  EXPECT_EQ(ReadPushedRows(SampleModel(), path), SampleRows());
+  std::vector<std::string> files = FilesIn(dir.path());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"a file", "rows"}));
 }
 
 TEST(PushedRowsFile, NoFileIsNoRows) {
