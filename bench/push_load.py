@@ -7,13 +7,14 @@ Environment: ROWS (default 1000000), CHUNK_ROWS (default 100000), RUNS (default 
 
 The rows are generated once, deterministically (a fixed seed), then written as CSV for COPY and
 as the Python client's chunks (JSON arrays of row values, base64 in "data") for Tessera, so
-neither side is timed making them. Tessera is timed from the dataset's creation to the first
+neither side is timed making them. The runs alternate, a copy then a push, so a drift of the
+machine's speed reaches both. Tessera is timed from the dataset's creation to the first
 publishStatus that says published (polled every 20 ms), split into the upload (create, session,
 chunks) and the publish (publish call to published). COPY is timed around one psql running
 COPY ... FROM STDIN into a table created just before. The copies' aftermath is kept out of
 Tessera's runs, which share the machine's two cores: the tables are created without autovacuum
-(which would analyse and vacuum each million rows in the background) and a CHECKPOINT follows the
-copies, untimed; neither changes what a copy is timed on. Prints a table; asserts nothing."""
+(which would analyse and vacuum each million rows in the background) and a CHECKPOINT follows
+each copy, untimed; neither changes what a copy is timed on. Prints a table; asserts nothing."""
 import base64
 import datetime
 import http.client
@@ -147,14 +148,16 @@ def main():
     runs = int(os.environ.get("RUNS", 3))
     rows = generate_rows(row_count)
     chunks = encode_chunks(rows, chunk_rows)
+    tessera = Tessera(port)
+    copy_seconds, pushes = [], []
     with tempfile.TemporaryDirectory() as work:
         csv_path = os.path.join(work, "sales.csv")
         write_csv(rows, csv_path)
         del rows
-        copy_seconds = [copy_into_postgres(pg_url, psql, csv_path, run) for run in range(runs)]
-    subprocess.run([psql, pg_url, "-q", "-c", "CHECKPOINT"], check=True)
-    tessera = Tessera(port)
-    pushes = [tessera.push(f"push_load {run}", chunks) for run in range(runs)]
+        for run in range(runs):
+            copy_seconds.append(copy_into_postgres(pg_url, psql, csv_path, run))
+            subprocess.run([psql, pg_url, "-q", "-c", "CHECKPOINT"], check=True)
+            pushes.append(tessera.push(f"push_load {run}", chunks))
 
     copy = statistics.median(copy_seconds)
     upload = statistics.median(p[0] for p in pushes)
@@ -170,7 +173,8 @@ def main():
             ("  publish (to published)", publish, [p[1] for p in pushes])]:
         print(f"{label:28s} {seconds:9.3f} {row_count / seconds:12.0f}   "
               + " ".join(f"{s:.3f}" for s in samples))
-    print(f"ratio Tessera/COPY (rows/s): {copy / total:.2f}x")
+    print(f"ratio Tessera/COPY (rows/s): {copy / total:.2f}x   runs: "
+          + " ".join(f"{c / (p[0] + p[1]):.2f}x" for c, p in zip(copy_seconds, pushes)))
 
 
 if __name__ == "__main__":
