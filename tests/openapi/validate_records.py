@@ -279,16 +279,20 @@ def _check_chunk(chunk):
 
 def check_all(checker, records):
     """(finding, template) of each record, in order; the records are checked in forked workers,
-    one per core, as checking is CPU-bound."""
+    one per core, as checking is CPU-bound. Chunks take every n-th record, so that the large
+    records of one test spread over all the workers."""
     global _checker
     _checker = checker
     workers = min(os.cpu_count() or 1, max(1, len(records) // 500))
     if workers == 1:
         return _check_chunk(records)
-    size = -(-len(records) // (workers * 4))
-    chunks = [records[i:i + size] for i in range(0, len(records), size)]
+    count = workers * 4
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return [result for chunk in pool.map(_check_chunk, chunks) for result in chunk]
+        checked = pool.map(_check_chunk, [records[i::count] for i in range(count)])
+    results = [None] * len(records)
+    for first, chunk in enumerate(checked):
+        results[first::count] = chunk
+    return results
 
 
 def report(document, records, out=sys.stdout):

@@ -19,12 +19,6 @@ bool IsJson(std::optional<std::string_view> content_type) {
   return content_type && content_type->find("json") != std::string_view::npos;
 }
 
-// The body as text when the validator can check it, else null.
-Json RecordedBody(std::optional<std::string_view> content_type, std::string_view body) {
-  if (!IsJson(content_type) || body.size() > kMaxRecordedBodyBytes) return nullptr;
-  return std::string(body);
-}
-
 std::string CurrentTestName() {
   const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
   if (info == nullptr) return "";
@@ -52,6 +46,35 @@ class RecordFile {
   std::mutex mutex_;
 };
 
+// How many body bytes the running test has kept (kMaxRecordedBodyBytesPerTest).
+class BodyBudget {
+ public:
+  bool Take(const std::string& test, size_t bytes) {
+    std::lock_guard lock(mutex_);
+    if (test != test_) {
+      test_ = test;
+      used_ = 0;
+    }
+    if (used_ + bytes > kMaxRecordedBodyBytesPerTest) return false;
+    used_ += bytes;
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::string test_;
+  size_t used_ = 0;
+};
+
+// The body as text when the validator can check it, else null.
+Json RecordedBody(std::optional<std::string_view> content_type, std::string_view body,
+                  const std::string& test) {
+  static BodyBudget budget;
+  if (!IsJson(content_type) || body.size() > kMaxRecordedBodyBytes) return nullptr;
+  if (!budget.Take(test, body.size())) return nullptr;
+  return std::string(body);
+}
+
 RecordFile& TheRecordFile() {
   static RecordFile file(std::getenv("TESSERA_OPENAPI_RECORD_DIR"));
   return file;
@@ -68,14 +91,15 @@ void RecordExchange(std::string_view method, std::string_view target,
                     const http::Response& response) {
   const auto request_type = request_headers.Get("Content-Type");
   const auto response_type = response.headers.Get("Content-Type");
-  Json record = {{"test", CurrentTestName()},
+  const std::string test = CurrentTestName();
+  Json record = {{"test", test},
                  {"method", std::string(method)},
                  {"target", std::string(target)},
                  {"status", response.status},
                  {"contentType", OptionalText(response_type)},
                  {"requestContentType", OptionalText(request_type)},
-                 {"requestBody", RecordedBody(request_type, request_body)},
-                 {"responseBody", RecordedBody(response_type, response.body)},
+                 {"requestBody", RecordedBody(request_type, request_body, test)},
+                 {"responseBody", RecordedBody(response_type, response.body, test)},
                  {"responseBodyBytes", response.body.size()}};
   TheRecordFile().Append(record);
 }
