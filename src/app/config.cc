@@ -194,6 +194,19 @@ const std::vector<Binding>& Bindings() {
        [](Config& c, const std::string& v) {
          c.instance_result_budget_mb = ParseBounded(v, 1, int64_t{1} << 24);
        }},
+      {{"uploads.session_ttl_seconds", "TESSERA_UPLOAD_SESSION_TTL_SECONDS", "--upload-session-ttl",
+        "seconds an upload session of pushed data may go unused before it is forgotten with its "
+        "chunks; a publishing session is kept (default 3600)"},
+       [](Config& c, const std::string& v) {
+         c.upload_session_ttl_seconds = static_cast<int>(ParseBounded(v, 1, 604800));
+       }},
+      {{"uploads.parse_ahead_mb", "TESSERA_UPLOAD_PARSE_AHEAD_MB", "--upload-parse-ahead-mb",
+        "chunks of upload sessions this node holds parsed for their publish, in MiB of chunk "
+        "bytes (their rows take a few times more); 0 parses every chunk when its session is "
+        "published (default 256)"},
+       [](Config& c, const std::string& v) {
+         c.upload_parse_ahead_mb = ParseBounded(v, 0, int64_t{1} << 20);
+       }},
       {{"demo.on_first_start", "TESSERA_DEMO_ON_FIRST_START", "--demo-on-first-start",
         "generate the demo warehouse and load the Tutorial project when the storage service "
         "has no project yet: true or false (default true)"},

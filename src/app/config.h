@@ -53,7 +53,9 @@ struct Config {
   int job_lease_seconds = 30;
   int instance_async_after_ms = 1000;  // Prefer: respond-async answers 202 after this long
   int64_t instance_result_budget_mb = 1024;
-  int query_budget_seconds = 300;  // one computation on data, before it stops
+  int query_budget_seconds = 300;         // one computation on data, before it stops
+  int upload_session_ttl_seconds = 3600;  // an upload session without use, before it is forgotten
+  int64_t upload_parse_ahead_mb = 256;    // chunks held parsed for their publish; 0 holds none
   std::string log_level = "info";
   bool access_log = true;
   std::string log_format = "text";  // or "json"

@@ -236,6 +236,13 @@ service::InstanceStoreOptions InstanceOptionsOf(const Config& config) {
   return options;
 }
 
+service::PushServiceOptions PushOptionsOf(const Config& config) {
+  service::PushServiceOptions options;
+  options.session_ttl = std::chrono::seconds(config.upload_session_ttl_seconds);
+  options.parse_ahead_bytes = static_cast<size_t>(config.upload_parse_ahead_mb) << 20;
+  return options;
+}
+
 service::MigrationSetup MigrationSetupOf(const Config& config) {
   service::MigrationSetup setup;
   setup.jobs.node_id = NodeId(config.data_dir);
@@ -328,7 +335,7 @@ void Node::OpenWarehouses() {
 void Node::CreateServices() {
   parts_->services = std::make_unique<service::Services>(
       *parts_->store, SessionOptionsOf(config_), *parts_->warehouses, CubeOptionsOf(config_),
-      InstanceOptionsOf(config_), MigrationSetupOf(config_));
+      InstanceOptionsOf(config_), MigrationSetupOf(config_), PushOptionsOf(config_));
 }
 
 // Other nodes' changes (ended sessions, published cubes) arrive as notices where the storage

@@ -39,7 +39,8 @@ inline constexpr std::chrono::milliseconds kHealthProbeTimeout{2000};
 struct Services {
   Services(storage::MetadataStore& metadata_store, SessionOptions session_options,
            WarehouseRegistry& warehouses, CubeServiceOptions cube_options,
-           InstanceStoreOptions instance_options = {}, MigrationSetup migration_setup = {})
+           InstanceStoreOptions instance_options = {}, MigrationSetup migration_setup = {},
+           PushServiceOptions push_options = {})
       : store(metadata_store),
         warehouses(warehouses),
         directory(metadata_store),
@@ -53,7 +54,7 @@ struct Services {
         shared_instances(metadata_store, instances, instance_options.idle_ttl),
         dataset_instances(definitions, instances, shared_instances, nullptr),
         dashboards(objects, definitions, instances, shared_instances),
-        push(metadata_store, objects, cubes),
+        push(metadata_store, objects, cubes, push_options),
         storage_location(metadata_store, migration_setup.packages_dir,
                          migration_setup.jobs.node_id),
         readiness(metadata_store, warehouses, storage_location, kHealthProbeTimeout),

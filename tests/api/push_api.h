@@ -14,6 +14,24 @@
 
 namespace tessera::testing {
 
+// A dataset of one table "t": attribute store (its INTEGER column) and metric amount (DOUBLE).
+inline Json StoreAmountModel(const std::string& name) {
+  return {
+      {"name", name},
+      {"tables",
+       {{{"name", "t"},
+         {"columnHeaders",
+          {{{"name", "store"}, {"dataType", "INTEGER"}},
+           {{"name", "amount"}, {"dataType", "DOUBLE"}}}}}}},
+      {"attributes",
+       {{{"name", "store"},
+         {"attributeForms",
+          {{{"category", "ID"},
+            {"expressions", {{{"tableName", "t"}, {"columnName", "store"}}}}}}}}}},
+      {"metrics",
+       {{{"name", "amount"}, {"expressions", {{{"tableName", "t"}, {"columnName", "amount"}}}}}}}};
+}
+
 class PushApi : public DemoApi {
  protected:
   http::Response SendJson(const std::string& method, const std::string& target, const Json& body) {

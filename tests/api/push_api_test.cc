@@ -223,22 +223,7 @@ TEST_P(PushDatasetApi, TheClientFlowPublishesACubeThatAnswersLikeItsRows) {
 }
 
 TEST_P(PushDatasetApi, UpdatePoliciesMergeByTheAttributeColumns) {
-  // One table keyed by store and city; amount is the only non-key column.
-  Json model = {
-      {"name", "Policies"},
-      {"tables",
-       {{{"name", "t"},
-         {"columnHeaders",
-          {{{"name", "store"}, {"dataType", "INTEGER"}},
-           {{"name", "amount"}, {"dataType", "DOUBLE"}}}}}}},
-      {"attributes",
-       {{{"name", "store"},
-         {"attributeForms",
-          {{{"category", "ID"},
-            {"expressions", {{{"tableName", "t"}, {"columnName", "store"}}}}}}}}}},
-      {"metrics",
-       {{{"name", "amount"}, {"expressions", {{{"tableName", "t"}, {"columnName", "amount"}}}}}}}};
-  const std::string id = CreateModel(model);
+  const std::string id = CreateModel(StoreAmountModel("Policies"));
   const Json headers = {"store", "amount"};
   std::map<std::string, std::optional<double>> expected;
   auto apply = [&](const std::string& policy, const Json& rows) {

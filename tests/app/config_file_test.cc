@@ -73,7 +73,7 @@ TEST_F(StrictConfigFile, AnUnknownTableIsRefusedWithTheTablesAccepted) {
             Write("") +
                 ":2: unknown table [srever]; accepted at the top level: data_dir, [server], "
                 "[storage], [auth], [packages], [cubes], [migrations], [jobs], [instances], "
-                "[demo], [web], "
+                "[uploads], [demo], [web], "
                 "[log], [metrics], [warehouses.NAME]");
 }
 

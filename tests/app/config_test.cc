@@ -88,6 +88,28 @@ TEST(Config, JobLeasesAndTargetSilenceAreSecondsWithinBounds) {
                std::invalid_argument);
 }
 
+TEST(Config, UploadSessionsTtlAndParseAheadBudgetAreBounded) {
+  Config defaults = LoadConfig({}, std::nullopt);
+  EXPECT_EQ(defaults.upload_session_ttl_seconds, 3600);
+  EXPECT_EQ(defaults.upload_parse_ahead_mb, 256);
+  testing::TempDir dir;
+  std::string file = WriteToml(dir, "[uploads]\nsession_ttl_seconds = 600\n");
+  ScopedEnv env("TESSERA_UPLOAD_PARSE_AHEAD_MB", "0");
+  Config config = LoadConfig({}, file);
+  EXPECT_EQ(config.upload_session_ttl_seconds, 600);
+  EXPECT_EQ(config.upload_parse_ahead_mb, 0) << "0 turns the parse ahead off";
+  try {
+    LoadConfig({{"uploads.session_ttl_seconds", "0"}}, std::nullopt);
+    FAIL() << "a TTL of 0 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--upload-session-ttl"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("from 1 to 604800"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(LoadConfig({{"uploads.parse_ahead_mb", "-1"}}, std::nullopt), std::invalid_argument);
+  EXPECT_THROW(LoadConfig({{"uploads.parse_ahead_mb", "lots"}}, std::nullopt),
+               std::invalid_argument);
+}
+
 TEST(Config, AMalformedFileIsRejected) {
   testing::TempDir dir;
   std::string file = WriteToml(dir, "[server\nlisten = ");
