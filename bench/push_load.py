@@ -3,7 +3,7 @@ published, against PostgreSQL's COPY of the same rows, in rows per second (media
 
 Run by bench/push_load.sh, which starts both servers:
   push_load.py TESSERA_PORT POSTGRES_URL PSQL
-Environment: ROWS (default 1000000), CHUNK_ROWS (default 100000), RUNS (default 3).
+Environment: ROWS (default 1000000), CHUNK_ROWS (default 100000), RUNS (default 5).
 
 The rows are generated once, deterministically (a fixed seed), then written as CSV for COPY and
 as the bodies of the Python client's chunk PUTs (JSON arrays of row values, base64 in "data") for
@@ -149,7 +149,7 @@ def main():
     port, pg_url, psql = sys.argv[1], sys.argv[2], sys.argv[3]
     row_count = int(os.environ.get("ROWS", 1000000))
     chunk_rows = int(os.environ.get("CHUNK_ROWS", 100000))
-    runs = int(os.environ.get("RUNS", 3))
+    runs = int(os.environ.get("RUNS", 5))
     rows = generate_rows(row_count)
     chunks = encode_chunks(rows, chunk_rows)
     tessera = Tessera(port)

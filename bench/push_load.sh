@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Pushed data speed: a million sales rows uploaded through an upload session and published, in
-# rows per second against PostgreSQL's COPY of the same rows (median of 3; bench/push_load.py
+# rows per second against PostgreSQL's COPY of the same rows (median of 5; bench/push_load.py
 # says what is timed). PostgreSQL is a private cluster of scripts/with-test-postgres.sh; Tessera
 # runs with its default embedded store in a temporary data directory.
 #
