@@ -541,8 +541,9 @@ std::vector<SecurityRoleView> DirectoryService::ListSecurityRoles(const Principa
   store_.Read([&](storage::MetadataTransaction& tx) {
     ObjectViewBuilder builder(tx, principal);
     for (const auto& role : tx.ListObjects("", {{model::kTypeSecurityRole}, {}})) {
-      roles.push_back(
-          {builder.Build(role, false), model::SecurityRoleFromJson(role.definition).privileges});
+      roles.push_back({builder.Build(role, false),
+                       model::SecurityRoleFromJson(role.definition).privileges,
+                       {}});
     }
   });
   return roles;
