@@ -14,7 +14,12 @@ chunks) and the publish (publish call to published). COPY is timed around one ps
 COPY ... FROM STDIN into a table created just before. The copies' aftermath is kept out of
 Tessera's runs, which share the machine's two cores: the tables are created without autovacuum
 (which would analyse and vacuum each million rows in the background) and a CHECKPOINT follows
-each copy, untimed; neither changes what a copy is timed on. Prints a table; asserts nothing."""
+each copy, untimed; neither changes what a copy is timed on. Likewise each push is followed by a
+second's pause, untimed, for the server's work after it (the store's checkpoint). With SERVER_PID
+(the server's process id, as bench/push_load.sh passes it) the server's CPU seconds per push are
+printed too, from the push's start to the pause's end: on a machine whose cores a push keeps busy,
+that figure says what a change saved more steadily than the times, which move with the machine.
+Prints a table; asserts nothing."""
 import base64
 import datetime
 import http.client
@@ -145,15 +150,25 @@ class Tessera:
         return uploaded - began, time.perf_counter() - uploaded
 
 
+def cpu_seconds(pid):
+    """The CPU time (user and system, every thread) process `pid` has used so far."""
+    if not pid:
+        return 0.0
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main():
     port, pg_url, psql = sys.argv[1], sys.argv[2], sys.argv[3]
     row_count = int(os.environ.get("ROWS", 1000000))
     chunk_rows = int(os.environ.get("CHUNK_ROWS", 100000))
     runs = int(os.environ.get("RUNS", 5))
+    server_pid = os.environ.get("SERVER_PID", "")
     rows = generate_rows(row_count)
     chunks = encode_chunks(rows, chunk_rows)
     tessera = Tessera(port)
-    copy_seconds, pushes = [], []
+    copy_seconds, pushes, server_cpu = [], [], []
     with tempfile.TemporaryDirectory() as work:
         csv_path = os.path.join(work, "sales.csv")
         write_csv(rows, csv_path)
@@ -161,7 +176,10 @@ def main():
         for run in range(runs):
             copy_seconds.append(copy_into_postgres(pg_url, psql, csv_path, run))
             subprocess.run([psql, pg_url, "-q", "-c", "CHECKPOINT"], check=True)
+            cpu_before = cpu_seconds(server_pid)
             pushes.append(tessera.push(f"push_load {run}", chunks))
+            time.sleep(1)
+            server_cpu.append(cpu_seconds(server_pid) - cpu_before)
 
     copy = statistics.median(copy_seconds)
     upload = statistics.median(p[0] for p in pushes)
@@ -179,6 +197,14 @@ def main():
               + " ".join(f"{s:.3f}" for s in samples))
     print(f"ratio Tessera/COPY (rows/s): {copy / total:.2f}x   runs: "
           + " ".join(f"{c / (p[0] + p[1]):.2f}x" for c, p in zip(copy_seconds, pushes)))
+    if server_pid:
+        print(f"Tessera server CPU per push: {statistics.median(server_cpu):.2f} s "
+              f"({statistics.median(server_cpu) * 1e6 / row_count:.2f} us a row)   runs: "
+              + " ".join(f"{s:.2f}" for s in server_cpu))
+        with open(f"/proc/{server_pid}/status") as status:
+            memory = dict(line.split(":", 1) for line in status if line.startswith("Vm"))
+        print(f"Tessera server memory after the pushes: resident {memory['VmRSS'].strip()}, "
+              f"peak {memory['VmHWM'].strip()}")
 
 
 if __name__ == "__main__":

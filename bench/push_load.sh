@@ -5,7 +5,8 @@
 # runs with its default embedded store in a temporary data directory.
 #
 #   bench/push_load.sh [BINARY]      (default build/release/tessera)
-#   environment: ROWS, CHUNK_ROWS, RUNS (see bench/push_load.py)
+#   environment: ROWS, CHUNK_ROWS, RUNS (see bench/push_load.py); PERF_DATA=FILE records a
+#   profile of the server (PERF_ARGS, default "-F 499 -g")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${1:-build/release/tessera}
@@ -17,7 +18,7 @@ fi
 
 data=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-${PERF_DATA:+perf record -F 499 -g -o "$PERF_DATA" --} "$binary" serve --listen "127.0.0.1:$port" --data-dir "$data" --access-log false --log-level warn \
+${PERF_DATA:+perf record ${PERF_ARGS:--F 499 -g} -o "$PERF_DATA" --} "$binary" serve --listen "127.0.0.1:$port" --data-dir "$data" --access-log false --log-level warn \
   --demo-on-first-start false &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
@@ -26,4 +27,7 @@ for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/api/status" >/dev/null 
 
 psql="$TESSERA_PG_BINDIR/psql"
 [[ -x "$psql" ]] || psql=$(command -v psql)
-python3 bench/push_load.py "$port" "$TESSERA_TEST_PG" "$psql"
+# The server's CPU time is read from /proc, so not when perf is its parent.
+server_pid=$server
+[[ -z "${PERF_DATA:-}" ]] || server_pid=
+SERVER_PID=$server_pid python3 bench/push_load.py "$port" "$TESSERA_TEST_PG" "$psql"
