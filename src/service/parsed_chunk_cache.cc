@@ -45,7 +45,7 @@ void ParsedChunkCache::Offer(const ChunkKey& key, std::string revision, std::str
     Entry& entry = entries_[key];
     entry.cost = bytes.size();
     entry.revision = std::move(revision);
-    entry.bytes = std::move(bytes);
+    entry.bytes = std::make_shared<const std::string>(std::move(bytes));
     entry.shape = std::move(shape);
     entry.offered = now;
     entry.generation = next_generation_++;
@@ -54,20 +54,22 @@ void ParsedChunkCache::Offer(const ChunkKey& key, std::string revision, std::str
   wake_.notify_one();
 }
 
-std::optional<engine::push::PushedRows> ParsedChunkCache::Take(const ChunkKey& key,
-                                                               std::string_view revision,
-                                                               const ChunkShape& shape) {
+std::optional<TakenChunk> ParsedChunkCache::Take(const ChunkKey& key, std::string_view revision,
+                                                 const ChunkShape& shape) {
   std::lock_guard lock(mutex_);
   auto found = entries_.find(key);
   if (found == entries_.end()) return std::nullopt;
-  std::optional<engine::push::PushedRows> rows;
+  std::optional<TakenChunk> taken;
   Entry& entry = found->second;
-  if (entry.state == State::kParsed && !revision.empty() && entry.revision == revision &&
-      entry.shape == shape) {
-    rows = std::move(entry.rows);
+  if (!revision.empty() && entry.revision == revision) {
+    if (entry.state != State::kParsed) {
+      taken = TakenChunk{std::nullopt, std::move(entry.bytes)};
+    } else if (entry.shape == shape) {
+      taken = TakenChunk{std::move(entry.rows), nullptr};
+    }
   }
   Erase(found);
-  return rows;
+  return taken;
 }
 
 void ParsedChunkCache::Forget(const std::string& session_id) {
@@ -108,32 +110,37 @@ void ParsedChunkCache::Work() {
     queue_.pop_front();
     auto found = entries_.find(key);
     if (found == entries_.end() || found->second.generation != generation) continue;  // gone
-    // The bytes leave the entry to be parsed, for good; an entry replaced, taken or forgotten
-    // meanwhile is gone or has another generation when the parse ends, and the rows are dropped.
+    // The entry keeps the bytes while they are parsed, for a Take() meanwhile; an entry replaced,
+    // taken or forgotten meanwhile is gone or has another generation when the parse ends, and the
+    // rows are dropped.
     Entry& entry = found->second;
     entry.state = State::kParsing;
-    std::string bytes = std::move(entry.bytes);
+    std::shared_ptr<const std::string> bytes = entry.bytes;
     const ChunkShape shape = entry.shape;
     lock.unlock();
     std::optional<engine::push::PushedRows> rows;
     try {
       rows = engine::push::ParseChunk(shape.table, shape.column_headers, shape.column_orientation,
-                                      bytes);
+                                      *bytes);
     } catch (const std::exception&) {
       // Checked when it arrived, so a fault of memory, or a model changed since: the publish
       // parses it itself.
     }
-    std::string().swap(bytes);
     lock.lock();
     found = entries_.find(key);
     if (found != entries_.end() && found->second.generation == generation) {
       if (rows) {
         found->second.rows = std::move(*rows);
+        found->second.bytes.reset();
         found->second.state = State::kParsed;
       } else {
         Erase(found);
       }
     }
+    // The bytes are freed, when this was their last holder, without the lock.
+    lock.unlock();
+    bytes.reset();
+    lock.lock();
   }
 }
 

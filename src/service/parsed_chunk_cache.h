@@ -12,13 +12,14 @@
 //     processor nothing else wants (SCHED_IDLE), and then lets the bytes go. A chunk offered
 //     again under its key replaces the earlier offer, queued or parsed. A chunk that fails to
 //     parse is dropped.
-//   - Take() gives the parsed rows of a key, and forgets them, only when they were parsed from
-//     the stored chunk of revision `revision` (never "", a chunk stored without one) against an
-//     equal table, headers and orientation: a chunk replaced through another node, or a model
-//     changed since, is never taken from here, and the caller need not read the chunk's bytes to
-//     know it. Otherwise it returns nullopt at once and forgets the key: the caller reads and
-//     parses. It never waits for the worker, which may not run for as long as the processors
-//     are busy; a parse it ends is dropped.
+//   - Take() gives what it holds of a key, and forgets the key, only when it holds the stored
+//     chunk of revision `revision` (never "", a chunk stored without one): the parsed rows, when
+//     they were parsed against an equal table, headers and orientation, or else, while the
+//     chunk's parse has not ended, its bytes, which spare the caller reading them back from the
+//     store. A chunk replaced through another node, or rows of a model changed since, are never
+//     taken from here, and the caller need not read the chunk's bytes to know it. Otherwise it
+//     returns nullopt at once: the caller reads and parses. It never waits for the worker, which
+//     may not run for as long as the processors are busy; a parse it ends is dropped.
 //   - Forget() drops a session's chunks, queued, being parsed or parsed.
 //   - The bytes of the chunks held (queued, or parsed and counted as their bytes were; their
 //     rows take a few times more) never exceed `budget_bytes`, but for a chunk whose parse is
@@ -33,6 +34,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -61,6 +63,12 @@ struct ChunkShape {
   bool operator==(const ChunkShape&) const = default;
 };
 
+// A chunk as Take() gives it: its rows, or, when they are not ready, its bytes.
+struct TakenChunk {
+  std::optional<engine::push::PushedRows> rows;
+  std::shared_ptr<const std::string> bytes;  // without rows
+};
+
 class ParsedChunkCache {
  public:
   ParsedChunkCache(size_t budget_bytes, std::chrono::milliseconds max_age);
@@ -69,8 +77,8 @@ class ParsedChunkCache {
   ParsedChunkCache& operator=(const ParsedChunkCache&) = delete;
 
   void Offer(const ChunkKey& key, std::string revision, std::string bytes, ChunkShape shape);
-  std::optional<engine::push::PushedRows> Take(const ChunkKey& key, std::string_view revision,
-                                               const ChunkShape& shape);
+  std::optional<TakenChunk> Take(const ChunkKey& key, std::string_view revision,
+                                 const ChunkShape& shape);
   void Forget(const std::string& session_id);
 
   size_t held_bytes() const;  // for tests
@@ -80,8 +88,8 @@ class ParsedChunkCache {
   struct Entry {
     State state = State::kQueued;
     std::string revision;
-    std::string bytes;  // until parsed
-    size_t cost = 0;    // the bytes' size, counted against the budget
+    std::shared_ptr<const std::string> bytes;  // until parsed (shared with its parse)
+    size_t cost = 0;                           // the bytes' size, counted against the budget
     ChunkShape shape;
     engine::push::PushedRows rows;
     std::chrono::steady_clock::time_point offered;

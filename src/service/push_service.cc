@@ -380,12 +380,15 @@ void PushService::Publish(const Principal& principal, const std::string& project
       LoadPushed(objects_, principal, project_id, dataset_id, model::kRightWrite);
   const auto tables = UploadTablesOf(session);
   for (const auto& [name, table] : tables) TableOf(dataset.model, name);  // it may be replaced
+  // The chunks as the session is marked publishing: from then on they do not change.
+  std::vector<storage::UploadChunk> chunks;
   store_.Write([&](storage::MetadataTransaction& tx) {
     auto current = tx.FindUploadSession(session.id, /*for_update=*/true);
     if (!current) SessionNotFound(session.id, session.dataset_id);
     RefuseIfPublished(*current, "is already published or publishing");
     RefuseIfFailed(*current);
-    RequireNoGaps(tx.ListUploadChunkKeys(session.id));
+    chunks = tx.ListUploadChunkKeys(session.id);
+    RequireNoGaps(chunks);
     current->state = kSessionPublishing;
     current->error.clear();
     current->publish_started = Now();
@@ -394,7 +397,7 @@ void PushService::Publish(const Principal& principal, const std::string& project
   });
   try {
     StartPublish(project_id, dataset.record.id, dataset.model,
-                 LoadsOf(session.id, dataset.model, tables), session.id);
+                 LoadsOf(session.id, std::move(chunks), dataset.model, tables), session.id);
   } catch (const std::exception& e) {
     // Its chunks are handed over or unreadable: a new session is needed.
     EndSession(session.id, std::string("the publish could not start: ") + e.what() +
@@ -404,29 +407,33 @@ void PushService::Publish(const Principal& principal, const std::string& project
 }
 
 PushService::Loads PushService::LoadsOf(const std::string& session_id,
+                                        std::vector<storage::UploadChunk> chunks,
                                         const engine::push::PushModel& model,
                                         const std::map<std::string, UploadTableRequest>& tables) {
-  // The chunks this node parsed ahead are taken by their revision; only the others are read.
-  std::vector<storage::UploadChunk> chunks;
-  store_.Read(
-      [&](storage::MetadataTransaction& tx) { chunks = tx.ListUploadChunkKeys(session_id); });
-  std::vector<std::optional<engine::push::PushedRows>> taken(chunks.size());
+  // The chunks this node holds are taken by their revision, parsed ahead or as bytes; only the
+  // others are read from the store.
+  std::vector<TakenChunk> taken(chunks.size());
   for (size_t i = 0; i < chunks.size(); ++i) {
     const storage::UploadChunk& chunk = chunks[i];
-    taken[i] = parse_ahead_.Take({session_id, chunk.table, chunk.index}, chunk.revision,
-                                 ShapeOf(TableOf(model, chunk.table), tables.at(chunk.table)));
+    if (auto held =
+            parse_ahead_.Take({session_id, chunk.table, chunk.index}, chunk.revision,
+                              ShapeOf(TableOf(model, chunk.table), tables.at(chunk.table)))) {
+      taken[i] = std::move(*held);
+    }
   }
   store_.Read([&](storage::MetadataTransaction& tx) {
     for (size_t i = 0; i < chunks.size(); ++i) {
-      if (!taken[i]) chunks[i].data = ReadChunk(tx, session_id, chunks[i]);
+      if (!taken[i].rows && !taken[i].bytes) chunks[i].data = ReadChunk(tx, session_id, chunks[i]);
     }
   });
   std::vector<engine::push::PushedRows> rows = ParsedInParallel(chunks, [&](size_t i) {
-    if (taken[i]) return std::move(*taken[i]);
+    if (taken[i].rows) return std::move(*taken[i].rows);
     storage::UploadChunk& chunk = chunks[i];
     const ChunkShape shape = ShapeOf(TableOf(model, chunk.table), tables.at(chunk.table));
-    engine::push::PushedRows chunk_rows = engine::push::ParseChunk(
-        shape.table, shape.column_headers, shape.column_orientation, chunk.data);
+    engine::push::PushedRows chunk_rows =
+        engine::push::ParseChunk(shape.table, shape.column_headers, shape.column_orientation,
+                                 taken[i].bytes ? *taken[i].bytes : chunk.data);
+    taken[i].bytes.reset();
     std::string().swap(chunk.data);
     return chunk_rows;
   });

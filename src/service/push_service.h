@@ -163,8 +163,11 @@ class PushService {
                                            const std::string& dataset_id,
                                            const std::string& session_id);
   bool IsExpired(const storage::UploadSessionRecord& session) const;
-  // The session's chunks, parsed and concatenated in index order per table.
-  Loads LoadsOf(const std::string& session_id, const engine::push::PushModel& model,
+  // The session's chunks, listed by key and revision in `chunks` (ListUploadChunkKeys), parsed
+  // and concatenated in index order per table. Listing them again would cost a walk through every
+  // chunk's stored bytes, where SQLite keeps the revision.
+  Loads LoadsOf(const std::string& session_id, std::vector<storage::UploadChunk> chunks,
+                const engine::push::PushModel& model,
                 const std::map<std::string, UploadTableRequest>& tables);
   // Records the end of the session's publish ("" or the error) and drops its chunks.
   void EndSession(const std::string& session_id, const std::string& error);

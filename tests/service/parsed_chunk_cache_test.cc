@@ -50,6 +50,14 @@ PushedRows Parsed(const ChunkShape& shape, const std::string& bytes) {
                                   bytes);
 }
 
+// The rows Take() gives, if any.
+std::optional<PushedRows> RowsTaken(ParsedChunkCache& cache, const ChunkKey& key,
+                                    std::string_view revision, const ChunkShape& shape) {
+  std::optional<service::TakenChunk> taken = cache.Take(key, revision, shape);
+  if (!taken) return std::nullopt;
+  return std::move(taken->rows);
+}
+
 // Take() withdraws a chunk still queued; a test that wants it parsed lets the worker get there.
 void WaitUntilParsed(ParsedChunkCache& cache, const ChunkKey& key, const std::string& bytes,
                      const ChunkShape& shape, std::optional<PushedRows>& rows) {
@@ -57,7 +65,7 @@ void WaitUntilParsed(ParsedChunkCache& cache, const ChunkKey& key, const std::st
        std::chrono::steady_clock::now() < deadline;) {
     // A probe with other bytes would drop the entry, so the probe is the real take, retried on
     // a fresh offer until the worker has had the time to parse it.
-    rows = cache.Take(key, Revision(bytes), shape);
+    rows = RowsTaken(cache, key, Revision(bytes), shape);
     if (rows) return;
     cache.Offer(key, Revision(bytes), bytes, shape);
     std::this_thread::sleep_for(5ms);
@@ -77,6 +85,28 @@ TEST(ParsedChunkCache, AnOfferedChunkIsTakenAsItsParse) {
   EXPECT_FALSE(cache.Take(key, Revision(bytes), Stores()).has_value());
 }
 
+// The worker parses in order of offer, so the last of many large chunks is still queued, or being
+// parsed, when it is taken at once: its bytes come back instead of a read of the store.
+TEST(ParsedChunkCache, AChunkNotYetParsedIsTakenAsItsBytes) {
+  ParsedChunkCache cache(size_t{1} << 30, 1h);
+  std::vector<std::string> chunks;
+  for (int index = 1; index <= 20; ++index) {
+    chunks.push_back(Rows(index * 100000, 20000));
+    cache.Offer({"S1", "Stores", index}, Revision(chunks.back()), chunks.back(), Stores());
+  }
+  const size_t held = cache.held_bytes();
+  std::optional<service::TakenChunk> taken =
+      cache.Take({"S1", "Stores", 20}, Revision(chunks.back()), Stores());
+  ASSERT_TRUE(taken.has_value());
+  ASSERT_FALSE(taken->rows.has_value());
+  ASSERT_NE(taken->bytes, nullptr);
+  EXPECT_EQ(*taken->bytes, chunks.back());
+  EXPECT_EQ(cache.held_bytes(), held - chunks.back().size()) << "a taken chunk is forgotten";
+  EXPECT_FALSE(cache.Take({"S1", "Stores", 20}, Revision(chunks.back()), Stores()).has_value());
+  // Not the bytes of another revision.
+  EXPECT_FALSE(cache.Take({"S1", "Stores", 19}, Revision(chunks[0]), Stores()).has_value());
+}
+
 TEST(ParsedChunkCache, AnotherRevisionOrAnotherShapeIsNeverTakenFromTheCache) {
   const ChunkKey key{"S1", "Stores", 1};
   const std::string bytes = Rows(1, 500);
@@ -92,13 +122,11 @@ TEST(ParsedChunkCache, AnotherRevisionOrAnotherShapeIsNeverTakenFromTheCache) {
   {  // a chunk stored before revisions reads with none, which matches nothing
     ParsedChunkCache cache(1 << 20, 1h);
     cache.Offer(key, "", bytes, Stores());
-    std::optional<PushedRows> rows;
-    for (int attempt = 0; attempt < 20 && !rows; ++attempt) {
+    for (int attempt = 0; attempt < 20; ++attempt) {
       std::this_thread::sleep_for(10ms);
-      rows = cache.Take(key, "", Stores());
+      EXPECT_FALSE(cache.Take(key, "", Stores()).has_value()) << "neither rows nor bytes";
       cache.Offer(key, "", bytes, Stores());
     }
-    EXPECT_FALSE(rows.has_value());
   }
   for (auto changed : {0, 1, 2}) {
     ParsedChunkCache cache(1 << 20, 1h);
@@ -108,7 +136,13 @@ TEST(ParsedChunkCache, AnotherRevisionOrAnotherShapeIsNeverTakenFromTheCache) {
     if (changed == 0) shape.table.columns[2] = {"sales", DataType::kText, "STRING"};
     if (changed == 1) shape.column_headers = {"store_id", "sales", "city"};
     if (changed == 2) shape.column_orientation = true;
-    EXPECT_FALSE(cache.Take(key, Revision(bytes), shape).has_value()) << "change " << changed;
+    // The bytes, if the parse has not ended, are the chunk's all the same; rows, never.
+    std::optional<service::TakenChunk> taken = cache.Take(key, Revision(bytes), shape);
+    if (taken) {
+      EXPECT_FALSE(taken->rows.has_value()) << "change " << changed;
+      ASSERT_NE(taken->bytes, nullptr);
+      EXPECT_EQ(*taken->bytes, bytes);
+    }
   }
 }
 
@@ -184,8 +218,13 @@ TEST(ParsedChunkCache, ConcurrentCallsNeverGiveRowsOfOtherBytes) {
           cache.Offer(key, Revision(versions[version]), versions[version], Stores());
         } else if (i % 17 == 0) {
           cache.Forget(key.session_id);
-        } else if (auto rows = cache.Take(key, Revision(versions[version]), Stores())) {
-          EXPECT_EQ(*rows, expected[version]);
+        } else if (auto chunk = cache.Take(key, Revision(versions[version]), Stores())) {
+          if (chunk->rows) {
+            EXPECT_EQ(*chunk->rows, expected[version]);
+          } else {
+            ASSERT_NE(chunk->bytes, nullptr);
+            EXPECT_EQ(*chunk->bytes, versions[version]);
+          }
           ++taken;
         }
       }
