@@ -33,7 +33,7 @@
 
 namespace tessera::storage {
 
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 
 struct ObjectFilter {
   std::vector<int> types;     // empty = any; matches ObjectRecord::type
@@ -180,7 +180,9 @@ class MetadataTransaction {
 
   // Dataset upload sessions and their chunks. DeleteUploadSession and
   // DeleteUploadSessionsUnusedSince (every session not publishing whose last use came before
-  // `before`) drop the sessions' chunks too. PutUploadChunk replaces the chunk of the same
+  // `before`) drop the sessions' chunks too; the latter also drops chunks whose session is gone,
+  // which an embedded store's crash between its two files' commits can leave
+  // (storage/sqlite_connection.h). PutUploadChunk replaces the chunk of the same
   // (table, index), revision included. Chunks list by table name, then index;
   // ListUploadChunkKeys leaves `data` empty. FindUploadChunk reads one chunk, `data` and all.
   virtual void PutUploadSession(const UploadSessionRecord& session) = 0;

@@ -130,12 +130,36 @@ constexpr std::string_view kVersion7Statements[] = {
 constexpr std::string_view kVersion8AddChunkRevision =
     "ALTER TABLE upload_chunks ADD COLUMN revision TEXT NOT NULL DEFAULT ''";
 
+// Version 9: on SQLite, the chunks move to the attached `chunks` database
+// (storage/sqlite_connection.h), created by EnsureChunkTable; PostgreSQL keeps them where they are.
+constexpr std::string_view kVersion9SqliteStatements[] = {
+    "INSERT OR REPLACE INTO chunks.upload_chunks"
+    " (session_id, table_name, chunk_index, revision, data)"
+    " SELECT session_id, table_name, chunk_index, revision, data FROM main.upload_chunks",
+    "DROP TABLE main.upload_chunks",
+};
+
+// The revision precedes the bytes, so listing the chunks' revisions does not walk their pages.
+constexpr std::string_view kCreateSqliteChunkTable =
+    "CREATE TABLE IF NOT EXISTS chunks.upload_chunks ("
+    " session_id TEXT NOT NULL, table_name TEXT NOT NULL, chunk_index BIGINT NOT NULL,"
+    " revision TEXT NOT NULL DEFAULT '', data TEXT NOT NULL,"
+    " PRIMARY KEY (session_id, table_name, chunk_index))";
+
+bool IsSqlite(SqlConnection& connection) { return connection.backend_name() == "sqlite"; }
+
+// On SQLite, at every start: the chunk file may be new (never made, or removed while the server
+// was down), and upload sessions then find their chunks gone rather than the table missing.
+void EnsureChunkTable(SqlConnection& connection) {
+  if (IsSqlite(connection)) connection.Execute(kCreateSqliteChunkTable);
+}
+
 // Whether `table` has `column` (an ALTER TABLE ... ADD COLUMN cannot say "if not exists" on
 // every backend).
 bool HasColumn(SqlConnection& connection, std::string_view table, std::string_view column) {
-  const bool sqlite = connection.backend_name() == "sqlite";
+  const bool sqlite = IsSqlite(connection);
   return !connection
-              .Query(sqlite ? "SELECT 1 FROM pragma_table_info(?) WHERE name = ?"
+              .Query(sqlite ? "SELECT 1 FROM pragma_table_info(?, 'main') WHERE name = ?"
                             : "SELECT 1 FROM information_schema.columns WHERE table_schema = "
                               "current_schema() AND table_name = ? AND column_name = ?",
                      {std::string(table), std::string(column)})
@@ -171,6 +195,9 @@ void ApplyUpgrades(SqlConnection& connection, int64_t from_version) {
   }
   if (from_version < 8 && !HasColumn(connection, "upload_chunks", "revision")) {
     connection.Execute(kVersion8AddChunkRevision);
+  }
+  if (from_version < 9 && IsSqlite(connection)) {
+    for (std::string_view statement : kVersion9SqliteStatements) connection.Execute(statement);
   }
 }
 
@@ -214,6 +241,7 @@ void UpgradeSchema(SqlConnection& connection) {
 }  // namespace
 
 void EnsureSchema(SqlConnection& connection) {
+  EnsureChunkTable(connection);
   if (!connection.HasTable("schema_version")) CreateSchema(connection);
   int64_t version = ReadVersion(connection);
   if (version >= kOldestUpgradableVersion && version < kSchemaVersion) {

@@ -75,8 +75,8 @@ bool SqlMetadataTransaction::DeleteUploadSession(const std::string& id) {
 int SqlMetadataTransaction::DeleteUploadSessionsUnusedSince(Timestamp before) {
   const SqlParams params = {ToUnixMillis(before)};
   db_.Execute(
-      "DELETE FROM upload_chunks WHERE session_id IN (SELECT id FROM upload_sessions "
-      "WHERE state <> 'publishing' AND last_used_ms < ?)",
+      "DELETE FROM upload_chunks WHERE session_id NOT IN (SELECT id FROM upload_sessions "
+      "WHERE state = 'publishing' OR last_used_ms >= ?)",
       params);
   return static_cast<int>(db_.Execute(
       "DELETE FROM upload_sessions WHERE state <> 'publishing' AND last_used_ms < ?", params));

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/private_files.h"
 #include "db/connect_error.h"
 #include "db/sqlite.h"
 
@@ -51,18 +52,16 @@ struct StringHash {
   size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
 };
 
-// The write-ahead log hook of a connection whose checkpoints a WalCheckpointer makes.
-int ReportLogLength(void* checkpointer, sqlite3*, const char*, int pages) {
-  static_cast<WalCheckpointer*>(checkpointer)->LogGrew(pages);
-  return SQLITE_OK;
-}
-
 class SqliteConnection : public SqlConnection {
  public:
   explicit SqliteConnection(db::SqliteHandle db) : db_(std::move(db)) {}
 
+  // After the chunk database is attached: the hook reports the log of either file in bytes.
   void LeaveCheckpointsTo(WalCheckpointer& checkpointer) {
-    sqlite3_wal_hook(db_.get(), &ReportLogLength, &checkpointer);
+    checkpointer_ = &checkpointer;
+    main_page_size_ = AsInt(Query("PRAGMA main.page_size", {}).at(0).at(0));
+    chunk_page_size_ = AsInt(Query("PRAGMA chunks.page_size", {}).at(0).at(0));
+    sqlite3_wal_hook(db_.get(), &ReportLogLength, this);
   }
 
   int64_t Execute(std::string_view sql, const SqlParams& params) override {
@@ -129,16 +128,43 @@ class SqliteConnection : public SqlConnection {
     throw SqlError(kind, "sqlite: " + failure.message);
   }
 
+  static int ReportLogLength(void* connection, sqlite3*, const char* schema, int pages) {
+    auto* self = static_cast<SqliteConnection*>(connection);
+    const int64_t page_size =
+        std::string_view(schema) == "chunks" ? self->chunk_page_size_ : self->main_page_size_;
+    self->checkpointer_->LogGrew(pages * page_size);
+    return SQLITE_OK;
+  }
+
   static constexpr size_t kMaxPreparedStatements = 256;
 
   db::SqliteHandle db_;
   bool healthy_ = true;
+  WalCheckpointer* checkpointer_ = nullptr;
+  int64_t main_page_size_ = 0;
+  int64_t chunk_page_size_ = 0;
   // Declared after db_: finalized before the handle closes.
   std::unordered_map<std::string, std::unique_ptr<db::SqliteStatement>, StringHash, std::equal_to<>>
       statements_;
 };
 
+// Attached after the main file's pragmas, so it inherits secure_delete. The page size takes
+// effect only while the file is still empty.
+void AttachChunkDatabase(SqlConnection& connection, const std::string& path) {
+  const std::string chunk_path = ChunkDatabasePath(path);
+  if (chunk_path != path) CreatePrivateFile(chunk_path);
+  connection.Execute("ATTACH DATABASE ? AS chunks", {chunk_path});
+  connection.Execute("PRAGMA chunks.page_size = 65536", {});
+  connection.Query("PRAGMA chunks.journal_mode = WAL", {});
+  connection.Execute("PRAGMA chunks.synchronous = NORMAL", {});
+}
+
 }  // namespace
+
+std::string ChunkDatabasePath(const std::string& path) {
+  if (path.empty() || path == ":memory:") return path;
+  return path + "-chunks";
+}
 
 std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
                                                     std::chrono::milliseconds busy_timeout,
@@ -155,6 +181,7 @@ std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
     // Some builds zero every freed page, so dropping an upload session's chunks would write them
     // all again; FAST still zeroes what lies in table pages, at no extra write.
     connection->Execute("PRAGMA secure_delete = FAST", {});
+    AttachChunkDatabase(*connection, path);
     if (checkpointer) connection->LeaveCheckpointsTo(*checkpointer);
   } catch (const SqlError& error) {
     // A file that is not a database, or a directory we may not write, is not usable at all.

@@ -22,8 +22,8 @@ WalCheckpointer::~WalCheckpointer() {
   thread_.join();
 }
 
-void WalCheckpointer::LogGrew(int pages) {
-  if (pages < kCheckpointPages) return;
+void WalCheckpointer::LogGrew(int64_t bytes) {
+  if (bytes < kCheckpointBytes) return;
   {
     std::lock_guard lock(mutex_);
     is_wanted_ = true;

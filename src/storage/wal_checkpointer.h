@@ -6,15 +6,17 @@
 // megabytes that was as long as the write itself.
 //
 // Connections opened with a checkpointer (OpenSqliteConnection) do not checkpoint; each commit
-// reports the log's length here (LogGrew), and once it reaches kCheckpointPages the thread runs a
-// PASSIVE checkpoint on a connection of its own: it copies what no reader still needs and never
-// blocks readers or writers. A failed checkpoint is logged and tried again at the next commit.
+// reports the length of a log it wrote here (LogGrew; the main file and the chunk file each have
+// one), and once one reaches kCheckpointBytes the thread runs a PASSIVE checkpoint of both files
+// on a connection of its own: it copies what no reader still needs and never blocks readers or
+// writers. A failed checkpoint is logged and tried again at the next commit.
 // The destructor stops the thread; SQLite checkpoints what is left when the last connection to the
 // file closes. Thread-safe.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -23,15 +25,16 @@ namespace tessera::storage {
 
 class WalCheckpointer {
  public:
-  static constexpr int kCheckpointPages = 1000;  // SQLite's own default limit
+  // SQLite's own default limit, 1000 pages, at the main file's 4 KiB pages.
+  static constexpr int64_t kCheckpointBytes = int64_t{1000} * 4096;
 
   WalCheckpointer(std::string path, std::chrono::milliseconds busy_timeout);
   ~WalCheckpointer();
   WalCheckpointer(const WalCheckpointer&) = delete;
   WalCheckpointer& operator=(const WalCheckpointer&) = delete;
 
-  // Called by a connection after each commit with the log's length in pages.
-  void LogGrew(int pages);
+  // Called by a connection after each commit with the length of a log it wrote.
+  void LogGrew(int64_t bytes);
 
  private:
   void Run();

@@ -160,6 +160,12 @@ TEST_P(StoreSchema, AVersionSevenDatabaseKeepsItsUploadChunks) {
             "R2");
   EXPECT_EQ(database().QueryDirect("SELECT version FROM schema_version"),
             std::to_string(storage::kSchemaVersion));
+  if (GetParam() == StoreBackend::kSqlite) {  // version 9 moved them to the chunk file
+    EXPECT_EQ(database().QueryDirect("SELECT COUNT(*) FROM chunks.upload_chunks"), "2");
+    EXPECT_EQ(database().QueryDirect(
+                  "SELECT COUNT(*) FROM main.sqlite_master WHERE name = 'upload_chunks'"),
+              "0");
+  }
 }
 
 TEST_P(StoreSchema, TheStoreRecoversWhenTheSchemaVersionIsRestored) {

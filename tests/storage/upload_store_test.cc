@@ -1,7 +1,7 @@
 // Dataset upload sessions and their chunks in the storage service, on SQLite and PostgreSQL:
 // sessions read back as written, chunks replaced by (table, index), revision included, listed in
 // index order and found by key, deleting a session or sweeping unused ones takes their chunks, a
-// publishing session is never swept.
+// publishing session is never swept, and a sweep takes chunks whose session is gone.
 #include <gtest/gtest.h>
 
 #include "storage/metadata_store.h"
@@ -155,6 +155,21 @@ TEST_P(UploadStore, DeletingOrSweepingSessionsTakesTheirChunksButNeverAPublishin
   EXPECT_TRUE(ChunkKeys("OLD").empty());
   EXPECT_TRUE(ChunkKeys("GONE").empty());
   EXPECT_EQ(ChunkKeys("BUSY").size(), 1u);
+  EXPECT_EQ(ChunkKeys("NEW").size(), 1u);
+}
+
+TEST_P(UploadStore, ASweepTakesTheChunksOfASessionThatIsGone) {
+  store_->Write([&](MetadataTransaction& tx) {
+    tx.PutUploadSession(Session("NEW", "open", kNoon));
+    tx.PutUploadChunk("NEW", {"t", 1, "[]", "R1"});
+    tx.PutUploadChunk("LOST", {"t", 1, "[]", "R2"});
+  });
+  int swept = -1;
+  store_->Write([&](MetadataTransaction& tx) {
+    swept = tx.DeleteUploadSessionsUnusedSince(kNoon - std::chrono::hours(1));
+  });
+  EXPECT_EQ(swept, 0);
+  EXPECT_TRUE(ChunkKeys("LOST").empty());
   EXPECT_EQ(ChunkKeys("NEW").size(), 1u);
 }
 

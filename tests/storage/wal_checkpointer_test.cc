@@ -1,6 +1,7 @@
-// An embedded (SQLite) storage service copies its write-ahead log into the database file while it
-// runs, on a thread of its own: large writes reach the database file without the store closing,
-// and read back as written, also once the store is opened again.
+// An embedded (SQLite) storage service copies its write-ahead logs into the database files while
+// it runs, on a thread of its own: large writes (upload chunks, which have a file of their own)
+// reach their database file without the store closing, and read back as written, also once the
+// store is opened again.
 #include "storage/wal_checkpointer.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "storage/metadata_store.h"
+#include "storage/sqlite_connection.h"
 #include "support/temp_dir.h"
 #include "support/wait.h"
 
@@ -47,13 +49,14 @@ TEST(WalCheckpointer, LargeWritesReachTheDatabaseFileWhileTheStoreIsOpen) {
     store->Write([](storage::MetadataTransaction& tx) { tx.PutUploadSession(OpenSession()); });
     for (int index = 1; index <= kChunks; ++index) {
       store->Write([&](storage::MetadataTransaction& tx) {
-        tx.PutUploadChunk("S", {"sales", index, ChunkData(index)});
+        tx.PutUploadChunk("S", {"sales", index, ChunkData(index), "R"});
       });
     }
     const auto written = static_cast<std::uintmax_t>(kChunks) << 20;
-    EXPECT_TRUE(WaitUntil([&] { return std::filesystem::file_size(database) >= written; },
-                          std::chrono::seconds(20), "the log reached the database file"))
-        << "the database file holds " << std::filesystem::file_size(database) << " bytes";
+    const std::filesystem::path chunk_file = storage::ChunkDatabasePath(database.string());
+    EXPECT_TRUE(WaitUntil([&] { return std::filesystem::file_size(chunk_file) >= written; },
+                          std::chrono::seconds(20), "the log reached the chunk file"))
+        << "the chunk file holds " << std::filesystem::file_size(chunk_file) << " bytes";
   }
   auto reopened = storage::MetadataStore::Open({.url = url});
   std::vector<storage::UploadChunk> chunks;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/random.h"
+#include "storage/sqlite_connection.h"
 
 namespace tessera::testing {
 
@@ -72,7 +73,11 @@ std::optional<std::string> ExecuteSqlite(const std::string& path, const std::str
   std::optional<std::string> first;
   if (result == SQLITE_OK) {
     sqlite3_busy_timeout(db, 5000);
-    result = sqlite3_exec(db, sql.c_str(), KeepFirstCell, &first, nullptr);
+    // As the store's connections see it: upload chunks in their own attached file.
+    const std::string attach =
+        "ATTACH DATABASE '" + storage::ChunkDatabasePath(path) + "' AS chunks";
+    result = sqlite3_exec(db, attach.c_str(), nullptr, nullptr, nullptr);
+    if (result == SQLITE_OK) result = sqlite3_exec(db, sql.c_str(), KeepFirstCell, &first, nullptr);
   }
   std::string message = sqlite3_errmsg(db);
   sqlite3_close_v2(db);
