@@ -1,11 +1,12 @@
 #include "core/json_scanner.h"
 
+#include <algorithm>
 #include <bit>
-
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace tessera {
 namespace {
@@ -70,6 +71,22 @@ uint64_t SpecialBytes(uint64_t word) {
   const uint64_t below_space = (word - kOnes * 0x20) & ~word & kHighs;
   return has_zero(word ^ (kOnes * '"')) | has_zero(word ^ (kOnes * '\\')) | below_space |
          (word & kHighs);
+}
+
+// The number whose decimal digits, without a point, are `significand` (below 2^53), times ten to
+// `exponent` (within +-22), or nullopt outside those bounds. Both factors are exact doubles, so
+// the one multiplication or division rounds correctly, to the double from_chars reads.
+std::optional<double> ExactlyRounded(uint64_t significand, int exponent) {
+  static constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                            1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  constexpr uint64_t kExactLimit = uint64_t{1} << 53;
+  constexpr int kLargestPower = 22;
+  if (significand > kExactLimit || exponent < -kLargestPower || exponent > kLargestPower) {
+    return std::nullopt;
+  }
+  const auto value = static_cast<double>(significand);
+  return exponent < 0 ? value / kPowersOfTen[-exponent] : value * kPowersOfTen[exponent];
 }
 
 }  // namespace
@@ -228,18 +245,35 @@ bool JsonScanner::ReadNumber(JsonNumber& number) {
     }
   }
   bool is_integral = true;
+  // For ExactlyRounded: the digits read so far while they fit, and the power of ten they take.
+  constexpr uint64_t kSignificandLimit = uint64_t{1} << 53;
+  uint64_t significand = magnitude;
+  bool significand_fits = !overflows && magnitude <= kSignificandLimit;
+  int decimal_exponent = 0;
   if (at_ < text_.size() && text_[at_] == '.') {
     is_integral = false;
     ++at_;
     if (at_ >= text_.size() || !IsDigit(text_[at_])) return false;
+    while (at_ < text_.size() && IsDigit(text_[at_])) {
+      const auto digit = static_cast<uint64_t>(text_[at_++] - '0');
+      significand = significand * 10 + digit;
+      significand_fits = significand_fits && significand <= kSignificandLimit;
+      if (!significand_fits) break;
+      --decimal_exponent;
+    }
     while (at_ < text_.size() && IsDigit(text_[at_])) ++at_;
   }
   if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
     is_integral = false;
     ++at_;
+    const bool negative_exponent = at_ < text_.size() && text_[at_] == '-';
     if (at_ < text_.size() && (text_[at_] == '+' || text_[at_] == '-')) ++at_;
     if (at_ >= text_.size() || !IsDigit(text_[at_])) return false;
-    while (at_ < text_.size() && IsDigit(text_[at_])) ++at_;
+    int written_exponent = 0;
+    while (at_ < text_.size() && IsDigit(text_[at_])) {
+      written_exponent = std::min(written_exponent * 10 + (text_[at_++] - '0'), 100000);
+    }
+    decimal_exponent += negative_exponent ? -written_exponent : written_exponent;
   }
   number.token = text_.substr(begin, at_ - begin);
   constexpr uint64_t kMinInt64Magnitude = uint64_t{1} << 63;
@@ -257,6 +291,12 @@ bool JsonScanner::ReadNumber(JsonNumber& number) {
     }
   }
   number.kind = JsonNumber::Kind::kReal;
+  if (significand_fits) {
+    if (const std::optional<double> exact = ExactlyRounded(significand, decimal_exponent)) {
+      number.real = negative ? -*exact : *exact;
+      return true;
+    }
+  }
   const char* end = number.token.data() + number.token.size();
   auto [stop, error] = std::from_chars(number.token.data(), end, number.real);
   return error == std::errc() && stop == end && std::isfinite(number.real);

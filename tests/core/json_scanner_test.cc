@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <random>
+
 #include "core/json.h"
 
 namespace tessera {
@@ -136,6 +139,43 @@ TEST(JsonScanner, ReadsLiteralNumbersToTheirValues) {
   EXPECT_EQ(ScannedNumber("18446744073709551615")->unsigned_integer, UINT64_MAX);
   EXPECT_EQ(ScannedNumber("12.50")->real, 12.5);
   EXPECT_EQ(ScannedNumber("18446744073709551616")->kind, JsonNumber::Kind::kReal);
+}
+
+// Reals of every shape near the scanner's shortcut for short decimals (up to 2^53 and 10^+-22)
+// and past it read to the very double nlohmann reads, sign of zero included.
+TEST(JsonScanner, ReadsRealsToTheDoubleNlohmannReads) {
+  std::mt19937_64 random(20261129);
+  const auto digits = [&](size_t count, bool nonzero_first) {
+    std::string text;
+    for (size_t i = 0; i < count; ++i) {
+      const auto low = nonzero_first && i == 0 ? 1u : 0u;
+      text += static_cast<char>('0' + std::uniform_int_distribution<unsigned>(low, 9)(random));
+    }
+    return text;
+  };
+  std::vector<std::string> numbers = {
+      "-0.0", "0.0",  "-0e5",          "9007199254740993.0",          "9007199254740992.5",
+      "1e22", "1e23", "123456789e-22", "0.0000000000000000000000001", "4503599627370497.5"};
+  for (int i = 0; i < 20000; ++i) {
+    const size_t integer_digits = std::uniform_int_distribution<size_t>(0, 19)(random);
+    std::string json = i % 3 == 0 ? "-" : "";
+    json += integer_digits == 0 ? "0" : digits(integer_digits, true);
+    if (i % 4 != 3)
+      json += "." + digits(std::uniform_int_distribution<size_t>(1, 20)(random), false);
+    if (i % 2 == 0)
+      json += "e" + std::to_string(std::uniform_int_distribution<int>(-40, 40)(random));
+    numbers.push_back(json);
+  }
+  for (const std::string& json : numbers) {
+    const Json reference = Json::parse(json);
+    const std::optional<JsonNumber> number = ScannedNumber(json);
+    ASSERT_TRUE(number.has_value()) << json;
+    if (!reference.is_number_float()) continue;
+    ASSERT_EQ(number->kind, JsonNumber::Kind::kReal) << json;
+    const auto expected = reference.get<double>();
+    EXPECT_EQ(std::bit_cast<uint64_t>(number->real), std::bit_cast<uint64_t>(expected))
+        << json << " read as " << number->real << ", not " << expected;
+  }
 }
 
 TEST(JsonScanner, RefusesNumbersNlohmannRefuses) {

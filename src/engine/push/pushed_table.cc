@@ -43,8 +43,9 @@ struct RawValue {
   int64_t integer = 0;
   uint64_t unsigned_integer = 0;
   double real = 0;
-  std::string* text = nullptr;         // kString
-  const std::string* token = nullptr;  // kReal: the number as written
+  std::string_view text;                // kString
+  std::string* movable_text = nullptr;  // kString, when the parser's string may be taken
+  std::string_view token;               // kReal: the number as written
 };
 
 std::string Shown(const RawValue& value) {
@@ -59,10 +60,11 @@ std::string Shown(const RawValue& value) {
     case RawValue::Type::kUnsigned:
       return std::to_string(value.unsigned_integer);
     case RawValue::Type::kReal:
-      return *value.token;
+      return std::string(value.token);
     case RawValue::Type::kString: {
-      std::string text =
-          value.text->size() > kMaxShown ? value.text->substr(0, kMaxShown) + "..." : *value.text;
+      std::string text = value.text.size() > kMaxShown
+                             ? std::string(value.text.substr(0, kMaxShown)) + "..."
+                             : std::string(value.text);
       return Json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
   }
@@ -81,14 +83,14 @@ std::optional<Cell> IntegerCell(const RawValue& value) {
     case RawValue::Type::kReal:
       // An integer literal the parser could only read as a real lies outside the 64-bit range
       // (rounding could bring it back in: -9223372036854775809 reads as -2^63).
-      if (value.token->find_first_of(".eE") == std::string::npos) return std::nullopt;
+      if (value.token.find_first_of(".eE") == std::string_view::npos) return std::nullopt;
       if (std::trunc(value.real) != value.real || value.real < -kTwoTo63 ||
           value.real >= kTwoTo63) {
         return std::nullopt;
       }
       return Cell(static_cast<int64_t>(value.real));
     case RawValue::Type::kString:
-      if (auto integer = ParseInt(*value.text)) return Cell(*integer);
+      if (auto integer = ParseInt(value.text)) return Cell(*integer);
       return std::nullopt;
     default:
       return std::nullopt;
@@ -104,7 +106,7 @@ std::optional<Cell> RealCell(const RawValue& value) {
     case RawValue::Type::kReal:
       return Cell(value.real);
     case RawValue::Type::kString: {
-      const std::string& text = *value.text;
+      const std::string_view text = value.text;
       double real = 0;
       auto result = std::from_chars(text.data(), text.data() + text.size(), real);
       if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() ||
@@ -129,7 +131,7 @@ std::optional<Cell> BooleanCell(const RawValue& value) {
       if (value.unsigned_integer <= 1) return Cell(static_cast<int64_t>(value.unsigned_integer));
       return std::nullopt;
     case RawValue::Type::kString:
-      if (auto flag = ParseBool(*value.text)) return Cell(int64_t{*flag ? 1 : 0});
+      if (auto flag = ParseBool(value.text)) return Cell(int64_t{*flag ? 1 : 0});
       return std::nullopt;
     default:
       return std::nullopt;
@@ -139,7 +141,8 @@ std::optional<Cell> BooleanCell(const RawValue& value) {
 std::optional<Cell> TextCell(RawValue& value) {
   switch (value.type) {
     case RawValue::Type::kString:
-      return Cell(std::move(*value.text));
+      if (value.movable_text) return Cell(std::move(*value.movable_text));
+      return Cell(std::string(value.text));
     case RawValue::Type::kBoolean:
     case RawValue::Type::kInteger:
     case RawValue::Type::kUnsigned:
@@ -153,11 +156,11 @@ std::optional<Cell> TextCell(RawValue& value) {
 std::optional<Cell> DateCell(const RawValue& value, ValueKind kind) {
   if (value.type != RawValue::Type::kString) return std::nullopt;
   if (kind == ValueKind::kTime) {
-    const std::optional<ClockTime> time = ParseClockTime(*value.text);
+    const std::optional<ClockTime> time = ParseClockTime(value.text);
     if (!time) return std::nullopt;
     return Cell(FormatClockTime(*time));
   }
-  const std::optional<CivilDateTime> parts = ParseCivilDateTime(*value.text);
+  const std::optional<CivilDateTime> parts = ParseCivilDateTime(value.text);
   if (!parts) return std::nullopt;
   if (kind == ValueKind::kDate) return Cell(FormatCivilDate(*parts));
   return Cell(FormatCivilDateTime(*parts));
@@ -182,6 +185,58 @@ std::optional<Cell> ConvertValue(RawValue& value, ValueKind kind) {
   return std::nullopt;
 }
 
+// "yyyy-MM-dd", as FormatCivilDate writes a date it has parsed from such text.
+bool IsFormattedDate(std::string_view text) {
+  constexpr std::string_view kShape = "0000-00-00";
+  if (text.size() != kShape.size()) return false;
+  for (size_t i = 0; i < kShape.size(); ++i) {
+    const bool matches = kShape[i] == '-' ? text[i] == '-' : text[i] >= '0' && text[i] <= '9';
+    if (!matches) return false;
+  }
+  return true;
+}
+
+// ConvertValue into `cell`; false, leaving `value` intact, when it gives no cell. The pairs of
+// value and kind a chunk is mostly made of are written in place, without ConvertValue's
+// temporaries.
+bool ConvertInto(RawValue& value, ValueKind kind, Cell& cell) {
+  switch (value.type) {
+    case RawValue::Type::kString:
+      if (kind == ValueKind::kText && !value.movable_text) {
+        cell.emplace<std::string>(value.text);
+        return true;
+      }
+      if (kind == ValueKind::kDate && IsFormattedDate(value.text)) {
+        if (!ParseCivilDateTime(value.text)) return false;
+        cell.emplace<std::string>(value.text);
+        return true;
+      }
+      break;
+    case RawValue::Type::kUnsigned:
+      if (kind == ValueKind::kInteger && value.unsigned_integer <= uint64_t{INT64_MAX}) {
+        cell.emplace<int64_t>(static_cast<int64_t>(value.unsigned_integer));
+        return true;
+      }
+      if (kind == ValueKind::kReal) {
+        cell.emplace<double>(static_cast<double>(value.unsigned_integer));
+        return true;
+      }
+      break;
+    case RawValue::Type::kReal:
+      if (kind == ValueKind::kReal) {
+        cell.emplace<double>(value.real);
+        return true;
+      }
+      break;
+    default:
+      break;
+  }
+  std::optional<Cell> converted = ConvertValue(value, kind);
+  if (!converted) return false;
+  cell = std::move(*converted);
+  return true;
+}
+
 // Whether ConvertValue would give a cell, without making it.
 bool IsConvertible(RawValue& value, ValueKind kind) {
   if (value.type == RawValue::Type::kNull) return true;
@@ -189,10 +244,10 @@ bool IsConvertible(RawValue& value, ValueKind kind) {
     case ValueKind::kText:
       return true;  // every scalar has a text
     case ValueKind::kTime:
-      return value.type == RawValue::Type::kString && ParseClockTime(*value.text).has_value();
+      return value.type == RawValue::Type::kString && ParseClockTime(value.text).has_value();
     case ValueKind::kDate:
     case ValueKind::kDateTime:
-      return value.type == RawValue::Type::kString && ParseCivilDateTime(*value.text).has_value();
+      return value.type == RawValue::Type::kString && ParseCivilDateTime(value.text).has_value();
     default:
       return ConvertValue(value, kind).has_value();
   }
@@ -280,16 +335,27 @@ class ChunkReader final : public nlohmann::json_sax<Json> {
     return Value(value);
   }
   bool number_float(number_float_t number, const string_t& token) override {
-    RawValue value;
-    value.type = RawValue::Type::kReal;
-    value.real = number;
-    value.token = &token;
-    return Value(value);
+    return Real(number, token);
   }
   bool string(string_t& text) override {
     RawValue value;
     value.type = RawValue::Type::kString;
-    value.text = &text;
+    value.text = text;
+    value.movable_text = &text;
+    return Value(value);
+  }
+  // The events of ReadPlainChunk, which views the chunk's text rather than copying it.
+  bool Real(double number, std::string_view token) {
+    RawValue value;
+    value.type = RawValue::Type::kReal;
+    value.real = number;
+    value.token = token;
+    return Value(value);
+  }
+  bool Text(std::string_view text) {
+    RawValue value;
+    value.type = RawValue::Type::kString;
+    value.text = text;
     return Value(value);
   }
   bool binary(binary_t&) override { return Misplaced("binary data"); }
@@ -405,11 +471,7 @@ class ChunkReader final : public nlohmann::json_sax<Json> {
       if (!IsConvertible(value, kind)) FailValue(position, value, column);
       return true;
     }
-    // Only a text cell takes the string, and a text cell always converts: on failure `value` is
-    // intact.
-    std::optional<Cell> cell = ConvertValue(value, kind);
-    if (!cell) FailValue(position, value, column);
-    rows_[row_index][column] = std::move(*cell);
+    if (!ConvertInto(value, kind, rows_[row_index][column])) FailValue(position, value, column);
     return true;
   }
 
@@ -430,14 +492,13 @@ class ChunkReader final : public nlohmann::json_sax<Json> {
 };
 
 // The scalar at the scanner's position, given to `reader` as nlohmann's SAX parser would give it.
-// `text` and `token` are buffers the events hand over.
-bool ReadScalar(JsonScanner& scanner, ChunkReader& reader, std::string& text, std::string& token) {
+// `storage` holds a string whose escapes were decoded.
+bool ReadScalar(JsonScanner& scanner, ChunkReader& reader, std::string& storage) {
   switch (scanner.PeekAfterSpace()) {
     case '"': {
       std::string_view value;
-      if (!scanner.ReadString(value, token)) return false;
-      text.assign(value);
-      return reader.string(text);
+      if (!scanner.ReadString(value, storage)) return false;
+      return reader.Text(value);
     }
     case 't':
       return scanner.ReadLiteral("true") && reader.boolean(true);
@@ -456,8 +517,7 @@ bool ReadScalar(JsonScanner& scanner, ChunkReader& reader, std::string& text, st
     case JsonNumber::Kind::kUnsigned:
       return reader.number_unsigned(number.unsigned_integer);
     case JsonNumber::Kind::kReal:
-      token.assign(number.token);
-      return reader.number_float(number.real, token);
+      return reader.Real(number.real, number.token);
   }
   return false;
 }
@@ -468,7 +528,7 @@ bool ReadScalar(JsonScanner& scanner, ChunkReader& reader, std::string& text, st
 bool ReadPlainChunk(std::string_view json_text, ChunkReader& reader) {
   constexpr auto kUnknownSize = static_cast<std::size_t>(-1);
   JsonScanner scanner(json_text);
-  std::string text, token;
+  std::string storage;
   if (!scanner.Consume('[')) return false;
   reader.start_array(kUnknownSize);
   if (!scanner.Consume(']')) {
@@ -477,7 +537,7 @@ bool ReadPlainChunk(std::string_view json_text, ChunkReader& reader) {
       reader.start_array(kUnknownSize);
       if (!scanner.Consume(']')) {
         do {
-          if (!ReadScalar(scanner, reader, text, token)) return false;
+          if (!ReadScalar(scanner, reader, storage)) return false;
         } while (scanner.Consume(','));
         if (!scanner.Consume(']')) return false;
       }

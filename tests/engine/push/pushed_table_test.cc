@@ -272,6 +272,30 @@ TEST(PushedTableChunk, ReadsEscapesUnicodeAndWhiteSpaceAnywhere) {
   EXPECT_EQ(rows[2], (Row{int64_t{3}, std::string("Z\xC3\xBCrich"), kNull}));
 }
 
+// A chunk whose text opens with a byte order mark is read by the JSON library rather than the
+// scanner that reads plain chunks; the rows must not depend on which one reads them.
+TEST(PushedTableChunk, ReadsTheSameRowsWhicheverReaderTakesTheChunk) {
+  const push::PushTable table{"T",
+                              {{"id", DataType::kInteger, "INTEGER"},
+                               {"name", DataType::kText, "STRING"},
+                               {"day", DataType::kDate, "DATE"},
+                               {"price", DataType::kReal, "DOUBLE"},
+                               {"flag", DataType::kBoolean, "BOOL"}}};
+  const std::string chunk =
+      R"([[1,"a name longer than the short string buffer","2024-02-29",2.5,true],)"
+      R"([9223372036854775807,"café","2024-05-01T00:00:00",3,"false"],)"
+      R"([-7,12.50,"1999-12-31",-0.1e-3,0],)"
+      R"([null,"",null,"1e3",null]])";
+  const push::PushedRows scanned = push::ParseChunk(table, {}, false, chunk);
+  const push::PushedRows by_library = push::ParseChunk(table, {}, false, "\xEF\xBB\xBF" + chunk);
+  EXPECT_EQ(scanned, by_library);
+  ASSERT_EQ(scanned.size(), 4u);
+  EXPECT_EQ(scanned[0][1], Cell(std::string("a name longer than the short string buffer")));
+  EXPECT_EQ(scanned[1][2], Cell(std::string("2024-05-01")));
+  EXPECT_EQ(scanned[2][1], Cell(std::string("12.50")));
+  EXPECT_EQ(scanned[2][3], Cell(-0.0001));
+}
+
 TEST(PushedTableChunk, KeepsEveryNumberOfATextColumnAsWritten) {
   push::PushedRows rows = push::ParseChunk(OneColumn(DataType::kText, "STRING"), {}, false,
                                            "[[12.50],[1e3],[-7],[7],[-0],[true]]");
