@@ -13,6 +13,7 @@ packages=(
   libboost-dev nlohmann-json3-dev libsqlite3-dev libpq-dev
   libargon2-dev libssl-dev libarchive-dev zlib1g-dev
   libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
+  libgoogle-perftools-dev
   libjs-chart.js
 )
 
