@@ -73,16 +73,19 @@ uint64_t SpecialBytes(uint64_t word) {
          (word & kHighs);
 }
 
-// The number whose decimal digits, without a point, are `significand` (below 2^53), times ten to
+// Every integer up to this one is exactly a double.
+constexpr uint64_t kExactSignificandLimit = uint64_t{1} << 53;
+
+// The number whose decimal digits, without a point, are `significand` (up to 2^53), times ten to
 // `exponent` (within +-22), or nullopt outside those bounds. Both factors are exact doubles, so
 // the one multiplication or division rounds correctly, to the double from_chars reads.
 std::optional<double> ExactlyRounded(uint64_t significand, int exponent) {
   static constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  constexpr uint64_t kExactLimit = uint64_t{1} << 53;
   constexpr int kLargestPower = 22;
-  if (significand > kExactLimit || exponent < -kLargestPower || exponent > kLargestPower) {
+  if (significand > kExactSignificandLimit || exponent < -kLargestPower ||
+      exponent > kLargestPower) {
     return std::nullopt;
   }
   const auto value = static_cast<double>(significand);
@@ -246,9 +249,8 @@ bool JsonScanner::ReadNumber(JsonNumber& number) {
   }
   bool is_integral = true;
   // For ExactlyRounded: the digits read so far while they fit, and the power of ten they take.
-  constexpr uint64_t kSignificandLimit = uint64_t{1} << 53;
   uint64_t significand = magnitude;
-  bool significand_fits = !overflows && magnitude <= kSignificandLimit;
+  bool significand_fits = !overflows && magnitude <= kExactSignificandLimit;
   int decimal_exponent = 0;
   if (at_ < text_.size() && text_[at_] == '.') {
     is_integral = false;
@@ -257,7 +259,7 @@ bool JsonScanner::ReadNumber(JsonNumber& number) {
     while (at_ < text_.size() && IsDigit(text_[at_])) {
       const auto digit = static_cast<uint64_t>(text_[at_++] - '0');
       significand = significand * 10 + digit;
-      significand_fits = significand_fits && significand <= kSignificandLimit;
+      significand_fits = significand_fits && significand <= kExactSignificandLimit;
       if (!significand_fits) break;
       --decimal_exponent;
     }
