@@ -1,12 +1,35 @@
 #include "engine/dataset.h"
 
+#include <bit>
+#include <map>
 #include <set>
 
 namespace tessera::engine {
+namespace {
+
+bool HoldsNegativeZero(const std::vector<double>& values) {
+  constexpr uint64_t kNegativeZero = uint64_t{1} << 63;
+  bool found = false;
+  for (double value : values) found |= std::bit_cast<uint64_t>(value) == kNegativeZero;
+  return found;
+}
+
+}  // namespace
 
 Dataset::Dataset(size_t row_count, std::vector<AttributeColumn> attributes,
                  std::vector<MetricColumn> metrics)
-    : row_count_(row_count), attributes_(std::move(attributes)), metrics_(std::move(metrics)) {}
+    : row_count_(row_count), attributes_(std::move(attributes)), metrics_(std::move(metrics)) {
+  std::map<const std::vector<double>*, bool> scanned;  // buffers shared by several metrics
+  for (const MetricColumn& metric : metrics_) {
+    if (!metric.values) {
+      no_negative_zero_.push_back(1);
+      continue;
+    }
+    auto [at, inserted] = scanned.try_emplace(metric.values.get(), false);
+    if (inserted) at->second = !HoldsNegativeZero(*metric.values);
+    no_negative_zero_.push_back(at->second ? 1 : 0);
+  }
+}
 
 int Dataset::AttributeIndex(std::string_view id) const {
   for (size_t i = 0; i < attributes_.size(); ++i) {

@@ -72,6 +72,10 @@ class Dataset {
   int AttributeIndex(std::string_view id) const;  // -1 when absent
   int MetricIndex(std::string_view id) const;     // -1 when absent
 
+  // Whether the values of metric `index` hold no -0.0. A sum of such values that starts at -0.0
+  // is still -0.0 only when nothing was added to it.
+  bool HoldsNoNegativeZero(size_t index) const { return no_negative_zero_[index] != 0; }
+
   // Bytes held: codes, metric columns and dictionaries.
   size_t MemoryBytes() const;
   // Bytes of codes and metric values alone, as if stored without overhead.
@@ -81,6 +85,7 @@ class Dataset {
   size_t row_count_ = 0;
   std::vector<AttributeColumn> attributes_;
   std::vector<MetricColumn> metrics_;
+  std::vector<uint8_t> no_negative_zero_;  // per metric
 };
 
 }  // namespace tessera::engine

@@ -302,6 +302,9 @@ struct MetricPlan {
   const CodeColumn* distinct_codes = nullptr;
   uint64_t distinct_card = 0;
   uint64_t words_per_slot = 0;  // > 0: bitset per slot
+  // A sum whose column holds no -0.0, started at -0.0: a slot still at -0.0 has had no row, so
+  // the folds need not mark the rows' slots (Aggregation::MarkWitnessedRows).
+  bool witnesses_rows = false;
 };
 
 // One worker's groups and their accumulators.
@@ -336,7 +339,7 @@ void Grow(Partial& partial, const std::vector<MetricPlan>& plans, size_t slots) 
     auto& accumulator = partial.accumulators[m];
     if (plan.rollup == Rollup::kSum || plan.rollup == Rollup::kMin || plan.rollup == Rollup::kMax ||
         plan.rollup == Rollup::kAvg || plan.rollup == Rollup::kAvgOfRows) {
-      accumulator.a.resize(slots, InitialValue(plan.rollup));
+      accumulator.a.resize(slots, plan.witnesses_rows ? -0.0 : InitialValue(plan.rollup));
       if (plan.column->HasNulls()) accumulator.n.resize(slots, 0);
     }
     if (plan.rollup == Rollup::kAvg) accumulator.b.resize(slots, 0);
@@ -574,6 +577,7 @@ class Aggregation {
       return plan.rollup == Rollup::kRows || plan.rollup == Rollup::kAvgOfRows;
     });
     for (const MetricPlan& plan : plans_) fused_.push_back(FoldsAsPlainSum(plan));
+    if (!counts_rows_) ChooseRowWitness(metric_columns);
     narrow_slots_ = layout_.dense && layout_.key_space * layout_.lanes <= kNarrowSlots;
   }
 
@@ -594,6 +598,7 @@ class Aggregation {
       });
     }
     Partial merged = Merge();
+    MarkWitnessedRows(merged);
     return Finish(merged);
   }
 
@@ -602,6 +607,17 @@ class Aggregation {
   static bool FoldsAsPlainSum(const MetricPlan& plan) {
     return (plan.rollup == Rollup::kSum || plan.rollup == Rollup::kAvgOfRows) &&
            !plan.column->CountsRows() && !plan.column->HasNulls();
+  }
+
+  // The first folded sum whose column holds no -0.0, if any, tells which slots had rows.
+  void ChooseRowWitness(const std::vector<int>& metric_columns) {
+    for (size_t m = 0; m < plans_.size(); ++m) {
+      if (fused_[m] && dataset_.HoldsNoNegativeZero(static_cast<size_t>(metric_columns[m]))) {
+        plans_[m].witnesses_rows = true;
+        row_witness_ = static_cast<int>(m);
+        return;
+      }
+    }
   }
 
   bool CoversEveryAttribute(const std::vector<int>& attributes) const {
@@ -694,7 +710,9 @@ class Aggregation {
     uint32_t* counts = partial.rows.data();
     SumTarget targets[kMaxFusedSums];
     size_t count = 0;
-    RowCounting counting = counts_rows_ ? RowCounting::kCount : RowCounting::kMark;
+    RowCounting counting = counts_rows_        ? RowCounting::kCount
+                           : row_witness_ >= 0 ? RowCounting::kNone
+                                               : RowCounting::kMark;
     auto flush = [&] {
       FoldRowsAndSums(counting, rows, slots, n, counts, targets, count);
       counting = RowCounting::kNone;
@@ -799,6 +817,15 @@ class Aggregation {
         into.pairs.push_back(uint64_t{to_merged[pair >> 32]} << 32 | (pair & 0xffffffffu));
       }
       if (!into.pairs.empty()) CompactPairs(into.pairs);
+    }
+  }
+
+  void MarkWitnessedRows(Partial& merged) const {
+    if (row_witness_ < 0) return;
+    const std::vector<double>& sums = merged.accumulators[static_cast<size_t>(row_witness_)].a;
+    for (size_t slot = 0; slot < merged.slots; ++slot) {
+      const bool untouched = std::bit_cast<uint64_t>(sums[slot]) == std::bit_cast<uint64_t>(-0.0);
+      if (!untouched && merged.rows[slot] == 0) merged.rows[slot] = 1;
     }
   }
 
@@ -912,6 +939,7 @@ class Aggregation {
   std::chrono::steady_clock::time_point deadline_;
   std::vector<MetricPlan> plans_;
   bool counts_rows_ = false;
+  int row_witness_ = -1;        // the plan whose sums tell which slots had rows, if any
   std::vector<uint8_t> fused_;  // per plan: folded by FoldSums
   bool narrow_slots_ = false;   // slots fit 16 bits: keys computed eight to a vector
   std::vector<std::unique_ptr<Partial>> partials_;

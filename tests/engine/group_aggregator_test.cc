@@ -142,6 +142,66 @@ TEST(GroupAggregator, SumsAveragesAndCountsWithoutNullsMatchPlainLoops) {
   }
 }
 
+// A group is a group when its sums come to zero, whatever the sign of that zero: the aggregator
+// tells groups that had rows from those that had none by a mark per row, or, for a summed column
+// without -0.0, by the sum still being the -0.0 it started at. Every way of numbering groups.
+TEST(GroupAggregator, GroupsWhoseSumsAreZeroKeepTheirRowsAndAbsentGroupsStayAbsent) {
+  std::mt19937 random(20261129);
+  std::vector<Row> rows = RandomRows(random, 60000);
+  for (Row& row : rows) {
+    if (row.ids[0] == 5) std::fill(row.values, row.values + kSums, 0.0);
+    if (row.ids[0] == 6) row.values[1] = -0.0;  // only column 1 holds -0.0
+    if (row.ids[0] == 7) row.values[0] = row.ids[1] % 2 == 0 ? 0.25 : -0.25;
+  }
+  const Dataset dataset = BuildDataset(rows);
+  ASSERT_TRUE(dataset.HoldsNoNegativeZero(0));
+  ASSERT_FALSE(dataset.HoldsNoNegativeZero(1));
+  ThreadPool pool(2);
+  const std::vector<std::vector<int>> groupings = {{0}, {1}, {0, 1}, {0, 1, 2}, {}};
+  // Column 0 alone and first (it tells rows apart), column 1 alone and first (marks), both.
+  const std::vector<std::vector<int>> sum_lists = {{0}, {1}, {0, 1, 2, 3}, {1, 0}};
+  for (const auto& attributes : groupings) {
+    for (const int64_t below : {int64_t{kCardinality[0]}, int64_t{70}, int64_t{0}}) {
+      std::vector<uint8_t> keep(dataset.attribute(0).dictionary.size(), 0);
+      for (size_t code = 0; code < keep.size(); ++code) {
+        keep[code] = std::get<int64_t>(dataset.attribute(0).dictionary.Value(0, code)) < below;
+      }
+      const RowSelector selector(
+          dataset, below < kCardinality[0] ? RowFilter::Codes(0, keep) : RowFilter::All());
+      Answer expected = Reference(rows, attributes, below);
+      // Like SQL, the grand total is one row even when no row passes.
+      if (attributes.empty() && expected.empty()) expected[{}] = Totals{};
+      for (const auto& sums : sum_lists) {
+        for (ThreadPool* threads : {static_cast<ThreadPool*>(nullptr), &pool}) {
+          const std::string context = std::to_string(attributes.size()) +
+                                      " attributes, ids below " + std::to_string(below) + ", " +
+                                      std::to_string(sums.size()) + " sums from column " +
+                                      std::to_string(sums[0]) + (threads ? ", on the pool" : "");
+          const Groups groups = AggregateGroups(dataset, attributes, sums, selector, threads);
+          ASSERT_EQ(groups.count, expected.size()) << context;
+          for (size_t g = 0; g < groups.count; ++g) {
+            std::vector<int64_t> key;
+            for (size_t a = 0; a < attributes.size(); ++a) {
+              const Dictionary& dictionary = dataset.attribute(attributes[a]).dictionary;
+              key.push_back(std::get<int64_t>(dictionary.Value(0, groups.codes[a][g])));
+            }
+            const auto found = expected.find(key);
+            ASSERT_NE(found, expected.end()) << context << ": an unexpected group";
+            for (size_t m = 0; m < sums.size(); ++m) {
+              const bool any_row = found->second.rows > 0;
+              ASSERT_EQ(groups.present[m][g] != 0, any_row) << context;
+              if (!any_row) continue;
+              ASSERT_TRUE(Near(groups.values[m][g], found->second.sums[sums[m]]))
+                  << context << ": " << groups.values[m][g] << " vs "
+                  << found->second.sums[sums[m]];
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // Two bounds on one column are read in one pass; the rows they select are the rows between them.
 TEST(GroupAggregator, TwoBoundsOnOneColumnSelectTheRowsBetween) {
   std::mt19937 random(1127);
