@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <condition_variable>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -323,6 +324,10 @@ struct Partial {
     size_t compact_pairs_at = kPairsBeforeCompaction;
   };
   std::vector<Accumulator> accumulators;
+  // The sums folded with the rows (FoldRowsAndSums), one block per pass of up to kMaxFusedSums:
+  // a slot's sums lie side by side, so a row adds into one place. Moved into the accumulators
+  // before the partials merge.
+  std::vector<std::vector<double>> fused;
 };
 
 double InitialValue(Rollup rollup) {
@@ -444,28 +449,22 @@ void AccumulateMetric(const MetricPlan& plan, Partial::Accumulator& acc, Rows ro
   }
 }
 
-// A sum column without nulls and the partial's sums it adds into.
-struct SumTarget {
-  const double* values;
-  double* sums;
-};
-
 constexpr size_t kMaxFusedSums = 3;
+
+// Two doubles added at once, each as a double is.
+using DoublePair = double __attribute__((vector_size(16)));
 
 // What a pass does with the partial's rows per slot.
 enum class RowCounting { kCount, kMark, kNone };
 
-// One pass over the batch for the row counts and up to kMaxFusedSums sums: each row's slot is read
-// once, and the additions of different columns overlap.
+// One pass over the batch for the row counts and up to kMaxFusedSums sums, kept side by side per
+// slot in `sums` (K to a slot): each row's slot is read once, and the row's values add into its
+// group's sums together.
 template <size_t K, RowCounting kCounting, typename Rows, typename Slot>
 void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, uint32_t* counts,
-                     const SumTarget* targets) {
+                     const double* const* columns, double* sums) {
   const double* values[K > 0 ? K : 1];
-  double* sums[K > 0 ? K : 1];
-  for (size_t k = 0; k < K; ++k) {
-    values[k] = targets[k].values;
-    sums[k] = targets[k].sums;
-  }
+  std::copy(columns, columns + K, values);
   for (size_t j = 0; j < n; ++j) {
     if constexpr (std::is_same_v<Rows, ListedRows>) {
       if (j + kPrefetchRows < n) {
@@ -479,35 +478,41 @@ void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, uint32_t* counts,
     } else if constexpr (kCounting == RowCounting::kMark) {
       counts[slot] = 1;  // a plain store, so rows of one group do not wait on each other
     }
-    for (size_t k = 0; k < K; ++k) sums[k][slot] += values[k][row];
+    if constexpr (K >= 2) {
+      DoublePair pair;
+      std::memcpy(&pair, sums + slot * K, sizeof pair);
+      pair += DoublePair{values[0][row], values[1][row]};
+      std::memcpy(sums + slot * K, &pair, sizeof pair);
+    }
+    if constexpr (K % 2 == 1) sums[slot * K + K - 1] += values[K - 1][row];
   }
 }
 
 template <RowCounting kCounting, typename Rows, typename Slot>
 void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, uint32_t* counts,
-                     const SumTarget* targets, size_t count) {
+                     const double* const* columns, double* sums, size_t count) {
   switch (count) {
     case 0:
-      return FoldRowsAndSums<0, kCounting>(rows, slots, n, counts, targets);
+      return FoldRowsAndSums<0, kCounting>(rows, slots, n, counts, columns, sums);
     case 1:
-      return FoldRowsAndSums<1, kCounting>(rows, slots, n, counts, targets);
+      return FoldRowsAndSums<1, kCounting>(rows, slots, n, counts, columns, sums);
     case 2:
-      return FoldRowsAndSums<2, kCounting>(rows, slots, n, counts, targets);
+      return FoldRowsAndSums<2, kCounting>(rows, slots, n, counts, columns, sums);
     default:
-      return FoldRowsAndSums<3, kCounting>(rows, slots, n, counts, targets);
+      return FoldRowsAndSums<3, kCounting>(rows, slots, n, counts, columns, sums);
   }
 }
 
 template <typename Rows, typename Slot>
 void FoldRowsAndSums(RowCounting counting, Rows rows, const Slot* slots, size_t n, uint32_t* counts,
-                     const SumTarget* targets, size_t count) {
+                     const double* const* columns, double* sums, size_t count) {
   switch (counting) {
     case RowCounting::kCount:
-      return FoldRowsAndSums<RowCounting::kCount>(rows, slots, n, counts, targets, count);
+      return FoldRowsAndSums<RowCounting::kCount>(rows, slots, n, counts, columns, sums, count);
     case RowCounting::kMark:
-      return FoldRowsAndSums<RowCounting::kMark>(rows, slots, n, counts, targets, count);
+      return FoldRowsAndSums<RowCounting::kMark>(rows, slots, n, counts, columns, sums, count);
     case RowCounting::kNone:
-      return FoldRowsAndSums<RowCounting::kNone>(rows, slots, n, counts, targets, count);
+      return FoldRowsAndSums<RowCounting::kNone>(rows, slots, n, counts, columns, sums, count);
   }
 }
 
@@ -577,6 +582,11 @@ class Aggregation {
       return plan.rollup == Rollup::kRows || plan.rollup == Rollup::kAvgOfRows;
     });
     for (const MetricPlan& plan : plans_) fused_.push_back(FoldsAsPlainSum(plan));
+    for (size_t m = 0; m < plans_.size(); ++m) {
+      if (!fused_[m]) continue;
+      if (passes_.empty() || passes_.back().size() == kMaxFusedSums) passes_.emplace_back();
+      passes_.back().push_back(m);
+    }
     if (!counts_rows_) ChooseRowWitness(metric_columns);
     narrow_slots_ = layout_.dense && layout_.key_space * layout_.lanes <= kNarrowSlots;
   }
@@ -647,7 +657,8 @@ class Aggregation {
     if (!partial) {
       partial = std::make_unique<Partial>();
       partial->accumulators.resize(plans_.size());
-      if (layout_.dense) Grow(*partial, plans_, layout_.key_space * layout_.lanes);
+      partial->fused.resize(passes_.size());
+      if (layout_.dense) GrowFolded(*partial, layout_.key_space * layout_.lanes);
     }
     return *partial;
   }
@@ -704,26 +715,39 @@ class Aggregation {
     }
   }
 
-  // The row counts and the sums without nulls, a few columns per pass.
+  // Grow, and the blocks of folded sums alike.
+  void GrowFolded(Partial& partial, size_t slots) const {
+    Grow(partial, plans_, slots);
+    for (size_t p = 0; p < passes_.size(); ++p) {
+      const std::vector<size_t>& pass = passes_[p];
+      std::vector<double>& block = partial.fused[p];
+      block.reserve(slots * pass.size());
+      for (size_t i = block.size(); i < slots * pass.size(); ++i) {
+        block.push_back(plans_[pass[i % pass.size()]].witnesses_rows ? -0.0 : 0.0);
+      }
+    }
+  }
+
+  // The row counts and the sums without nulls, a few columns per pass. Kept out of line: inlined
+  // into AggregateBatch, the row-count loop ran 15% slower (count distinct per city, 10M rows).
   template <typename Rows, typename Slot>
-  void FoldSums(Partial& partial, Rows rows, const Slot* slots, size_t n) {
+  [[gnu::noinline]] void FoldSums(Partial& partial, Rows rows, const Slot* slots, size_t n) {
     uint32_t* counts = partial.rows.data();
-    SumTarget targets[kMaxFusedSums];
-    size_t count = 0;
     RowCounting counting = counts_rows_        ? RowCounting::kCount
                            : row_witness_ >= 0 ? RowCounting::kNone
                                                : RowCounting::kMark;
-    auto flush = [&] {
-      FoldRowsAndSums(counting, rows, slots, n, counts, targets, count);
+    for (size_t p = 0; p < passes_.size(); ++p) {
+      const double* columns[kMaxFusedSums];
+      for (size_t k = 0; k < passes_[p].size(); ++k) {
+        columns[k] = plans_[passes_[p][k]].column->values->data();
+      }
+      FoldRowsAndSums(counting, rows, slots, n, counts, columns, partial.fused[p].data(),
+                      passes_[p].size());
       counting = RowCounting::kNone;
-      count = 0;
-    };
-    for (size_t m = 0; m < plans_.size(); ++m) {
-      if (!fused_[m]) continue;
-      targets[count++] = {plans_[m].column->values->data(), partial.accumulators[m].a.data()};
-      if (count == kMaxFusedSums) flush();
     }
-    if (count > 0 || counting != RowCounting::kNone) flush();
+    if (counting != RowCounting::kNone) {
+      FoldRowsAndSums(counting, rows, slots, n, counts, nullptr, nullptr, 0);
+    }
   }
 
   // The group key of every row of `zone` when the zone maps show each grouping attribute holds
@@ -745,12 +769,20 @@ class Aggregation {
       slot = static_cast<uint32_t>(key * layout_.lanes);
     } else {
       slot = partial.table.FindOrInsert(key);
-      Grow(partial, plans_, partial.table.size());
+      GrowFolded(partial, partial.table.size());
     }
     partial.rows[slot] = counts_rows_ ? partial.rows[slot] + static_cast<uint32_t>(n) : 1;
+    auto plus = [](double x, double y) { return x + y; };
+    for (size_t p = 0; p < passes_.size(); ++p) {
+      for (size_t k = 0; k < passes_[p].size(); ++k) {
+        const double* values = plans_[passes_[p][k]].column->values->data();
+        partial.fused[p][slot * passes_[p].size() + k] += FoldOf(values, rows, n, 0.0, plus);
+      }
+    }
     bool slots_filled = false;
     for (size_t m = 0; m < plans_.size(); ++m) {
-      if (AccumulateInOneSlot(plans_[m], partial.accumulators[m], rows, n, slot)) continue;
+      if (fused_[m] || AccumulateInOneSlot(plans_[m], partial.accumulators[m], rows, n, slot))
+        continue;
       if (!slots_filled) std::fill(slots, slots + n, slot);
       slots_filled = true;
       AccumulateMetric(plans_[m], partial.accumulators[m], rows, slots, n);
@@ -765,7 +797,7 @@ class Aggregation {
     }
     ComputeKeys(layout_, rows, n, keys);
     for (size_t j = 0; j < n; ++j) slots[j] = partial.table.FindOrInsert(keys[j]);
-    Grow(partial, plans_, partial.table.size());
+    GrowFolded(partial, partial.table.size());
   }
 
   Partial Merge() {
@@ -780,10 +812,24 @@ class Aggregation {
                                         : merged.table.FindOrInsert(partial->table.keys()[slot]);
       }
       Grow(merged, plans_, layout_.dense ? layout_.key_space : merged.table.size());
+      Unfold(*partial);
       MergeInto(merged, *partial, to_merged);
       partial.reset();
     }
     return merged;
+  }
+
+  // Moves the folded sums of `partial` into its accumulators, where merging reads them.
+  void Unfold(Partial& partial) const {
+    for (size_t p = 0; p < passes_.size(); ++p) {
+      const size_t width = passes_[p].size();
+      for (size_t k = 0; k < width; ++k) {
+        std::vector<double>& sums = partial.accumulators[passes_[p][k]].a;
+        for (size_t slot = 0; slot < partial.slots; ++slot) {
+          sums[slot] = partial.fused[p][slot * width + k];
+        }
+      }
+    }
   }
 
   void MergeInto(Partial& merged, const Partial& partial, const std::vector<uint32_t>& to_merged) {
@@ -941,7 +987,8 @@ class Aggregation {
   bool counts_rows_ = false;
   int row_witness_ = -1;        // the plan whose sums tell which slots had rows, if any
   std::vector<uint8_t> fused_;  // per plan: folded by FoldSums
-  bool narrow_slots_ = false;   // slots fit 16 bits: keys computed eight to a vector
+  std::vector<std::vector<size_t>> passes_;  // the folded plans, kMaxFusedSums to a pass
+  bool narrow_slots_ = false;                // slots fit 16 bits: keys computed eight to a vector
   std::vector<std::unique_ptr<Partial>> partials_;
 };
 
