@@ -328,6 +328,9 @@ struct Partial {
   // a slot's sums lie side by side, so a row adds into one place. Moved into the accumulators
   // before the partials merge.
   std::vector<std::vector<double>> fused;
+  // Per min and max of one column folded together (FoldExtremes): {min, -max} per slot. Folded
+  // into the accumulators before the partials merge.
+  std::vector<std::vector<double>> extremes;
 };
 
 double InitialValue(Rollup rollup) {
@@ -516,22 +519,49 @@ void FoldRowsAndSums(RowCounting counting, Rows rows, const Slot* slots, size_t 
   }
 }
 
-// Folds of one column over a batch, in eight independent chains so additions overlap (and pair
-// up in vector registers).
+// Folds of one column over a batch, in eight independent chains (four pairs of doubles) so the
+// operations overlap: chain c takes rows c, c + 8, ... and the chains fold together halving, c
+// with c + 4, then c + 2, then c + 1. `fold` is applied to doubles and to DoublePairs alike.
 template <typename Rows, typename Fold>
 double FoldOf(const double* values, Rows rows, size_t n, double initial, Fold fold) {
-  constexpr size_t kChains = 8;
-  double chains[kChains];
-  std::fill(chains, chains + kChains, initial);
+  constexpr size_t kPairs = 4;
+  DoublePair chains[kPairs];
+  std::fill(chains, chains + kPairs, DoublePair{initial, initial});
   size_t j = 0;
-  for (; j + kChains <= n; j += kChains) {
-    for (size_t c = 0; c < kChains; ++c) chains[c] = fold(chains[c], values[rows[j + c]]);
+  for (; j + 2 * kPairs <= n; j += 2 * kPairs) {
+    for (size_t p = 0; p < kPairs; ++p) {
+      chains[p] = fold(chains[p], DoublePair{values[rows[j + 2 * p]], values[rows[j + 2 * p + 1]]});
+    }
   }
-  for (; j < n; ++j) chains[0] = fold(chains[0], values[rows[j]]);
-  for (size_t width = kChains / 2; width > 0; width /= 2) {
-    for (size_t c = 0; c < width; ++c) chains[c] = fold(chains[c], chains[c + width]);
+  double first = chains[0][0];
+  for (; j < n; ++j) first = fold(first, values[rows[j]]);
+  chains[0][0] = first;
+  for (size_t width = kPairs / 2; width > 0; width /= 2) {
+    for (size_t p = 0; p < width; ++p) chains[p] = fold(chains[p], chains[p + width]);
   }
-  return chains[0];
+  return fold(chains[0][0], chains[0][1]);
+}
+
+// std::min and std::max, also for DoublePairs: a NaN value never replaces the folded one.
+constexpr auto kPlus = [](auto x, auto y) { return x + y; };
+constexpr auto kMinimum = [](auto x, auto y) { return y < x ? y : x; };
+constexpr auto kMaximum = [](auto x, auto y) { return x < y ? y : x; };
+
+// The least and the greatest value of one column per slot, in one pass: slot s keeps
+// {min, -max} at 2s, so both fold as the minimum of a pair (-max(m, v) is min(-m, -v) exactly).
+template <typename Rows, typename Slot>
+void FoldExtremes(const double* values, Rows rows, const Slot* slots, size_t n, double* extremes) {
+  for (size_t j = 0; j < n; ++j) {
+    if constexpr (std::is_same_v<Rows, ListedRows>) {
+      if (j + kPrefetchRows < n) __builtin_prefetch(values + rows[j + kPrefetchRows]);
+    }
+    const double value = values[rows[j]];
+    double* slot = extremes + 2 * size_t{slots[j]};
+    DoublePair both;
+    std::memcpy(&both, slot, sizeof both);
+    both = kMinimum(both, DoublePair{value, -value});
+    std::memcpy(slot, &both, sizeof both);
+  }
 }
 
 // Rows that all belong to one group fold in registers instead of through per-row slots.
@@ -543,23 +573,20 @@ bool AccumulateInOneSlot(const MetricPlan& plan, Partial::Accumulator& acc, Rows
   const MetricColumn& column = *plan.column;
   if (column.CountsRows() || column.HasNulls()) return false;
   const double* values = column.values->data();
-  auto plus = [](double x, double y) { return x + y; };
   switch (plan.rollup) {
     case Rollup::kSum:
     case Rollup::kAvgOfRows:
-      acc.a[slot] += FoldOf(values, rows, n, 0.0, plus);
+      acc.a[slot] += FoldOf(values, rows, n, 0.0, kPlus);
       return true;
     case Rollup::kMin:
-      acc.a[slot] =
-          FoldOf(values, rows, n, acc.a[slot], [](double x, double y) { return std::min(x, y); });
+      acc.a[slot] = FoldOf(values, rows, n, acc.a[slot], kMinimum);
       return true;
     case Rollup::kMax:
-      acc.a[slot] =
-          FoldOf(values, rows, n, acc.a[slot], [](double x, double y) { return std::max(x, y); });
+      acc.a[slot] = FoldOf(values, rows, n, acc.a[slot], kMaximum);
       return true;
     case Rollup::kAvg:
-      acc.a[slot] += FoldOf(values, rows, n, 0.0, plus);
-      acc.b[slot] += column.counts ? FoldOf(column.counts->data(), rows, n, 0.0, plus)
+      acc.a[slot] += FoldOf(values, rows, n, 0.0, kPlus);
+      acc.b[slot] += column.counts ? FoldOf(column.counts->data(), rows, n, 0.0, kPlus)
                                    : static_cast<double>(n);
       return true;
     default:
@@ -587,6 +614,7 @@ class Aggregation {
       if (passes_.empty() || passes_.back().size() == kMaxFusedSums) passes_.emplace_back();
       passes_.back().push_back(m);
     }
+    PairExtremes();
     if (!counts_rows_) ChooseRowWitness(metric_columns);
     narrow_slots_ = layout_.dense && layout_.key_space * layout_.lanes <= kNarrowSlots;
   }
@@ -617,6 +645,28 @@ class Aggregation {
   static bool FoldsAsPlainSum(const MetricPlan& plan) {
     return (plan.rollup == Rollup::kSum || plan.rollup == Rollup::kAvgOfRows) &&
            !plan.column->CountsRows() && !plan.column->HasNulls();
+  }
+
+  // A min and a max of one column without nulls fold in one pass.
+  void PairExtremes() {
+    in_extremes_.assign(plans_.size(), 0);
+    for (size_t low = 0; low < plans_.size(); ++low) {
+      if (plans_[low].rollup != Rollup::kMin || !FoldsPerRowAsPair(plans_[low])) continue;
+      for (size_t high = 0; high < plans_.size(); ++high) {
+        if (plans_[high].rollup != Rollup::kMax || in_extremes_[high] ||
+            !FoldsPerRowAsPair(plans_[high]) ||
+            plans_[high].column->values != plans_[low].column->values) {
+          continue;
+        }
+        extremes_.push_back({low, high});
+        in_extremes_[low] = in_extremes_[high] = 1;
+        break;
+      }
+    }
+  }
+
+  static bool FoldsPerRowAsPair(const MetricPlan& plan) {
+    return !plan.column->CountsRows() && !plan.column->HasNulls();
   }
 
   // The first folded sum whose column holds no -0.0, if any, tells which slots had rows.
@@ -658,6 +708,7 @@ class Aggregation {
       partial = std::make_unique<Partial>();
       partial->accumulators.resize(plans_.size());
       partial->fused.resize(passes_.size());
+      partial->extremes.resize(extremes_.size());
       if (layout_.dense) GrowFolded(*partial, layout_.key_space * layout_.lanes);
     }
     return *partial;
@@ -710,14 +761,23 @@ class Aggregation {
   template <typename Rows, typename Slot>
   void FoldBatch(Partial& partial, Rows rows, const Slot* slots, size_t n) {
     FoldSums(partial, rows, slots, n);
+    for (size_t e = 0; e < extremes_.size(); ++e) {
+      const double* values = plans_[extremes_[e].low].column->values->data();
+      FoldExtremes(values, rows, slots, n, partial.extremes[e].data());
+    }
     for (size_t m = 0; m < plans_.size(); ++m) {
-      if (!fused_[m]) AccumulateMetric(plans_[m], partial.accumulators[m], rows, slots, n);
+      if (!fused_[m] && !in_extremes_[m]) {
+        AccumulateMetric(plans_[m], partial.accumulators[m], rows, slots, n);
+      }
     }
   }
 
-  // Grow, and the blocks of folded sums alike.
+  // Grow, and the blocks of folded sums and extremes alike.
   void GrowFolded(Partial& partial, size_t slots) const {
     Grow(partial, plans_, slots);
+    for (std::vector<double>& block : partial.extremes) {
+      block.resize(2 * slots, std::numeric_limits<double>::infinity());
+    }
     for (size_t p = 0; p < passes_.size(); ++p) {
       const std::vector<size_t>& pass = passes_[p];
       std::vector<double>& block = partial.fused[p];
@@ -772,11 +832,15 @@ class Aggregation {
       GrowFolded(partial, partial.table.size());
     }
     partial.rows[slot] = counts_rows_ ? partial.rows[slot] + static_cast<uint32_t>(n) : 1;
-    auto plus = [](double x, double y) { return x + y; };
+    // Columns summed twice (a sum and an average of one fact) are folded once.
+    const double* folded_values = nullptr;
+    double folded = 0;
     for (size_t p = 0; p < passes_.size(); ++p) {
       for (size_t k = 0; k < passes_[p].size(); ++k) {
         const double* values = plans_[passes_[p][k]].column->values->data();
-        partial.fused[p][slot * passes_[p].size() + k] += FoldOf(values, rows, n, 0.0, plus);
+        if (values != folded_values) folded = FoldOf(values, rows, n, 0.0, kPlus);
+        folded_values = values;
+        partial.fused[p][slot * passes_[p].size() + k] += folded;
       }
     }
     bool slots_filled = false;
@@ -819,8 +883,18 @@ class Aggregation {
     return merged;
   }
 
-  // Moves the folded sums of `partial` into its accumulators, where merging reads them.
+  // Moves the folded sums and extremes of `partial` into its accumulators, where merging reads
+  // them.
   void Unfold(Partial& partial) const {
+    for (size_t e = 0; e < extremes_.size(); ++e) {
+      std::vector<double>& low = partial.accumulators[extremes_[e].low].a;
+      std::vector<double>& high = partial.accumulators[extremes_[e].high].a;
+      const std::vector<double>& block = partial.extremes[e];
+      for (size_t slot = 0; slot < partial.slots; ++slot) {
+        low[slot] = kMinimum(low[slot], block[2 * slot]);
+        high[slot] = kMaximum(high[slot], -block[2 * slot + 1]);
+      }
+    }
     for (size_t p = 0; p < passes_.size(); ++p) {
       const size_t width = passes_[p].size();
       for (size_t k = 0; k < width; ++k) {
@@ -988,7 +1062,13 @@ class Aggregation {
   int row_witness_ = -1;        // the plan whose sums tell which slots had rows, if any
   std::vector<uint8_t> fused_;  // per plan: folded by FoldSums
   std::vector<std::vector<size_t>> passes_;  // the folded plans, kMaxFusedSums to a pass
-  bool narrow_slots_ = false;                // slots fit 16 bits: keys computed eight to a vector
+  struct Extremes {
+    size_t low;   // the plan of the min
+    size_t high;  // the plan of the max, over the same values
+  };
+  std::vector<Extremes> extremes_;
+  std::vector<uint8_t> in_extremes_;  // per plan: folded by FoldExtremes
+  bool narrow_slots_ = false;         // slots fit 16 bits: keys computed eight to a vector
   std::vector<std::unique_ptr<Partial>> partials_;
 };
 

@@ -1,16 +1,19 @@
-// Grouped sums, averages and row counts of columns without nulls, checked against plain loops over
-// the same rows for every way the aggregator numbers groups: a few keys (lanes), up to 2^16 slots,
-// wider dense key spaces and the hash table; with and without a filter, on one thread and on a
-// pool; with more sums than one pass folds at once.
+// Grouped sums, averages, row counts, minimums and maximums of columns without nulls, checked
+// against plain loops over the same rows for every way the aggregator numbers groups: a few keys
+// (lanes), up to 2^16 slots, wider dense key spaces and the hash table; with and without a filter,
+// on one thread and on a pool; with more sums than one pass folds at once, and a min and a max of
+// one column (folded together) beside a max alone.
 #include "engine/group_aggregator.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/thread_pool.h"
@@ -40,7 +43,8 @@ std::vector<Row> RandomRows(std::mt19937& random, size_t count) {
   return rows;
 }
 
-// Metrics: kSums sums, the average of the first column, and the row count.
+// Metrics: kSums sums, the average of the first column, the row count, the min and the max of the
+// second column, and the max of the third.
 Dataset BuildDataset(const std::vector<Row>& rows) {
   std::vector<sql::AttributeSpec> attributes;
   for (int a = 0; a < kAttributes; ++a) {
@@ -57,6 +61,13 @@ Dataset BuildDataset(const std::vector<Row>& rows) {
   sql::MetricSpec count{"rows", "Rows", AggregateFunction::kCount};
   count.counts_rows = true;
   metrics.push_back(count);
+  for (auto [id, function, of] : {std::tuple{"min1", AggregateFunction::kMin, "s1"},
+                                  std::tuple{"max1", AggregateFunction::kMax, "s1"},
+                                  std::tuple{"max2", AggregateFunction::kMax, "s2"}}) {
+    sql::MetricSpec extreme{id, id, function};
+    extreme.shares_values_of = of;
+    metrics.push_back(extreme);
+  }
   sql::DatasetBuilder builder(attributes, metrics);
   for (const Row& row : rows) {
     std::vector<Cell> cells;
@@ -70,6 +81,9 @@ Dataset BuildDataset(const std::vector<Row>& rows) {
 struct Totals {
   double sums[kSums] = {};
   double rows = 0;
+  double min1 = std::numeric_limits<double>::infinity();
+  double max1 = -std::numeric_limits<double>::infinity();
+  double max2 = -std::numeric_limits<double>::infinity();
 };
 
 using Answer = std::map<std::vector<int64_t>, Totals>;
@@ -83,6 +97,9 @@ Answer Reference(const std::vector<Row>& rows, const std::vector<int>& attribute
     Totals& totals = answer[key];
     for (int s = 0; s < kSums; ++s) totals.sums[s] += row.values[s];
     ++totals.rows;
+    totals.min1 = std::min(totals.min1, row.values[1]);
+    totals.max1 = std::max(totals.max1, row.values[1]);
+    totals.max2 = std::max(totals.max2, row.values[2]);
   }
   return answer;
 }
@@ -109,6 +126,9 @@ void ExpectSameGroups(const Dataset& dataset, const Groups& groups,
     }
     ASSERT_TRUE(Near(groups.values[kSums][g], totals.sums[0] / totals.rows)) << context << " avg";
     ASSERT_EQ(groups.values[kSums + 1][g], totals.rows) << context << " rows";
+    ASSERT_EQ(groups.values[kSums + 2][g], totals.min1) << context << " min";
+    ASSERT_EQ(groups.values[kSums + 3][g], totals.max1) << context << " max";
+    ASSERT_EQ(groups.values[kSums + 4][g], totals.max2) << context << " max alone";
   }
 }
 
@@ -121,7 +141,7 @@ TEST(GroupAggregator, SumsAveragesAndCountsWithoutNullsMatchPlainLoops) {
   // 80,000,000 (hash table), and the grand total.
   const std::vector<std::vector<int>> groupings = {{0}, {1}, {2}, {0, 1}, {1, 2}, {0, 1, 2}, {}};
   std::vector<int> metric_columns;
-  for (int m = 0; m < kSums + 2; ++m) metric_columns.push_back(m);
+  for (int m = 0; m < kSums + 5; ++m) metric_columns.push_back(m);
   for (const auto& attributes : groupings) {
     for (const int64_t below : {int64_t{kCardinality[0]}, int64_t{70}}) {
       std::vector<uint8_t> keep(dataset.attribute(0).dictionary.size(), 0);
