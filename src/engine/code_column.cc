@@ -3,13 +3,14 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "engine/huge_pages.h"
 
 namespace tessera::engine {
 namespace {
 
 template <typename T>
 std::vector<uint8_t> Narrow(const std::vector<uint32_t>& codes) {
-  std::vector<uint8_t> bytes(codes.size() * sizeof(T));
+  std::vector<uint8_t> bytes = NewColumnBuffer<uint8_t>(codes.size() * sizeof(T));
   T* out = reinterpret_cast<T*>(bytes.data());
   for (size_t i = 0; i < codes.size(); ++i) out[i] = static_cast<T>(codes[i]);
   return bytes;

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "engine/checked_file.h"
+#include "engine/huge_pages.h"
 
 namespace tessera::engine {
 namespace {
@@ -187,7 +188,7 @@ CodeColumn ReadCodes(CheckedInput& in, uint64_t rows, size_t dictionary_size,
     in.Corrupt("attribute '" + attribute + "': code width " + std::to_string(width));
   }
   in.CheckAvailable(rows, width, "the codes of attribute '" + attribute + "'");
-  std::vector<uint8_t> bytes(rows * width);
+  std::vector<uint8_t> bytes = NewColumnBuffer<uint8_t>(rows * width);
   in.Bytes(bytes.data(), bytes.size());
   CodeColumn codes = CodeColumn::FromBytes(std::move(bytes), width);
   const bool in_range = VisitCodes(codes, [&](const auto* data) {
@@ -225,7 +226,7 @@ Buffer ReadBuffer(CheckedInput& in, uint64_t rows) {
   if (buffer.kind == kDoublesBuffer) {
     if (length != rows) in.Corrupt("a metric buffer does not have one value per row");
     in.CheckAvailable(length, sizeof(double), "a metric buffer");
-    auto values = std::make_shared<std::vector<double>>(length);
+    auto values = std::make_shared<std::vector<double>>(NewColumnBuffer<double>(length));
     in.Bytes(values->data(), length * sizeof(double));
     buffer.doubles = std::move(values);
   } else if (buffer.kind == kValidityBuffer) {

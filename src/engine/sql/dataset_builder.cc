@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "engine/element_index.h"
+#include "engine/huge_pages.h"
 
 namespace tessera::engine::sql {
 namespace {
@@ -179,9 +180,8 @@ class MetricBuilder {
     if (!spec_.shares_values_of.empty()) {
       ShareValuesOf(column, earlier);
     } else if (TakesColumn()) {
-      values_.shrink_to_fit();
       counts_.shrink_to_fit();
-      column.values = std::make_shared<std::vector<double>>(std::move(values_));
+      column.values = std::make_shared<std::vector<double>>(IntoColumnBuffer(std::move(values_)));
       if (!valid_.empty()) {
         valid_.resize((row_count + 63) / 64);
         column.valid = std::make_shared<std::vector<uint64_t>>(std::move(valid_));
