@@ -460,14 +460,40 @@ using DoublePair = double __attribute__((vector_size(16)));
 // What a pass does with the partial's rows per slot.
 enum class RowCounting { kCount, kMark, kNone };
 
-// One pass over the batch for the row counts and up to kMaxFusedSums sums, kept side by side per
-// slot in `sums` (K to a slot): each row's slot is read once, and the row's values add into its
-// group's sums together.
-template <size_t K, RowCounting kCounting, typename Rows, typename Slot>
-void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, uint32_t* counts,
-                     const double* const* columns, double* sums) {
+// std::min and std::max, also for DoublePairs: a NaN value never replaces the folded one.
+constexpr auto kPlus = [](auto x, auto y) { return x + y; };
+constexpr auto kMinimum = [](auto x, auto y) { return y < x ? y : x; };
+constexpr auto kMaximum = [](auto x, auto y) { return x < y ? y : x; };
+
+// The least and the greatest value so far are kept as {min, -max}, so a value folds into both as
+// the minimum of a pair (-max(m, v) is min(-m, -v) exactly).
+inline void FoldIntoExtremes(double* extremes, double value) {
+  DoublePair both;
+  std::memcpy(&both, extremes, sizeof both);
+  both = kMinimum(both, DoublePair{value, -value});
+  std::memcpy(extremes, &both, sizeof both);
+}
+
+// What one pass over a batch folds per row, into the row's slot: its count (or mark), up to
+// kMaxFusedSums sums side by side (`width` to a slot), and the extremes of the first column
+// (two to a slot) when `extremes` is set.
+struct PassTargets {
+  RowCounting counting = RowCounting::kNone;
+  uint32_t* counts = nullptr;
+  const double* columns[kMaxFusedSums] = {};
+  size_t width = 0;
+  double* sums = nullptr;
+  double* extremes = nullptr;
+};
+
+// Each row's slot is read once, and the row's values add into its group's sums together.
+template <size_t K, RowCounting kCounting, bool kExtremes, typename Rows, typename Slot>
+void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, const PassTargets& pass) {
   const double* values[K > 0 ? K : 1];
-  std::copy(columns, columns + K, values);
+  std::copy(pass.columns, pass.columns + K, values);
+  uint32_t* counts = pass.counts;
+  double* sums = pass.sums;
+  double* extremes = pass.extremes;
   for (size_t j = 0; j < n; ++j) {
     if constexpr (std::is_same_v<Rows, ListedRows>) {
       if (j + kPrefetchRows < n) {
@@ -488,34 +514,39 @@ void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, uint32_t* counts,
       std::memcpy(sums + slot * K, &pair, sizeof pair);
     }
     if constexpr (K % 2 == 1) sums[slot * K + K - 1] += values[K - 1][row];
+    if constexpr (kExtremes && K > 0) FoldIntoExtremes(extremes + 2 * slot, values[0][row]);
+  }
+}
+
+template <RowCounting kCounting, bool kExtremes, typename Rows, typename Slot>
+void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, const PassTargets& pass) {
+  switch (pass.width) {
+    case 0:
+      return FoldRowsAndSums<0, kCounting, false>(rows, slots, n, pass);
+    case 1:
+      return FoldRowsAndSums<1, kCounting, kExtremes>(rows, slots, n, pass);
+    case 2:
+      return FoldRowsAndSums<2, kCounting, kExtremes>(rows, slots, n, pass);
+    default:
+      return FoldRowsAndSums<3, kCounting, kExtremes>(rows, slots, n, pass);
   }
 }
 
 template <RowCounting kCounting, typename Rows, typename Slot>
-void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, uint32_t* counts,
-                     const double* const* columns, double* sums, size_t count) {
-  switch (count) {
-    case 0:
-      return FoldRowsAndSums<0, kCounting>(rows, slots, n, counts, columns, sums);
-    case 1:
-      return FoldRowsAndSums<1, kCounting>(rows, slots, n, counts, columns, sums);
-    case 2:
-      return FoldRowsAndSums<2, kCounting>(rows, slots, n, counts, columns, sums);
-    default:
-      return FoldRowsAndSums<3, kCounting>(rows, slots, n, counts, columns, sums);
-  }
+void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, const PassTargets& pass) {
+  if (pass.extremes) return FoldRowsAndSums<kCounting, true>(rows, slots, n, pass);
+  FoldRowsAndSums<kCounting, false>(rows, slots, n, pass);
 }
 
 template <typename Rows, typename Slot>
-void FoldRowsAndSums(RowCounting counting, Rows rows, const Slot* slots, size_t n, uint32_t* counts,
-                     const double* const* columns, double* sums, size_t count) {
-  switch (counting) {
+void FoldRowsAndSums(Rows rows, const Slot* slots, size_t n, const PassTargets& pass) {
+  switch (pass.counting) {
     case RowCounting::kCount:
-      return FoldRowsAndSums<RowCounting::kCount>(rows, slots, n, counts, columns, sums, count);
+      return FoldRowsAndSums<RowCounting::kCount>(rows, slots, n, pass);
     case RowCounting::kMark:
-      return FoldRowsAndSums<RowCounting::kMark>(rows, slots, n, counts, columns, sums, count);
+      return FoldRowsAndSums<RowCounting::kMark>(rows, slots, n, pass);
     case RowCounting::kNone:
-      return FoldRowsAndSums<RowCounting::kNone>(rows, slots, n, counts, columns, sums, count);
+      return FoldRowsAndSums<RowCounting::kNone>(rows, slots, n, pass);
   }
 }
 
@@ -542,25 +573,15 @@ double FoldOf(const double* values, Rows rows, size_t n, double initial, Fold fo
   return fold(chains[0][0], chains[0][1]);
 }
 
-// std::min and std::max, also for DoublePairs: a NaN value never replaces the folded one.
-constexpr auto kPlus = [](auto x, auto y) { return x + y; };
-constexpr auto kMinimum = [](auto x, auto y) { return y < x ? y : x; };
-constexpr auto kMaximum = [](auto x, auto y) { return x < y ? y : x; };
-
 // The least and the greatest value of one column per slot, in one pass: slot s keeps
-// {min, -max} at 2s, so both fold as the minimum of a pair (-max(m, v) is min(-m, -v) exactly).
+// {min, -max} at 2s.
 template <typename Rows, typename Slot>
 void FoldExtremes(const double* values, Rows rows, const Slot* slots, size_t n, double* extremes) {
   for (size_t j = 0; j < n; ++j) {
     if constexpr (std::is_same_v<Rows, ListedRows>) {
       if (j + kPrefetchRows < n) __builtin_prefetch(values + rows[j + kPrefetchRows]);
     }
-    const double value = values[rows[j]];
-    double* slot = extremes + 2 * size_t{slots[j]};
-    DoublePair both;
-    std::memcpy(&both, slot, sizeof both);
-    both = kMinimum(both, DoublePair{value, -value});
-    std::memcpy(slot, &both, sizeof both);
+    FoldIntoExtremes(extremes + 2 * size_t{slots[j]}, values[rows[j]]);
   }
 }
 
@@ -615,6 +636,7 @@ class Aggregation {
       passes_.back().push_back(m);
     }
     PairExtremes();
+    PlaceExtremesInPasses();
     if (!counts_rows_) ChooseRowWitness(metric_columns);
     narrow_slots_ = layout_.dense && layout_.key_space * layout_.lanes <= kNarrowSlots;
   }
@@ -661,6 +683,24 @@ class Aggregation {
         extremes_.push_back({low, high});
         in_extremes_[low] = in_extremes_[high] = 1;
         break;
+      }
+    }
+  }
+
+  // Extremes of a column a pass sums fold in that pass, the column moved first in it.
+  void PlaceExtremesInPasses() {
+    pass_extremes_.assign(passes_.size(), -1);
+    for (size_t e = 0; e < extremes_.size(); ++e) {
+      const std::vector<double>* values = plans_[extremes_[e].low].column->values.get();
+      for (size_t p = 0; p < passes_.size() && !extremes_[e].in_pass; ++p) {
+        std::vector<size_t>& pass = passes_[p];
+        const auto summed = std::find_if(pass.begin(), pass.end(), [&](size_t m) {
+          return plans_[m].column->values.get() == values;
+        });
+        if (pass_extremes_[p] >= 0 || summed == pass.end()) continue;
+        std::iter_swap(pass.begin(), summed);
+        pass_extremes_[p] = static_cast<int>(e);
+        extremes_[e].in_pass = true;
       }
     }
   }
@@ -762,6 +802,7 @@ class Aggregation {
   void FoldBatch(Partial& partial, Rows rows, const Slot* slots, size_t n) {
     FoldSums(partial, rows, slots, n);
     for (size_t e = 0; e < extremes_.size(); ++e) {
+      if (extremes_[e].in_pass) continue;
       const double* values = plans_[extremes_[e].low].column->values->data();
       FoldExtremes(values, rows, slots, n, partial.extremes[e].data());
     }
@@ -792,21 +833,26 @@ class Aggregation {
   // into AggregateBatch, the row-count loop ran 15% slower (count distinct per city, 10M rows).
   template <typename Rows, typename Slot>
   [[gnu::noinline]] void FoldSums(Partial& partial, Rows rows, const Slot* slots, size_t n) {
-    uint32_t* counts = partial.rows.data();
-    RowCounting counting = counts_rows_        ? RowCounting::kCount
-                           : row_witness_ >= 0 ? RowCounting::kNone
-                                               : RowCounting::kMark;
+    PassTargets pass;
+    pass.counting = counts_rows_        ? RowCounting::kCount
+                    : row_witness_ >= 0 ? RowCounting::kNone
+                                        : RowCounting::kMark;
+    pass.counts = partial.rows.data();
     for (size_t p = 0; p < passes_.size(); ++p) {
-      const double* columns[kMaxFusedSums];
-      for (size_t k = 0; k < passes_[p].size(); ++k) {
-        columns[k] = plans_[passes_[p][k]].column->values->data();
+      pass.width = passes_[p].size();
+      for (size_t k = 0; k < pass.width; ++k) {
+        pass.columns[k] = plans_[passes_[p][k]].column->values->data();
       }
-      FoldRowsAndSums(counting, rows, slots, n, counts, columns, partial.fused[p].data(),
-                      passes_[p].size());
-      counting = RowCounting::kNone;
+      pass.sums = partial.fused[p].data();
+      pass.extremes = pass_extremes_[p] >= 0
+                          ? partial.extremes[static_cast<size_t>(pass_extremes_[p])].data()
+                          : nullptr;
+      FoldRowsAndSums(rows, slots, n, pass);
+      pass.counting = RowCounting::kNone;
     }
-    if (counting != RowCounting::kNone) {
-      FoldRowsAndSums(counting, rows, slots, n, counts, nullptr, nullptr, 0);
+    if (pass.counting != RowCounting::kNone) {
+      pass.width = 0;
+      FoldRowsAndSums(rows, slots, n, pass);
     }
   }
 
@@ -1065,9 +1111,11 @@ class Aggregation {
   struct Extremes {
     size_t low;   // the plan of the min
     size_t high;  // the plan of the max, over the same values
+    bool in_pass = false;
   };
   std::vector<Extremes> extremes_;
-  std::vector<uint8_t> in_extremes_;  // per plan: folded by FoldExtremes
+  std::vector<uint8_t> in_extremes_;  // per plan: its min or max folds with the other
+  std::vector<int> pass_extremes_;    // per pass: the extremes it folds too, if any
   bool narrow_slots_ = false;         // slots fit 16 bits: keys computed eight to a vector
   std::vector<std::unique_ptr<Partial>> partials_;
 };
