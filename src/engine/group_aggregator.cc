@@ -630,11 +630,7 @@ class Aggregation {
       return plan.rollup == Rollup::kRows || plan.rollup == Rollup::kAvgOfRows;
     });
     for (const MetricPlan& plan : plans_) fused_.push_back(FoldsAsPlainSum(plan));
-    for (size_t m = 0; m < plans_.size(); ++m) {
-      if (!fused_[m]) continue;
-      if (passes_.empty() || passes_.back().size() == kMaxFusedSums) passes_.emplace_back();
-      passes_.back().push_back(m);
-    }
+    PlanPasses();
     PairExtremes();
     PlaceExtremesInPasses();
     if (!counts_rows_) ChooseRowWitness(metric_columns);
@@ -667,6 +663,25 @@ class Aggregation {
   static bool FoldsAsPlainSum(const MetricPlan& plan) {
     return (plan.rollup == Rollup::kSum || plan.rollup == Rollup::kAvgOfRows) &&
            !plan.column->CountsRows() && !plan.column->HasNulls();
+  }
+
+  // The folded sums, kMaxFusedSums to a pass; a sum of a column already summed (a sum and an
+  // average of one fact) copies the earlier one's sums rather than folding again.
+  void PlanPasses() {
+    copies_sums_of_.assign(plans_.size(), -1);
+    for (size_t m = 0; m < plans_.size(); ++m) {
+      if (!fused_[m]) continue;
+      for (size_t earlier = 0; earlier < m; ++earlier) {
+        if (fused_[earlier] && copies_sums_of_[earlier] < 0 &&
+            plans_[earlier].column->values == plans_[m].column->values) {
+          copies_sums_of_[m] = static_cast<int>(earlier);
+          break;
+        }
+      }
+      if (copies_sums_of_[m] >= 0) continue;
+      if (passes_.empty() || passes_.back().size() == kMaxFusedSums) passes_.emplace_back();
+      passes_.back().push_back(m);
+    }
   }
 
   // A min and a max of one column without nulls fold in one pass.
@@ -878,15 +893,10 @@ class Aggregation {
       GrowFolded(partial, partial.table.size());
     }
     partial.rows[slot] = counts_rows_ ? partial.rows[slot] + static_cast<uint32_t>(n) : 1;
-    // Columns summed twice (a sum and an average of one fact) are folded once.
-    const double* folded_values = nullptr;
-    double folded = 0;
     for (size_t p = 0; p < passes_.size(); ++p) {
       for (size_t k = 0; k < passes_[p].size(); ++k) {
         const double* values = plans_[passes_[p][k]].column->values->data();
-        if (values != folded_values) folded = FoldOf(values, rows, n, 0.0, kPlus);
-        folded_values = values;
-        partial.fused[p][slot * passes_[p].size() + k] += folded;
+        partial.fused[p][slot * passes_[p].size() + k] += FoldOf(values, rows, n, 0.0, kPlus);
       }
     }
     bool slots_filled = false;
@@ -949,6 +959,13 @@ class Aggregation {
           sums[slot] = partial.fused[p][slot * width + k];
         }
       }
+    }
+    for (size_t m = 0; m < plans_.size(); ++m) {
+      if (copies_sums_of_[m] < 0) continue;
+      const std::vector<double>& sums =
+          partial.accumulators[static_cast<size_t>(copies_sums_of_[m])].a;
+      std::copy(sums.begin(), sums.begin() + static_cast<long>(partial.slots),
+                partial.accumulators[m].a.begin());
     }
   }
 
@@ -1108,6 +1125,7 @@ class Aggregation {
   int row_witness_ = -1;        // the plan whose sums tell which slots had rows, if any
   std::vector<uint8_t> fused_;  // per plan: folded by FoldSums
   std::vector<std::vector<size_t>> passes_;  // the folded plans, kMaxFusedSums to a pass
+  std::vector<int> copies_sums_of_;          // per plan: the folded plan it copies, if any
   struct Extremes {
     size_t low;   // the plan of the min
     size_t high;  // the plan of the max, over the same values
