@@ -116,7 +116,7 @@ step "Tessera: publishing and running the queries"
 peers=()
 if [[ ! bench/node_modules/.package-lock.json -nt bench/package.json ]]; then
   step "installing @duckdb/node-api into bench/node_modules"
-  npm install --prefix bench --no-audit --no-fund --loglevel error >/dev/null
+  npm ci --prefix bench --no-audit --no-fund --loglevel error >/dev/null
 fi
 step "DuckDB: loading the CSV (VARCHAR, then ENUM) and running the queries"
 node bench/cube_duckdb.mjs --csv "$csv" --queries "$queries" --runs "$runs" --threads "$threads" \
