@@ -837,9 +837,10 @@ class Aggregation {
     for (size_t p = 0; p < passes_.size(); ++p) {
       const std::vector<size_t>& pass = passes_[p];
       std::vector<double>& block = partial.fused[p];
-      block.reserve(slots * pass.size());
-      for (size_t i = block.size(); i < slots * pass.size(); ++i) {
-        block.push_back(plans_[pass[i % pass.size()]].witnesses_rows ? -0.0 : 0.0);
+      const size_t grown_from = block.size();
+      block.resize(slots * pass.size());  // geometrically, as slots grow a batch at a time
+      for (size_t i = grown_from; i < block.size(); ++i) {
+        block[i] = plans_[pass[i % pass.size()]].witnesses_rows ? -0.0 : 0.0;
       }
     }
   }
