@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 #include "core/private_files.h"
@@ -148,14 +149,38 @@ class SqliteConnection : public SqlConnection {
       statements_;
 };
 
+// Puts the file of `schema` in WAL mode. Switching a file to WAL takes an exclusive lock, and
+// SQLite refuses at once, without its busy handler, while another connection holds any lock on
+// the file -- as when several connections open a new file at the same moment. So this waits as
+// the busy handler would: until the switch is made (a file already in WAL mode needs none), or
+// `busy_timeout` has passed.
+void UseWriteAheadLog(SqlConnection& connection, std::string_view schema,
+                      std::chrono::milliseconds busy_timeout) {
+  constexpr std::chrono::milliseconds kRetryInterval{5};
+  const std::string pragma = "PRAGMA " + std::string(schema) + ".journal_mode = WAL";
+  const auto deadline = std::chrono::steady_clock::now() + busy_timeout;
+  for (;;) {
+    try {
+      connection.Query(pragma, {});
+      return;
+    } catch (const SqlError& error) {
+      if (error.kind() != SqlError::Kind::kBusy || std::chrono::steady_clock::now() >= deadline) {
+        throw;
+      }
+    }
+    std::this_thread::sleep_for(kRetryInterval);
+  }
+}
+
 // Attached after the main file's pragmas, so it inherits secure_delete. The page size takes
 // effect only while the file is still empty.
-void AttachChunkDatabase(SqlConnection& connection, const std::string& path) {
+void AttachChunkDatabase(SqlConnection& connection, const std::string& path,
+                         std::chrono::milliseconds busy_timeout) {
   const std::string chunk_path = ChunkDatabasePath(path);
   if (chunk_path != path) CreatePrivateFile(chunk_path);
   connection.Execute("ATTACH DATABASE ? AS chunks", {chunk_path});
   connection.Execute("PRAGMA chunks.page_size = 65536", {});
-  connection.Query("PRAGMA chunks.journal_mode = WAL", {});
+  UseWriteAheadLog(connection, "chunks", busy_timeout);
   connection.Execute("PRAGMA chunks.synchronous = NORMAL", {});
 }
 
@@ -176,12 +201,12 @@ std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
     throw SqlError(SqlError::Kind::kConnectionLost, std::string("sqlite: ") + error.what());
   }
   try {
-    connection->Query("PRAGMA journal_mode = WAL", {});
+    UseWriteAheadLog(*connection, "main", busy_timeout);
     connection->Execute("PRAGMA synchronous = NORMAL", {});
     // Some builds zero every freed page, so dropping an upload session's chunks would write them
     // all again; FAST still zeroes what lies in table pages, at no extra write.
     connection->Execute("PRAGMA secure_delete = FAST", {});
-    AttachChunkDatabase(*connection, path);
+    AttachChunkDatabase(*connection, path, busy_timeout);
     if (checkpointer) connection->LeaveCheckpointsTo(*checkpointer);
   } catch (const SqlError& error) {
     // A file that is not a database, or a directory we may not write, is not usable at all.

@@ -27,7 +27,8 @@ namespace tessera::storage {
 // "<path>-chunks", or `path` itself for an in-memory database ("" or ":memory:").
 std::string ChunkDatabasePath(const std::string& path);
 
-// Throws SqlError(kConnectionLost) when the file cannot be opened as a database. With a
+// Throws SqlError(kConnectionLost) when the file cannot be opened as a database, or when another
+// connection keeps a new file from being switched to WAL for longer than `busy_timeout`. With a
 // `checkpointer`, which must outlive the connection, the connection's commits leave the
 // checkpoints of the write-ahead log to it (storage/wal_checkpointer.h).
 std::unique_ptr<SqlConnection> OpenSqliteConnection(const std::string& path,
