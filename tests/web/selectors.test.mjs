@@ -49,6 +49,14 @@ async function clickOffered(page, key, id) {
   await page.click(selector);
 }
 
+// Waits until selector `key` offers exactly the elements `ids`, in that order.
+async function offersExactly(page, key, ids) {
+  await page.waitForFunction((selectorKey, wanted) => {
+    const offered = [...document.querySelectorAll(`[data-selector-key="${selectorKey}"] li [data-element-id]`)];
+    return JSON.stringify(offered.map((e) => e.dataset.elementId)) === JSON.stringify(wanted);
+  }, {}, key, ids);
+}
+
 async function assertMatchesApi(page, dashboard, filters, keys, chapterKey = 'K1') {
   const mid = await api.dashboardInstance(dashboard.id, filters);
   for (const key of keys) {
@@ -87,8 +95,37 @@ test('an element list offers its elements a page at a time and searches them wit
   const asia = (await elementsOf(sales, 'W10', '&searchPattern=asia')).map((e) => e.id);
   assert.ok(asia.length > 0 && asia.length < all.length);
   await page.type('[data-selector-key="W10"] input[name=elementSearch]', 'asia');
-  await page.waitForFunction((count) => document.querySelectorAll('[data-selector-key="W10"] li [data-element-id]').length === count, {}, asia.length);
+  await offersExactly(page, 'W10', asia);
   assert.deepEqual(await offered(), asia);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('an element search answered late never replaces the answer to a newer search', async () => {
+  const page = await openDashboard(sales);
+  const isOlderSearch = (url) => /[?&]searchPattern=as(&|$)/.test(url);
+  const older = (await elementsOf(sales, 'W10', '&searchPattern=as&offset=0&limit=6')).map((e) => e.id);
+  const newer = (await elementsOf(sales, 'W10', '&searchPattern=asia&offset=0&limit=6')).map((e) => e.id);
+  assert.notDeepEqual(older, newer, 'the two searches must answer differently for this test to tell them apart');
+  await page.waitForFunction(() => document.querySelectorAll('[data-selector-key="W10"] li [data-element-id]').length > 0);
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    if (isOlderSearch(request.url())) released.then(() => request.continue());
+    else request.continue();
+  });
+  const olderSent = page.waitForRequest((request) => isOlderSearch(request.url()));
+  await page.type('[data-selector-key="W10"] input[name=elementSearch]', 'as');
+  await olderSent;
+  await page.type('[data-selector-key="W10"] input[name=elementSearch]', 'ia');
+  await offersExactly(page, 'W10', newer);
+  const olderAnswered = page.waitForResponse((response) => isOlderSearch(response.url()));
+  release();
+  await olderAnswered;
+  // The app reads the late answer's body on its next turns; give it a few before looking.
+  await page.evaluate(() => new Promise((resolve) => { setTimeout(resolve, 300); }));
+  assert.deepEqual(await page.$$eval('[data-selector-key="W10"] li [data-element-id]', (all) => all.map((e) => e.dataset.elementId)), newer);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

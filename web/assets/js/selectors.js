@@ -120,16 +120,29 @@ function elementList(selector, context) {
     });
   };
 
+  // Only the answer to the latest read is shown: a search typed on while an earlier one is still
+  // on its way, or More clicked twice, never shows an older answer after a newer one. More while
+  // a new search is on its way reads that search's first page.
+  let latestRead = 0;
+  let isResetPending = false;
   const showPage = async (reset) => {
-    if (reset) offset = 0;
+    const isReset = reset || isResetPending;
+    isResetPending = isReset;
+    const read = ++latestRead;
+    const from = isReset ? 0 : offset;
     let page;
     try {
-      page = await context.elements(selector.key, pattern, offset, kElementsPerPage);
+      page = await context.elements(selector.key, pattern, from, kElementsPerPage);
     } catch (error) {
+      if (read !== latestRead) return;
+      isResetPending = false;
       parts.message.textContent = error.message;
       return;
     }
-    if (reset) clear(list);
+    if (read !== latestRead) return;
+    isResetPending = false;
+    offset = from;
+    if (isReset) clear(list);
     for (const element of page.items) {
       const input = h('input', { type: isMulti ? 'checkbox' : 'radio', name: `element-${selector.key}`, value: element.id });
       input.checked = chosen.has(element.id);
