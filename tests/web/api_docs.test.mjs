@@ -34,7 +34,7 @@ async function openReference() {
   const page = await newPage(browser);
   await page.goto(`${server.url}/api-docs`);
   await page.waitForFunction((count) => document.querySelectorAll('details.op[data-text]').length === count,
-    { timeout: 30000 }, documented.length);
+    {}, documented.length);
   return page;
 }
 

@@ -149,7 +149,8 @@ test('when the session ends, the app asks for a login and then returns to the da
 });
 
 test('the session idle timeout of the server sends the user to the login page too', async () => {
-  const idleSeconds = 2;
+  // Long enough that a slow sanitizer build on a busy machine never idles while the Library loads.
+  const idleSeconds = 4;
   const short = await startServer({ rows: 2000, extra: ['--session-idle-timeout', String(idleSeconds)] });
   try {
     const page = await newPage(browser);
