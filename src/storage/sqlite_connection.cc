@@ -150,10 +150,10 @@ class SqliteConnection : public SqlConnection {
 };
 
 // Puts the file of `schema` in WAL mode. Switching a file to WAL takes an exclusive lock, and
-// SQLite refuses at once, without its busy handler, while another connection holds any lock on
-// the file -- as when several connections open a new file at the same moment. So this waits as
-// the busy handler would: until the switch is made (a file already in WAL mode needs none), or
-// `busy_timeout` has passed.
+// SQLite refuses at once, without its busy handler, while another connection is writing the file
+// -- as when several connections open a new file at the same moment and one of them is switching
+// it already. So this waits as the busy handler would: until the switch is made (a file already
+// in WAL mode needs none), or `busy_timeout` has passed.
 void UseWriteAheadLog(SqlConnection& connection, std::string_view schema,
                       std::chrono::milliseconds busy_timeout) {
   constexpr std::chrono::milliseconds kRetryInterval{5};
