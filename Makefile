@@ -6,6 +6,8 @@ RELEASE_DIR := build/release
 TEST_DIR := build/asan
 FUZZ_DIR := build/fuzz
 SERVE_ARGS ?=
+# ON in CI (.ci/run): compiler warnings in src/ and tests/ fail the build.
+WERROR ?= OFF
 
 .PHONY: deps test-deps build serve install test test-build client-test fuzz fuzz-build bench format clean
 
@@ -19,7 +21,8 @@ test-deps:
 	@scripts/install-test-deps.sh
 
 build: deps
-	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF >/dev/null
+	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
+	  -DTESSERA_WERROR=$(WERROR) >/dev/null
 	cmake --build $(RELEASE_DIR) -j$(JOBS) --target tessera
 
 serve: build
@@ -31,7 +34,8 @@ install: build
 	DESTDIR="$(DESTDIR)" cmake --install $(RELEASE_DIR) --prefix $(PREFIX)
 
 test-build: deps test-deps
-	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON >/dev/null
+	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON \
+	  -DTESSERA_WERROR=$(WERROR) >/dev/null
 	cmake --build $(TEST_DIR) -j$(JOBS)
 
 # Runs every test under ASan/UBSan, on SQLite and on a private PostgreSQL cluster.

@@ -19,7 +19,7 @@ packages=(
   libgtest-dev libgmock-dev postgresql python3 nginx
   chromium fonts-dejavu-core
   python3-pytest python3-yaml python3-prometheus-client python3-jsonschema
-  libbenchmark-dev wrk curl sqlite3 time
+  wrk curl sqlite3 time
   clang-format
 )
 

@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "api/dataset_kind_hint.h"
+#include "api/dataset/dataset_kind_hint.h"
 #include "api/error_response.h"
 #include "api/routes.h"
 #include "core/strings.h"
@@ -10,8 +10,9 @@
 
 namespace tessera::api {
 
-Endpoints::Endpoints(http::Router& router, service::Services& services, const ApiOptions& options)
-    : router_(router), services_(services), options_(options) {}
+Endpoints::Endpoints(http::Router& router, service::Services& services, const ApiOptions& options,
+                     std::map<http::RouteEntry, FieldsDialect>& fields_dialects)
+    : router_(router), services_(services), options_(options), fields_dialects_(fields_dialects) {}
 
 namespace {
 
@@ -39,34 +40,38 @@ void Endpoints::Add(std::string_view method, std::string_view path, EndpointSpec
                                                                 const http::PathParams& params) {
         RequestContext context(request, params, services, options);
         if (spec.access == Access::kSession) context.Authenticate();
-        if (spec.fields == FieldsRule::kGeneral) {
-          context.set_fields(ParseFieldsParameter(request.query));
-        }
+        context.set_fields(ParseFields(spec.fields, request.query));
         return handler(context);
       },
       tags);
+  fields_dialects_[http::RouteEntry{std::string(method), std::string(path)}] = spec.fields;
+}
+
+FieldsDialect Api::FieldsDialectOf(const http::RouteEntry& route) const {
+  const auto found = fields_dialects_.find(route);
+  return found == fields_dialects_.end() ? FieldsDialect::kNone : found->second;
 }
 
 Api::Api(service::Services& services, ApiOptions options)
     : services_(services), options_(std::move(options)) {
-  Endpoints endpoints(router_, services_, options_);
-  RegisterAuthRoutes(endpoints);
-  RegisterSessionRoutes(endpoints);
-  RegisterStatusRoutes(endpoints);
-  RegisterProjectRoutes(endpoints);
-  RegisterObjectRoutes(endpoints);
-  RegisterFolderRoutes(endpoints);
-  RegisterSearchRoutes(endpoints);
-  RegisterUserRoutes(endpoints);
-  RegisterReportRoutes(endpoints);
-  RegisterCubeRoutes(endpoints);
-  RegisterDatasetRoutes(endpoints);
-  RegisterInstanceRoutes(endpoints);
-  RegisterPushRoutes(endpoints);
-  RegisterDashboardRoutes(endpoints);
-  RegisterMigrationRoutes(endpoints);
-  RegisterOpsRoutes(endpoints);
-  RegisterDocsRoutes(endpoints);
+  Endpoints endpoints(router_, services_, options_, fields_dialects_);
+  session::RegisterAuthRoutes(endpoints);
+  session::RegisterSessionRoutes(endpoints);
+  ops::RegisterStatusRoutes(endpoints);
+  project::RegisterProjectRoutes(endpoints);
+  object::RegisterObjectRoutes(endpoints);
+  object::RegisterFolderRoutes(endpoints);
+  object::RegisterSearchRoutes(endpoints);
+  security::RegisterUserRoutes(endpoints);
+  dataset::RegisterReportRoutes(endpoints);
+  dataset::RegisterCubeRoutes(endpoints);
+  dataset::RegisterDatasetRoutes(endpoints);
+  dataset::RegisterInstanceRoutes(endpoints);
+  push::RegisterPushRoutes(endpoints);
+  dashboard::RegisterDashboardRoutes(endpoints);
+  migration::RegisterMigrationRoutes(endpoints);
+  ops::RegisterOpsRoutes(endpoints);
+  ops::RegisterDocsRoutes(endpoints);
 }
 
 namespace {
@@ -155,9 +160,10 @@ http::Response RunHandler(const http::RouteMatch& match, const http::Request& re
     return (*match.handler)(request, match.params);
   } catch (const storage::StoreNeeded&) {
     throw;
-  } catch (const service::WrongDatasetKind& error) {
-    return ErrorResponse(WithEndpointHint(error, router, request.method, path, context_path),
-                         request.request_id);
+  } catch (const service::instance::WrongDatasetKind& error) {
+    return ErrorResponse(
+        dataset::WithEndpointHint(error, router, request.method, path, context_path),
+        request.request_id);
   } catch (const Error& error) {
     if (error.code() == ErrorCode::kInternal) {
       spdlog::error("request {} {} {} failed: {}", request.request_id, request.method,

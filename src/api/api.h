@@ -4,10 +4,11 @@
 // same middleware (context path, routing errors, authentication, `fields`, error mapping). Handle()
 // is total: any request gets a response, and anything but a tessera::Error escaping a handler is
 // logged as a fault and answered 500 ERR001. A report or cube id of the other kind is answered with
-// the path that serves it (api/dataset_kind_hint.h).
+// the path that serves it (api/dataset/dataset_kind_hint.h).
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -21,14 +22,13 @@
 namespace tessera::api {
 
 enum class Access { kPublic, kSession };
-enum class FieldsRule { kGeneral, kNone };
 // kSmall bodies (most) are limited to ApiOptions::max_request_body_bytes; kUpload bodies (rows
 // pushed to datasets) to ApiOptions::max_upload_body_bytes.
 enum class BodySize { kSmall, kUpload };
 
 struct EndpointSpec {
   Access access = Access::kSession;
-  FieldsRule fields = FieldsRule::kGeneral;
+  FieldsDialect fields = FieldsDialect::kRootFields;  // api/partial_response.h
   BodySize body = BodySize::kSmall;
   // The handler may run on an I/O thread under storage::MemoryOnlyScope (Api::AnswerFromMemory):
   // it must meet that scope's contract (nothing changed before the store is read).
@@ -40,7 +40,8 @@ using EndpointHandler = std::function<http::Response(RequestContext&)>;
 // Used by each family's Register function.
 class Endpoints {
  public:
-  Endpoints(http::Router& router, service::Services& services, const ApiOptions& options);
+  Endpoints(http::Router& router, service::Services& services, const ApiOptions& options,
+            std::map<http::RouteEntry, FieldsDialect>& fields_dialects);
   void Add(std::string_view method, std::string_view path, EndpointSpec spec,
            EndpointHandler handler);
 
@@ -48,6 +49,7 @@ class Endpoints {
   http::Router& router_;
   service::Services& services_;
   const ApiOptions& options_;
+  std::map<http::RouteEntry, FieldsDialect>& fields_dialects_;
 };
 
 class Api {
@@ -77,6 +79,8 @@ class Api {
   static bool IsApiPath(std::string_view path);
   // Every route of the API, method and template, as the OpenAPI document must list them.
   std::vector<http::RouteEntry> Routes() const { return router_.Routes(); }
+  // The `fields` dialect of a route of Routes(), as the OpenAPI document must describe it.
+  FieldsDialect FieldsDialectOf(const http::RouteEntry& route) const;
   // Whether Admit spools the body of such a request to disk.
   static bool SpoolsBody(std::string_view method, std::string_view path);
 
@@ -87,6 +91,7 @@ class Api {
   service::Services& services_;
   ApiOptions options_;
   http::Router router_;
+  std::map<http::RouteEntry, FieldsDialect> fields_dialects_;
 };
 
 }  // namespace tessera::api

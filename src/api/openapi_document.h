@@ -4,7 +4,7 @@
 // src/api/openapi/ (base.json and one file of paths per endpoint family) and the page that
 // browses it. The texts are fixed for the life of the process; the document is valid JSON (the
 // build fails otherwise) whose `paths` name every route of the API and nothing else, which
-// tests/api/openapi_api_test.cc checks against the router.
+// tests/api/ops/openapi_api_test.cc checks against the router.
 #pragma once
 
 #include <string_view>

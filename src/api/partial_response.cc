@@ -34,6 +34,43 @@ void KeepFields(Json& object, const FieldSelection& fields) {
   object = std::move(kept);
 }
 
+MetricValueParts ParseMetricValueExclusions(const http::QueryParams& query) {
+  MetricValueParts parts;
+  for (const auto& value : query.GetList("fields")) {
+    for (const auto& rule : Split(value, ',')) {
+      const std::string_view trimmed = Trim(rule);
+      if (trimmed == "-data.metricValues.raw") parts.raw = false;
+      if (trimmed == "-data.metricValues.formatted") parts.formatted = false;
+      if (trimmed == "-data.metricValues.extras") parts.extras = false;
+    }
+  }
+  return parts;
+}
+
+void SelectObjectType(DatasetObjectTypes& types, std::string_view name) {
+  if (name == "tables") {
+    types.tables = true;
+  } else if (name == "columns") {
+    types.columns = true;
+  } else if (name == "attributes") {
+    types.attributes = true;
+  } else if (name == "metrics") {
+    types.metrics = true;
+  } else {
+    ThrowInvalidInput("fields: '" + std::string(name) +
+                      "' is not an object type of a dataset; expected tables, columns, "
+                      "attributes or metrics");
+  }
+}
+
+DatasetObjectTypes ParseDatasetObjectTypes(const http::QueryParams& query) {
+  const std::vector<std::string> listed = query.GetList("fields");
+  if (listed.empty()) return {};
+  DatasetObjectTypes types{false, false, false, false};
+  for (const auto& piece : listed) SelectObjectType(types, Trim(piece));
+  return types;
+}
+
 }  // namespace
 
 std::optional<FieldSelection> ParseFieldsParameter(const http::QueryParams& query) {
@@ -48,6 +85,38 @@ std::optional<FieldSelection> ParseFieldsParameter(const http::QueryParams& quer
     }
   }
   if (!any_value) return std::nullopt;
+  return fields;
+}
+
+std::string_view FieldsDialectName(FieldsDialect dialect) {
+  switch (dialect) {
+    case FieldsDialect::kRootFields:
+      return "rootFields";
+    case FieldsDialect::kMetricValueExclusions:
+      return "metricValueExclusions";
+    case FieldsDialect::kDatasetObjectTypes:
+      return "datasetObjectTypes";
+    case FieldsDialect::kNone:
+      break;
+  }
+  return "none";
+}
+
+FieldsParameter ParseFields(FieldsDialect dialect, const http::QueryParams& query) {
+  FieldsParameter fields;
+  switch (dialect) {
+    case FieldsDialect::kRootFields:
+      fields.root_fields = ParseFieldsParameter(query);
+      break;
+    case FieldsDialect::kMetricValueExclusions:
+      fields.metric_values = ParseMetricValueExclusions(query);
+      break;
+    case FieldsDialect::kDatasetObjectTypes:
+      fields.object_types = ParseDatasetObjectTypes(query);
+      break;
+    case FieldsDialect::kNone:
+      break;
+  }
   return fields;
 }
 

@@ -103,8 +103,8 @@ std::vector<int> RequestContext::QueryIntList(std::string_view name) const {
   return values;
 }
 
-service::Page RequestContext::PageParams() const {
-  service::Page page;
+service::object::Page RequestContext::PageParams() const {
+  service::object::Page page;
   page.offset = QueryInt("offset").value_or(0);
   page.limit = QueryInt("limit").value_or(-1);
   if (page.offset < 0) {
@@ -153,7 +153,7 @@ StreamedArray RequestContext::BodyJsonStreaming(
 }
 
 http::Response RequestContext::Reply(int status, Json body) const {
-  if (fields_) ApplyFieldSelection(body, *fields_);
+  if (fields_.root_fields) ApplyFieldSelection(body, *fields_.root_fields);
   return http::Response::Json(status, DumpJson(body));
 }
 

@@ -3,7 +3,8 @@
 // Everything a handler needs about one request: the request, its path parameters, the
 // authenticated session (for endpoints that require one), and readers that turn query
 // parameters, headers and bodies into values or a clear 4xx error. Reply() is where the general
-// `fields` rule is applied, so every endpoint that declares the rule gets it the same way.
+// `fields` rule (kRootFields) is applied, so every endpoint that declares the rule gets it the
+// same way.
 #pragma once
 
 #include <chrono>
@@ -19,7 +20,7 @@
 #include "core/prometheus_text.h"
 #include "http/message.h"
 #include "http/router.h"
-#include "service/object_service.h"
+#include "service/object/object_service.h"
 #include "service/services.h"
 
 namespace tessera::api {
@@ -53,10 +54,11 @@ class RequestContext {
   // Throws Error(kSessionInvalid): RequiredAuthToken's message without a token, the session
   // service's for an unknown or expired one.
   void Authenticate();
-  const service::Session& session() const { return *session_; }
-  const service::Principal& principal() const { return session_->principal; }
-  void set_fields(std::optional<FieldSelection> fields) { fields_ = std::move(fields); }
-  bool has_fields() const { return fields_.has_value(); }
+  const service::session::Session& session() const { return *session_; }
+  const service::session::Principal& principal() const { return session_->principal; }
+  // `fields` in the endpoint's dialect, parsed before the handler runs (api/partial_response.h).
+  void set_fields(FieldsParameter fields) { fields_ = std::move(fields); }
+  const FieldsParameter& fields() const { return fields_; }
 
   // The project named by X-MSTR-ProjectID (or X-SVC-ProjectID): required, or "" when absent.
   // Without the header RequiredProjectId throws Error(kMissingParameter) naming the header, what
@@ -75,7 +77,7 @@ class RequestContext {
   std::optional<int64_t> QueryInt(std::string_view name) const;
   int64_t RequiredQueryInt(std::string_view name) const;
   std::vector<int> QueryIntList(std::string_view name) const;
-  service::Page PageParams() const;  // offset >= 0, limit >= -1
+  service::object::Page PageParams() const;  // offset >= 0, limit >= -1
 
   Json BodyJson() const;  // an object; kInvalidInput otherwise
   // BodyJson, with the elements of the array at `array_path` given to `on_element` one by one
@@ -91,8 +93,8 @@ class RequestContext {
   const http::PathParams& params_;
   service::Services& services_;
   const ApiOptions& options_;
-  std::shared_ptr<const service::Session> session_;
-  std::optional<FieldSelection> fields_;
+  std::shared_ptr<const service::session::Session> session_;
+  FieldsParameter fields_;
 };
 
 // Answers with X-MSTR-Total-Count (and X-SVC-Total-Count) set.

@@ -1,28 +1,63 @@
 // api/routes.h
 //
-// One Register function per endpoint family; each lives in its own <family>_routes.cc.
+// One Register function per endpoint family; each lives in its own <family>_routes.cc, in the
+// folder (and namespace) of its capability.
 #pragma once
 
 #include "api/api.h"
 
 namespace tessera::api {
 
-void RegisterAuthRoutes(Endpoints& endpoints);       // /api/auth: login, logout
-void RegisterSessionRoutes(Endpoints& endpoints);    // /api/sessions
-void RegisterStatusRoutes(Endpoints& endpoints);     // /api/status
-void RegisterProjectRoutes(Endpoints& endpoints);    // /api/projects, project and node monitors
-void RegisterObjectRoutes(Endpoints& endpoints);     // /api/objects
-void RegisterFolderRoutes(Endpoints& endpoints);     // /api/folders
-void RegisterSearchRoutes(Endpoints& endpoints);     // quick search and metadata search
-void RegisterUserRoutes(Endpoints& endpoints);       // users and security roles
-void RegisterReportRoutes(Endpoints& endpoints);     // report definitions and elements
-void RegisterCubeRoutes(Endpoints& endpoints);       // cube definitions, info, publish, elements
-void RegisterDatasetRoutes(Endpoints& endpoints);    // dataset definitions with their tables
-void RegisterInstanceRoutes(Endpoints& endpoints);   // report and cube instances
-void RegisterPushRoutes(Endpoints& endpoints);       // pushed datasets: models, upload sessions
-void RegisterDashboardRoutes(Endpoints& endpoints);  // dashboards (/api/dossiers, /api/documents)
-void RegisterOpsRoutes(Endpoints& endpoints);        // /health/live, /health/ready, /metrics
-void RegisterMigrationRoutes(Endpoints& endpoints);  // migrations and the package storage
-void RegisterDocsRoutes(Endpoints& endpoints);       // /api-docs: the OpenAPI document and page
+namespace session {
+void RegisterAuthRoutes(Endpoints& endpoints);
+}  // namespace session
+namespace session {
+void RegisterSessionRoutes(Endpoints& endpoints);
+}  // namespace session
+namespace ops {
+void RegisterStatusRoutes(Endpoints& endpoints);
+}  // namespace ops
+namespace project {
+void RegisterProjectRoutes(Endpoints& endpoints);
+}  // namespace project
+namespace object {
+void RegisterObjectRoutes(Endpoints& endpoints);
+}  // namespace object
+namespace object {
+void RegisterFolderRoutes(Endpoints& endpoints);
+}  // namespace object
+namespace object {
+void RegisterSearchRoutes(Endpoints& endpoints);
+}  // namespace object
+namespace security {
+void RegisterUserRoutes(Endpoints& endpoints);
+}  // namespace security
+namespace dataset {
+void RegisterReportRoutes(Endpoints& endpoints);
+}  // namespace dataset
+namespace dataset {
+void RegisterCubeRoutes(Endpoints& endpoints);
+}  // namespace dataset
+namespace dataset {
+void RegisterDatasetRoutes(Endpoints& endpoints);
+}  // namespace dataset
+namespace dataset {
+void RegisterInstanceRoutes(Endpoints& endpoints);
+}  // namespace dataset
+namespace push {
+void RegisterPushRoutes(Endpoints& endpoints);
+}  // namespace push
+namespace dashboard {
+void RegisterDashboardRoutes(Endpoints& endpoints);
+}  // namespace dashboard
+namespace ops {
+void RegisterOpsRoutes(Endpoints& endpoints);
+}  // namespace ops
+namespace migration {
+void RegisterMigrationRoutes(Endpoints& endpoints);
+}  // namespace migration
+namespace ops {
+void RegisterDocsRoutes(Endpoints& endpoints);
+}  // namespace ops
 
 }  // namespace tessera::api

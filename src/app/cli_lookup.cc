@@ -81,10 +81,6 @@ std::vector<FoundReport> ReportsOf(storage::MetadataStore& store,
   return reports;
 }
 
-bool IsCube(const model::ObjectRecord& object) {
-  return object.subtype == model::kSubtypeOlapCube || object.subtype == model::kSubtypeSuperCube;
-}
-
 // A report definition in `project` (every project when empty), or a cube when `cubes_only`.
 FoundReport FindDefinition(storage::MetadataStore& store, const std::string& id_or_name,
                            const std::string& project, bool cubes_only) {
@@ -92,7 +88,7 @@ FoundReport FindDefinition(storage::MetadataStore& store, const std::string& id_
       project.empty() ? AllProjects(store) : std::vector<ProjectRef>{FindProject(store, project)};
   std::vector<FoundReport> reports = ReportsOf(store, scope);
   if (cubes_only) {
-    std::erase_if(reports, [](const FoundReport& report) { return !IsCube(report.object); });
+    std::erase_if(reports, [](const FoundReport& report) { return !model::IsCube(report.object); });
   }
   const std::string noun = cubes_only ? "cube" : "report or cube";
   std::vector<Candidate> candidates;

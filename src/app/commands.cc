@@ -24,14 +24,15 @@
 #include "model/bundle/bundle.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
-#include "service/bundle_service.h"
-#include "service/cube_service.h"
-#include "service/demo_loader.h"
+#include "service/bundle/bundle_service.h"
+#include "service/bundle/demo_loader.h"
+#include "service/cube/cube_service.h"
 #include "service/directory_service.h"
+#include "service/instance/dataset_definition_service.h"
 #include "service/job_runner.h"
-#include "service/project_model.h"
-#include "service/project_service.h"
-#include "service/warehouse_registry.h"
+#include "service/project/project_model.h"
+#include "service/project/project_service.h"
+#include "service/project/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::app {
@@ -110,7 +111,7 @@ std::unique_ptr<storage::MetadataStore> OpenStore(const Config& config, DataUse 
 // The storage service of the configured data directory, bootstrapped, and its administrator.
 struct Administration {
   std::unique_ptr<storage::MetadataStore> store;
-  service::Principal administrator;
+  service::session::Principal administrator;
 };
 
 Administration OpenAdministration(const Config& config, DataUse use) {
@@ -121,7 +122,7 @@ Administration OpenAdministration(const Config& config, DataUse use) {
   return administration;
 }
 
-void PrintSummary(const service::ImportSummary& summary) {
+void PrintSummary(const service::bundle::ImportSummary& summary) {
   std::cout << "project '" << summary.project_name << "' (" << summary.project_id
             << "): " << summary.created << " created, " << summary.updated << " updated, "
             << summary.unchanged << " unchanged\n";
@@ -129,13 +130,13 @@ void PrintSummary(const service::ImportSummary& summary) {
 
 // What `project import` did, or would do: the counts, then one line per object it creates,
 // updates or deletes.
-void PrintImport(const service::ImportSummary& summary, bool prune) {
+void PrintImport(const service::bundle::ImportSummary& summary, bool prune) {
   std::cout << "project '" << summary.project_name << "' (" << summary.project_id
             << "): " << summary.created << " created, " << summary.updated << " updated, "
             << summary.unchanged << " unchanged";
   if (prune) std::cout << ", " << summary.deleted << " deleted";
   std::cout << (summary.written ? "" : " (dry run: nothing was written)") << "\n";
-  auto list = [](const char* change, const std::vector<service::ImportedObject>& objects) {
+  auto list = [](const char* change, const std::vector<service::bundle::ImportedObject>& objects) {
     for (const auto& object : objects) {
       std::cout << "  " << change << " " << object.kind << " '" << object.name << "' (" << object.id
                 << ")\n";
@@ -151,30 +152,30 @@ int CreateProject(const ConfigFlags& flags, const std::string& name,
   Config config = flags.Load();
   ConfigureLogging(config);
   Administration administration = OpenAdministration(config, DataUse::kWrite);
-  service::ProjectService projects(*administration.store);
+  service::project::ProjectService projects(*administration.store);
   auto view = projects.Create(administration.administrator, name, description);
   std::cout << view.project.object.id << "\n";
   return 0;
 }
 
 // Every warehouse the configuration names, and the demo warehouse, which always has a URL.
-service::WarehouseRegistry ConfiguredWarehouses(const Config& config) {
+service::project::WarehouseRegistry ConfiguredWarehouses(const Config& config) {
   std::map<std::string, std::string> urls = config.warehouses;
   urls.emplace("demo", config.WarehouseUrl("demo"));
-  return service::WarehouseRegistry(std::move(urls));
+  return service::project::WarehouseRegistry(std::move(urls));
 }
 
 int ImportProject(const ConfigFlags& flags, const std::string& directory,
-                  const service::BundleImportOptions& options) {
+                  const service::bundle::BundleImportOptions& options) {
   Config config = flags.Load();
   ConfigureLogging(config);
   // A dry run writes nothing, so it needs the data directory to exist already.
   Administration administration =
       OpenAdministration(config, options.dry_run ? DataUse::kReadOnly : DataUse::kWrite);
-  const service::WarehouseRegistry warehouses = ConfiguredWarehouses(config);
-  service::BundleService bundles(*administration.store, &warehouses);
+  const service::project::WarehouseRegistry warehouses = ConfiguredWarehouses(config);
+  service::bundle::BundleService bundles(*administration.store, &warehouses);
   ProgressBar bar(options.dry_run ? "reading the bundle" : "importing the bundle");
-  const service::ImportSummary summary = TickWhile(
+  const service::bundle::ImportSummary summary = TickWhile(
       bar, [&] { return bundles.Import(administration.administrator, directory, options); });
   bar.Finish("done");
   PrintImport(summary, options.prune);
@@ -187,7 +188,7 @@ int ExportProject(const ConfigFlags& flags, const std::string& project,
   ConfigureLogging(config);
   Administration administration = OpenAdministration(config, DataUse::kReadOnly);
   const ProjectRef found = FindProject(*administration.store, project);
-  service::BundleService bundles(*administration.store);
+  service::bundle::BundleService bundles(*administration.store);
   ProgressBar bar("exporting the project");
   TickWhile(bar, [&] { bundles.Export(administration.administrator, found.id, directory); });
   bar.Finish("done");
@@ -198,10 +199,11 @@ int ExportProject(const ConfigFlags& flags, const std::string& project,
 // The demo's cubes, to publish one after another so that a server started on this data
 // directory answers every dashboard at once.
 std::vector<FoundReport> DemoCubes(storage::MetadataStore& store,
-                                   const service::ImportSummary& summary) {
-  const model::SemanticModel semantic = service::LoadSemanticModel(store, summary.project_id);
+                                   const service::bundle::ImportSummary& summary) {
+  const model::SemanticModel semantic =
+      service::project::LoadSemanticModel(store, summary.project_id);
   std::vector<FoundReport> cubes;
-  for (const auto& id : service::DemoCubeIds(store, summary.project_id)) {
+  for (const auto& id : service::bundle::DemoCubeIds(store, summary.project_id)) {
     FoundReport cube{{summary.project_id, summary.project_name}, {}};
     cube.object.id = id;
     cube.object.name = semantic.cube(id).name;
@@ -222,7 +224,7 @@ int RunDemo(const ConfigFlags& flags, const std::string& rows_text, uint64_t see
   options.name = warehouse_name;
   options.url = config.WarehouseUrl(warehouse_name);
   auto warehouse = engine::warehouse::Warehouse::Open(options);
-  service::DemoRequest request;
+  service::bundle::DemoRequest request;
   request.data.rows = rows;
   request.data.seed = seed;
   request.warehouse_name = warehouse_name;
@@ -235,8 +237,8 @@ int RunDemo(const ConfigFlags& flags, const std::string& rows_text, uint64_t see
       generating.Tick();
     }
   };
-  auto summary =
-      service::LoadDemo(*administration.store, *warehouse, request, administration.administrator);
+  auto summary = service::bundle::LoadDemo(*administration.store, *warehouse, request,
+                                           administration.administrator);
   generating.Finish("done");
   PrintSummary(summary);
   PublishCubes(config, *administration.store, DemoCubes(*administration.store, summary));
@@ -279,10 +281,8 @@ int PrintCubeStatus(const ConfigFlags& flags, const std::vector<std::string>& na
   return 0;
 }
 
-// The SQL of a report that reads the warehouse, or the reason it has none.
-engine::sql::GeneratedSql SqlOfReport(const model::SemanticModel& semantic,
-                                      const std::string& report_id,
-                                      engine::warehouse::Dialect dialect) {
+// A report that reads a cube has no SQL of its own: the error says which command prints its rows'.
+void RequireOwnSql(const model::SemanticModel& semantic, const std::string& report_id) {
   const model::Report& report = semantic.report(report_id);
   if (report.source != model::ReportSource::kWarehouse) {
     const std::string cube = semantic.cube(report.cube_id).name;
@@ -290,19 +290,6 @@ engine::sql::GeneratedSql SqlOfReport(const model::SemanticModel& semantic,
                                 "', not the warehouse: it has no SQL of its own; `tessera sql '" +
                                 cube + "'` prints the query that publishes the cube");
   }
-  // The statement the server runs for the report's instances and shows in its SQL view.
-  return engine::CubeSql(semantic, model::ReportAsCube(report), dialect);
-}
-
-// The query a publish of the cube runs: the same layout and generator as the publisher's.
-engine::sql::GeneratedSql SqlOfCube(const model::SemanticModel& semantic,
-                                    const std::string& cube_id,
-                                    engine::warehouse::Dialect dialect) {
-  return engine::CubeSql(semantic, semantic.cube(cube_id), dialect);
-}
-
-bool IsCube(const model::ObjectRecord& object) {
-  return object.subtype == model::kSubtypeOlapCube || object.subtype == model::kSubtypeSuperCube;
 }
 
 int PrintReportSql(const ConfigFlags& flags, const std::string& report,
@@ -317,14 +304,16 @@ int PrintReportSql(const ConfigFlags& flags, const std::string& report,
                                 "' is a pushed dataset: its rows were uploaded, not queried "
                                 "from a warehouse, so it has no SQL");
   }
-  const model::SemanticModel semantic = service::LoadSemanticModel(*store, found.project.id);
-  const std::string warehouse_name = service::LoadWarehouseName(*store, found.project.id);
-  service::WarehouseRegistry warehouses(
+  const model::SemanticModel semantic =
+      service::project::LoadSemanticModel(*store, found.project.id);
+  const std::string warehouse_name = service::project::LoadWarehouseName(*store, found.project.id);
+  service::project::WarehouseRegistry warehouses(
       std::map<std::string, std::string>{{warehouse_name, config.WarehouseUrl(warehouse_name)}});
   const engine::warehouse::Dialect dialect = warehouses.Get(warehouse_name).dialect();
-  const bool is_cube = IsCube(object);
+  const bool is_cube = model::IsCube(object);
+  if (!is_cube) RequireOwnSql(semantic, object.id);
   const engine::sql::GeneratedSql generated =
-      is_cube ? SqlOfCube(semantic, object.id, dialect) : SqlOfReport(semantic, object.id, dialect);
+      service::instance::QueryOf(semantic, object.id, dialect);
   std::cout << "-- " << object.name << " (" << object.id << "), "
             << (is_cube ? "the query that publishes this cube, " : "") << "warehouse '"
             << warehouse_name << "'\n"
@@ -361,7 +350,7 @@ int Run(int argc, char** argv) {
 
   ConfigFlags import_flags;
   std::string import_dir;
-  service::BundleImportOptions import_options;
+  service::bundle::BundleImportOptions import_options;
   CLI::App* import_command = project->add_subcommand("import", "Load or update a project bundle");
   import_command->add_option("DIR", import_dir, "bundle folder")->required();
   import_command->add_flag("--dry-run", import_options.dry_run,

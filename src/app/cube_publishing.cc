@@ -6,28 +6,29 @@
 
 #include "app/progress_bar.h"
 #include "core/time.h"
-#include "service/cube_service.h"
+#include "service/cube/cube_service.h"
 #include "service/job_runner.h"
-#include "service/project_model.h"
-#include "service/warehouse_registry.h"
+#include "service/project/project_model.h"
+#include "service/project/warehouse_registry.h"
 
 namespace tessera::app {
 
 namespace {
 
 // The warehouses of the cubes' projects, with their connections from the configuration.
-service::WarehouseRegistry WarehousesOf(const Config& config, storage::MetadataStore& store,
-                                        const std::vector<FoundReport>& cubes) {
+service::project::WarehouseRegistry WarehousesOf(const Config& config,
+                                                 storage::MetadataStore& store,
+                                                 const std::vector<FoundReport>& cubes) {
   std::map<std::string, std::string> urls;
   for (const auto& cube : cubes) {
-    const std::string name = service::LoadWarehouseName(store, cube.project.id);
+    const std::string name = service::project::LoadWarehouseName(store, cube.project.id);
     urls.emplace(name, config.WarehouseUrl(name));
   }
-  return service::WarehouseRegistry(std::move(urls));
+  return service::project::WarehouseRegistry(std::move(urls));
 }
 
-service::CubeServiceOptions CubeOptions(const Config& config) {
-  service::CubeServiceOptions options;
+service::cube::CubeServiceOptions CubeOptions(const Config& config) {
+  service::cube::CubeServiceOptions options;
   options.data_dir = std::filesystem::absolute(config.data_dir);
   options.cubes_dir = config.ResolvedCubesDir();
   return options;
@@ -36,8 +37,8 @@ service::CubeServiceOptions CubeOptions(const Config& config) {
 std::string Label(const FoundReport& cube) { return "cube '" + cube.object.name + "'"; }
 
 // Publishes one cube, ticking `bar` while the publish runs.
-service::CubeStatus PublishOne(service::CubeService& cubes, const FoundReport& cube,
-                               ProgressBar& bar) {
+service::cube::CubeStatus PublishOne(service::cube::CubeService& cubes, const FoundReport& cube,
+                                     ProgressBar& bar) {
   TickWhile(bar, [&] {
     cubes.Publish(cube.project.id, cube.object.id);
     cubes.WaitForPublish(cube.project.id, cube.object.id);
@@ -49,11 +50,11 @@ service::CubeStatus PublishOne(service::CubeService& cubes, const FoundReport& c
 
 void PublishCubes(const Config& config, storage::MetadataStore& store,
                   const std::vector<FoundReport>& cubes) {
-  service::WarehouseRegistry warehouses = WarehousesOf(config, store, cubes);
+  service::project::WarehouseRegistry warehouses = WarehousesOf(config, store, cubes);
   // Its own runner: a publish this command leaves behind when killed is failed by a server once
   // the lease has expired.
   service::JobRunner jobs(store, {});
-  service::CubeService cube_service(store, warehouses, jobs, CubeOptions(config));
+  service::cube::CubeService cube_service(store, warehouses, jobs, CubeOptions(config));
   cube_service.RegisterJobs();
   for (size_t i = 0; i < cubes.size(); ++i) {
     const FoundReport& cube = cubes[i];
@@ -62,8 +63,8 @@ void PublishCubes(const Config& config, storage::MetadataStore& store,
       label += " (" + std::to_string(i + 1) + "/" + std::to_string(cubes.size()) + ")";
     }
     ProgressBar bar(label);
-    const service::CubeStatus status = PublishOne(cube_service, cube, bar);
-    if (status.state != service::CubeState::kReady) {
+    const service::cube::CubeStatus status = PublishOne(cube_service, cube, bar);
+    if (status.state != service::cube::CubeState::kReady) {
       bar.Finish("failed");
       throw std::runtime_error(Label(cube) + " (" + cube.object.id +
                                ") failed to publish: " + status.error_message);
@@ -77,23 +78,23 @@ void PublishCubes(const Config& config, storage::MetadataStore& store,
 
 std::string DescribeCubeStatus(const Config& config, storage::MetadataStore& store,
                                const FoundReport& cube) {
-  service::WarehouseRegistry warehouses = WarehousesOf(config, store, {cube});
+  service::project::WarehouseRegistry warehouses = WarehousesOf(config, store, {cube});
   service::JobRunner jobs(store, {});
-  service::CubeService cube_service(store, warehouses, jobs, CubeOptions(config));
-  const service::CubeStatus status = cube_service.Status(cube.project.id, cube.object.id);
+  service::cube::CubeService cube_service(store, warehouses, jobs, CubeOptions(config));
+  const service::cube::CubeStatus status = cube_service.Status(cube.project.id, cube.object.id);
   std::string text =
       Label(cube) + " (" + cube.object.id + ") in project '" + cube.project.name + "': ";
   const std::string served = std::to_string(status.rows) + " rows, published " +
                              FormatTimestamp(FromUnixMillis(status.published_ms));
   switch (status.state) {
-    case service::CubeState::kNotPublished:
+    case service::cube::CubeState::kNotPublished:
       return text + "not published";
-    case service::CubeState::kPublishing:
+    case service::cube::CubeState::kPublishing:
       return text + "publishing" + (status.published_ms > 0 ? "; serving " + served : "");
-    case service::CubeState::kReady:
+    case service::cube::CubeState::kReady:
       return text + "ready, " + served + " in " + std::to_string(status.last_publish_duration_ms) +
              " ms";
-    case service::CubeState::kFailed:
+    case service::cube::CubeState::kFailed:
       return text + "failed: " + status.error_message +
              (status.published_ms > 0 ? "; serving " + served : "");
   }

@@ -7,7 +7,7 @@
 //   - PublishCubes publishes the cubes one after another on the project's warehouse (its
 //     connection from `config`), each with a progress bar on stderr, and prints one line per cube
 //     on stdout: "cube 'Sales Cube': 1234 rows in 56 ms". It runs the publish job as a server
-//     would (service::CubeService with its own job runner), so a publish this command leaves
+//     would (service::cube::CubeService with its own job runner), so a publish this command leaves
 //     behind when killed is failed by the next server on the data directory. The first failure
 //     throws std::runtime_error "cube 'X' (ID) failed to publish: <why>"; the cube keeps serving
 //     its previous dataset.

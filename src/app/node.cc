@@ -24,9 +24,9 @@
 #include "http/server.h"
 #include "model/bundle/bundle.h"
 #include "model/well_known.h"
-#include "service/demo_loader.h"
+#include "service/bundle/demo_loader.h"
+#include "service/project/warehouse_registry.h"
 #include "service/services.h"
-#include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::app {
@@ -35,7 +35,7 @@ namespace tessera::app {
 // warehouses, and both before the store.
 struct Node::Parts {
   std::unique_ptr<storage::MetadataStore> store;
-  std::unique_ptr<service::WarehouseRegistry> warehouses;
+  std::unique_ptr<service::project::WarehouseRegistry> warehouses;
   std::unique_ptr<service::Services> services;
   std::unique_ptr<api::Api> api;
   std::unique_ptr<WebApp> web;
@@ -72,7 +72,7 @@ void Node::EnsureBootstrapped() {
 
 void Node::LoadDemoOnFirstStart() {
   try {
-    if (!service::HasNoProject(*parts_->store)) return;
+    if (!service::bundle::HasNoProject(*parts_->store)) return;
     const DemoBundleSearch bundle = FindDemoBundle(config_, ExecutablePath());
     if (bundle.dir.empty()) {
       spdlog::warn("{}. The server starts without the demo project.", bundle.problem);
@@ -80,18 +80,18 @@ void Node::LoadDemoOnFirstStart() {
     }
     spdlog::info("first start: generating the demo warehouse ({} rows) and the Tutorial project",
                  config_.demo_rows);
-    service::DemoRequest request;
+    service::bundle::DemoRequest request;
     request.data.rows = config_.demo_rows;
     request.data.seed = config_.demo_seed;
     request.bundle_dir = bundle.dir;
     auto administrator =
         parts_->services->directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-    auto summary =
-        service::LoadDemo(*parts_->store, parts_->warehouses->Get("demo"), request, administrator);
+    auto summary = service::bundle::LoadDemo(*parts_->store, parts_->warehouses->Get("demo"),
+                                             request, administrator);
     spdlog::info("demo project '{}' loaded ({} objects); its cubes publish in the background",
                  summary.project_name, summary.created);
     parts_->services->cubes.PublishInBackground(
-        summary.project_id, service::DemoCubeIds(*parts_->store, summary.project_id));
+        summary.project_id, service::bundle::DemoCubeIds(*parts_->store, summary.project_id));
   } catch (const model::bundle::BundleError& e) {
     spdlog::error("the demo bundle is broken; the server starts without it: {}",
                   e.problems().empty() ? "" : e.problems().front());
@@ -210,8 +210,8 @@ void Node::MaintenanceLoop() {
 
 namespace {
 
-service::SessionOptions SessionOptionsOf(const Config& config) {
-  service::SessionOptions options;
+service::session::SessionOptions SessionOptionsOf(const Config& config) {
+  service::session::SessionOptions options;
   options.idle_timeout_seconds = config.session_idle_timeout_seconds;
   options.throttle.max_failures_per_user = config.max_failed_logins;
   options.throttle.max_failures_per_address = config.max_failed_logins_per_address;
@@ -219,8 +219,8 @@ service::SessionOptions SessionOptionsOf(const Config& config) {
   return options;
 }
 
-service::CubeServiceOptions CubeOptionsOf(const Config& config) {
-  service::CubeServiceOptions options;
+service::cube::CubeServiceOptions CubeOptionsOf(const Config& config) {
+  service::cube::CubeServiceOptions options;
   options.data_dir = std::filesystem::absolute(config.data_dir);
   options.cubes_dir = config.ResolvedCubesDir();
   // Each waits with its work done and its outcome not yet recorded (the import's transaction
@@ -230,14 +230,14 @@ service::CubeServiceOptions CubeOptionsOf(const Config& config) {
   return options;
 }
 
-service::InstanceStoreOptions InstanceOptionsOf(const Config& config) {
-  service::InstanceStoreOptions options;
+service::instance::InstanceStoreOptions InstanceOptionsOf(const Config& config) {
+  service::instance::InstanceStoreOptions options;
   options.result_budget_bytes = static_cast<size_t>(config.instance_result_budget_mb) << 20;
   return options;
 }
 
-service::PushServiceOptions PushOptionsOf(const Config& config) {
-  service::PushServiceOptions options;
+service::push::PushServiceOptions PushOptionsOf(const Config& config) {
+  service::push::PushServiceOptions options;
   options.session_ttl = std::chrono::seconds(config.upload_session_ttl_seconds);
   options.parse_ahead_bytes = static_cast<size_t>(config.upload_parse_ahead_mb) << 20;
   return options;
@@ -329,7 +329,7 @@ void Node::OpenStorage() {
 void Node::OpenWarehouses() {
   std::map<std::string, std::string> warehouse_urls = config_.warehouses;
   warehouse_urls.emplace("demo", config_.WarehouseUrl("demo"));
-  parts_->warehouses = std::make_unique<service::WarehouseRegistry>(warehouse_urls);
+  parts_->warehouses = std::make_unique<service::project::WarehouseRegistry>(warehouse_urls);
 }
 
 void Node::CreateServices() {

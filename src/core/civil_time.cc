@@ -130,7 +130,11 @@ std::optional<std::string> NormalizeDate(std::string_view text) {
     return std::nullopt;
   }
   if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1) return std::nullopt;
-  return FormatCivilDate({year, month, day});
+  CivilDateTime date;
+  date.year = year;
+  date.month = month;
+  date.day = day;
+  return FormatCivilDate(date);
 }
 
 }  // namespace tessera

@@ -68,4 +68,13 @@ class Error : public std::runtime_error {
 inline constexpr std::string_view kStorageUnavailableMessage =
     "The API requires Storage Service. Please contact your administrator.";
 
+// The error of a request that breaks a rule of what is accepted; `message` says which and what is.
+[[noreturn]] inline void ThrowInvalidInput(const std::string& message) {
+  throw Error(ErrorCode::kInvalidInput, message);
+}
+
+inline Error StorageUnavailableError() {
+  return Error(ErrorCode::kStorageUnavailable, std::string(kStorageUnavailableMessage));
+}
+
 }  // namespace tessera

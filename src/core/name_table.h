@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/json.h"
+#include "core/strings.h"
 
 namespace tessera {
 
@@ -42,13 +43,13 @@ struct NameTable {
     for (const auto& [entry, name] : entries) {
       if (value == name) return entry;
     }
-    Refuse("'" + std::string(value) + "'", path);
+    Refuse(Quoted(value), path);
   }
 
   // A JSON value: only a string can name a value.
   Enum ParseValue(const Json& value, std::string_view path) const {
     if (value.is_string()) return Parse(value.get_ref<const std::string&>(), path);
-    Refuse("'" + value.dump() + "'", path);
+    Refuse(Quoted(value.dump()), path);
   }
 
  private:

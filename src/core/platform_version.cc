@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "core/error.h"
+#include "core/strings.h"
 
 namespace tessera {
 
@@ -22,7 +23,7 @@ uint64_t ParseComponent(std::string_view text, std::string_view component) {
   auto [stop, error] = std::from_chars(component.data(), end, value);
   if (error == std::errc::result_out_of_range) Refuse(text, "a component is too large");
   if (error != std::errc() || stop != end) {
-    Refuse(text, "'" + std::string(component) + "' is not a non-negative integer");
+    Refuse(text, Quoted(component) + " is not a non-negative integer");
   }
   return value;
 }

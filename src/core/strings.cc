@@ -82,6 +82,19 @@ std::string Abbreviate(std::string_view text, size_t max_chars) {
   return std::string(text.substr(0, max_chars)) + "...(" + std::to_string(text.size()) + " bytes)";
 }
 
+std::string Quoted(std::string_view text) {
+  std::string quoted;
+  quoted.reserve(text.size() + 2);
+  quoted += '\'';
+  quoted += text;
+  quoted += '\'';
+  return quoted;
+}
+
+void AppendIfAbsent(std::vector<std::string>& items, const std::string& item) {
+  if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+}
+
 std::string JoinStrings(const std::vector<std::string>& pieces, std::string_view separator) {
   std::string out;
   for (size_t i = 0; i < pieces.size(); ++i) {

@@ -27,6 +27,12 @@ std::vector<std::string> Split(std::string_view text, char separator);
 // messages that quote what a client sent.
 std::string Abbreviate(std::string_view text, size_t max_chars = 200);
 
+// `text` in single quotes, as messages quote what a client sent: 'abc'.
+std::string Quoted(std::string_view text);
+
+// Appends `item` unless `items` holds it already (small lists: a linear search).
+void AppendIfAbsent(std::vector<std::string>& items, const std::string& item);
+
 std::string JoinStrings(const std::vector<std::string>& pieces, std::string_view separator);
 
 // Booleans as real clients send them: true/True/TRUE/1 and false/False/FALSE/0.

@@ -46,19 +46,21 @@ inline constexpr size_t kBufferBytes = size_t{1} << 20;
 class StreamChecksum {
  public:
   void Update(const void* data, size_t size) {
+    if (size == 0) return;  // `data` may be null then
     const auto* bytes = static_cast<const uint8_t*>(data);
     total_ += size;
-    while (pending_size_ > 0 && size > 0) {
-      pending_[pending_size_++] = *bytes++;
-      --size;
-      if (pending_size_ == 8) {
-        Mix(Load(pending_));
-        pending_size_ = 0;
-      }
+    if (pending_size_ > 0) {
+      const size_t taken = std::min(size, sizeof pending_ - pending_size_);
+      std::memcpy(pending_ + pending_size_, bytes, taken);
+      pending_size_ += taken;
+      bytes += taken;
+      size -= taken;
+      if (pending_size_ < sizeof pending_) return;  // every byte went to the partial word
+      Mix(Load(pending_));
+      pending_size_ = 0;
     }
-    if (pending_size_ > 0) return;  // every byte went to the partial word
     for (; size >= 8; bytes += 8, size -= 8) Mix(Load(bytes));
-    if (size > 0) std::memcpy(pending_, bytes, size);  // `bytes` may be null when empty
+    if (size > 0) std::memcpy(pending_, bytes, size);
     pending_size_ = size;
   }
 

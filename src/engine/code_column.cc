@@ -9,7 +9,7 @@ namespace tessera::engine {
 namespace {
 
 template <typename T>
-std::vector<uint8_t> Narrow(const std::vector<uint32_t>& codes) {
+std::vector<uint8_t> NarrowTo(const std::vector<uint32_t>& codes) {
   std::vector<uint8_t> bytes = NewColumnBuffer<uint8_t>(codes.size() * sizeof(T));
   T* out = reinterpret_cast<T*>(bytes.data());
   for (size_t i = 0; i < codes.size(); ++i) out[i] = static_cast<T>(codes[i]);
@@ -28,13 +28,13 @@ CodeColumn::CodeColumn(const std::vector<uint32_t>& codes, size_t dictionary_siz
     : width_(WidthFor(dictionary_size)), size_(codes.size()) {
   switch (width_) {
     case 1:
-      bytes_ = Narrow<uint8_t>(codes);
+      bytes_ = NarrowTo<uint8_t>(codes);
       break;
     case 2:
-      bytes_ = Narrow<uint16_t>(codes);
+      bytes_ = NarrowTo<uint16_t>(codes);
       break;
     default:
-      bytes_ = Narrow<uint32_t>(codes);
+      bytes_ = NarrowTo<uint32_t>(codes);
   }
   BuildZones();
 }

@@ -9,10 +9,6 @@
 namespace tessera::engine {
 namespace {
 
-[[noreturn]] void Invalid(const std::string& message) {
-  throw Error(ErrorCode::kInvalidInput, message);
-}
-
 // Every comparison but In and NotIn, which take any number of operands.
 CompareOp ComparisonOf(const std::string& op) {
   const std::optional<CompareOp> compare = ComparisonOperator(op);
@@ -44,7 +40,7 @@ class LimitCompiler {
  private:
   MetricLimit Leaf(const model::QualificationOperator& entry, const Json& operands) const {
     const std::string op(entry.name);
-    if (operands.empty()) Invalid("There should be operands for operator - " + op);
+    if (operands.empty()) ThrowInvalidInput("There should be operands for operator - " + op);
     CheckTarget(operands[0]);
     const CompareOp compare = ComparisonOf(op);
     ExpectOperandCount(operands, entry.min_operands, op);
@@ -63,13 +59,14 @@ class LimitCompiler {
   void CheckTarget(const Json& operand) const {
     const std::string type = OperandType(operand);
     if (type != "metric") {
-      Invalid("In metric limits, target object must be metric, but the first operand is " + type +
-              " for key " + key_);
+      ThrowInvalidInput(
+          "In metric limits, target object must be metric, but the first operand is " + type +
+          " for key " + key_);
     }
     const std::string id = OperandId(operand);
     if (CanonicalObjectId(id) != CanonicalObjectId(key_)) {
-      Invalid("In metric limits, the metric id " + id +
-              " is in a first operand and should be same with corresponding key " + key_);
+      ThrowInvalidInput("In metric limits, the metric id " + id +
+                        " is in a first operand and should be same with corresponding key " + key_);
     }
   }
 
@@ -82,15 +79,16 @@ class LimitCompiler {
 std::optional<MetricLimit> CompileMetricLimits(
     const Json& limits, const std::vector<std::string>& returned_metric_ids) {
   if (limits.is_null()) return std::nullopt;
-  if (!limits.is_object()) Invalid("metricLimits must be an object of metric ids to conditions");
+  if (!limits.is_object())
+    ThrowInvalidInput("metricLimits must be an object of metric ids to conditions");
   CheckQualificationSize(limits, "metricLimits");
   std::vector<MetricLimit> parts;
   for (const auto& [key, expression] : limits.items()) {
     const std::optional<std::string> id = CanonicalObjectId(key);
-    if (!id) Invalid("Invalid metric id - " + key);
+    if (!id) ThrowInvalidInput("Invalid metric id - " + key);
     const auto found = std::find(returned_metric_ids.begin(), returned_metric_ids.end(), *id);
     if (found == returned_metric_ids.end()) {
-      Invalid("Failed to find the metric " + key + " in the report or cube.");
+      ThrowInvalidInput("Failed to find the metric " + key + " in the report or cube.");
     }
     const int metric = static_cast<int>(found - returned_metric_ids.begin());
     parts.push_back(LimitCompiler(key, metric).Compile(expression));

@@ -12,10 +12,6 @@ namespace {
 
 using Kind = RowFilter::Kind;
 
-[[noreturn]] void Invalid(const std::string& message) {
-  throw Error(ErrorCode::kInvalidInput, message);
-}
-
 MetricLimit Not(MetricLimit limit) { return RowFilter::Combine(Kind::kNot, {std::move(limit)}); }
 
 MetricLimit And(MetricLimit a, MetricLimit b) {
@@ -94,7 +90,7 @@ class QualificationCompiler {
       if (name == "Not") return Not(std::move(children.front()));
       return RowFilter::Combine(name == "And" ? Kind::kAnd : Kind::kOr, std::move(children));
     }
-    if (operands.empty()) Invalid("There should be operands for operator - " + name);
+    if (operands.empty()) ThrowInvalidInput("There should be operands for operator - " + name);
     const int metric = MetricOf(operands[0], name);
     if (op.family == model::OperatorFamily::kRanked) return Ranked(metric, op, operands);
     return Value(metric, op, operands);
@@ -105,16 +101,16 @@ class QualificationCompiler {
   int MetricOf(const Json& operand, const std::string& op) const {
     const std::string type = OperandType(operand);
     if (type != "metric") {
-      Invalid("In a metric qualification, the first operand of " + op +
-              " must be a metric, but it is " + type);
+      ThrowInvalidInput("In a metric qualification, the first operand of " + op +
+                        " must be a metric, but it is " + type);
     }
     const std::string id = OperandId(operand);
     const std::string canonical = CanonicalObjectId(id).value_or(id);
     for (size_t i = 0; i < request_ids_.size(); ++i) {
       if (request_ids_[i] == canonical) return static_cast<int>(i);
     }
-    Invalid("Failed to find the metric " + (id.empty() ? "without an id" : id) +
-            " of a metric qualification in the query's metrics");
+    ThrowInvalidInput("Failed to find the metric " + (id.empty() ? "without an id" : id) +
+                      " of a metric qualification in the query's metrics");
   }
 
   MetricLimit Value(int metric, const model::QualificationOperator& entry,
@@ -148,7 +144,7 @@ class QualificationCompiler {
     const std::vector<double> amounts =
         Constants(operands, op, is_percent ? &PercentAmount : &RankAmount);
     std::optional<MetricLimit> limit = RankedOperators(metric, is_percent).Compile(suffix, amounts);
-    if (!limit) Invalid("Invalid operator - " + op);
+    if (!limit) ThrowInvalidInput("Invalid operator - " + op);
     return std::move(*limit);
   }
 

@@ -14,10 +14,6 @@ namespace {
 
 enum class Level { kRows, kGroups, kMixed };
 
-[[noreturn]] void Invalid(const std::string& message) {
-  throw Error(ErrorCode::kInvalidInput, message);
-}
-
 using model::OperatorFamily;
 
 // Checks a leaf and returns its level.
@@ -27,12 +23,13 @@ Level CheckLeaf(const model::SemanticModel& model, const model::QualificationOpe
   if (entry.family == OperatorFamily::kRanked) {
     throw Error(ErrorCode::kNotSupported, op + " qualifications apply to computed grids only");
   }
-  if (operands.empty()) Invalid("There should be operands for operator - " + op);
+  if (operands.empty()) ThrowInvalidInput("There should be operands for operator - " + op);
   const std::string first = OperandType(operands[0]);
   ExpectOperandCount(operands, entry.min_operands, op);
   if (first == "attribute") {
     std::string id = CanonicalObjectId(OperandId(operands[0])).value_or(OperandId(operands[0]));
-    if (!model.has_attribute(id)) Invalid("Invalid attribute id - " + OperandId(operands[0]));
+    if (!model.has_attribute(id))
+      ThrowInvalidInput("Invalid attribute id - " + OperandId(operands[0]));
     if (entry.family != OperatorFamily::kList || OperandType(operands[1]) != "elements") {
       UnsupportedCombination(operands, op);
     }
@@ -51,13 +48,14 @@ Level CheckLeaf(const model::SemanticModel& model, const model::QualificationOpe
   }
   if (first == "metric") {
     std::string id = CanonicalObjectId(OperandId(operands[0])).value_or(OperandId(operands[0]));
-    if (!model.has_metric(id)) Invalid("Invalid metric id - " + OperandId(operands[0]));
+    if (!model.has_metric(id)) ThrowInvalidInput("Invalid metric id - " + OperandId(operands[0]));
     const bool is_comparison = entry.family == OperatorFamily::kComparison;
     for (size_t i = 1; i < operands.size(); ++i) {
       std::string type = OperandType(operands[i]);
       if (type == "metric" && is_comparison && operands.size() == 2) {
         std::string other = CanonicalObjectId(OperandId(operands[i])).value_or("");
-        if (!model.has_metric(other)) Invalid("Invalid metric id - " + OperandId(operands[i]));
+        if (!model.has_metric(other))
+          ThrowInvalidInput("Invalid metric id - " + OperandId(operands[i]));
         continue;
       }
       if (type != "constant") UnsupportedCombination(operands, op);
@@ -101,25 +99,26 @@ std::optional<double> ParseNumber(std::string_view text) {
 std::string ValueText(const Json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number()) return DumpJson(value);
-  Invalid("Invalid constant value - " + DumpJson(value));
+  ThrowInvalidInput("Invalid constant value - " + DumpJson(value));
 }
 
 std::string ConstantText(const Json& operand) {
   const auto value = operand.find("value");
-  if (value == operand.end()) Invalid("Invalid constant value - a constant needs a value");
+  if (value == operand.end())
+    ThrowInvalidInput("Invalid constant value - a constant needs a value");
   return ValueText(*value);
 }
 
 double NumberOf(const std::string& text) {
   const std::optional<double> number = ParseNumber(text);
-  if (!number) Invalid("Invalid constant value - " + text);
+  if (!number) ThrowInvalidInput("Invalid constant value - " + text);
   return *number;
 }
 
 void ExpectNumericDataType(const Json& operand) {
   const std::string data_type = operand.value("dataType", "");
   if (data_type != "Real" && data_type != "BigDecimal" && data_type != "Int64") {
-    Invalid("Invalid constant data type for metric qualification - " + data_type);
+    ThrowInvalidInput("Invalid constant data type for metric qualification - " + data_type);
   }
 }
 
@@ -139,7 +138,7 @@ void CollectMetrics(const Json& node, std::vector<std::string>& out) {
 const Json& OperandsOf(const Json& node, const std::string& op) {
   auto it = node.find("operands");
   if (it == node.end() || !it->is_array()) {
-    Invalid("There should be operands for operator - " + op);
+    ThrowInvalidInput("There should be operands for operator - " + op);
   }
   return *it;
 }
@@ -150,7 +149,7 @@ std::string OperandType(const Json& operand) {
   auto type = operand.find("type");
   if (type == operand.end()) return "unknown";
   if (!type->is_string()) {
-    Invalid(
+    ThrowInvalidInput(
         "An operand's type must be a string such as \"attribute\", \"metric\", "
         "\"elements\" or \"constant\"; got " +
         std::string(type->type_name()));
@@ -160,7 +159,8 @@ std::string OperandType(const Json& operand) {
 
 void ExpectOperandCount(const Json& operands, size_t count, const std::string& op) {
   if (operands.size() != count) {
-    Invalid("There should be " + std::to_string(count) + " operands for operator - " + op);
+    ThrowInvalidInput("There should be " + std::to_string(count) + " operands for operator - " +
+                      op);
   }
 }
 
@@ -170,7 +170,8 @@ void ExpectOperandCount(const Json& operands, size_t count, const std::string& o
     if (i > 0) types += ", ";
     types += OperandType(operands[i]);
   }
-  Invalid("The operands type combination of " + types + "] is not supported for operator - " + op);
+  ThrowInvalidInput("The operands type combination of " + types +
+                    "] is not supported for operator - " + op);
 }
 
 std::string OperandId(const Json& operand) {
@@ -204,11 +205,12 @@ void CheckQualificationSize(const Json& tree, std::string_view what) {
 }
 
 const model::QualificationOperator& QualificationOperatorOf(const Json& node) {
-  if (!node.is_object()) Invalid("A qualification must be an object with an operator");
+  if (!node.is_object()) ThrowInvalidInput("A qualification must be an object with an operator");
   const auto name = node.find("operator");
-  if (name == node.end() || !name->is_string()) Invalid("A qualification needs an operator");
+  if (name == node.end() || !name->is_string())
+    ThrowInvalidInput("A qualification needs an operator");
   const model::QualificationOperator* op = model::FindOperator(name->get<std::string>());
-  if (op == nullptr) Invalid("Invalid operator - " + name->get<std::string>());
+  if (op == nullptr) ThrowInvalidInput("Invalid operator - " + name->get<std::string>());
   return *op;
 }
 
@@ -218,8 +220,8 @@ void ExpectConditionCount(const Json& operands, const model::QualificationOperat
   if (op.min_operands == op.max_operands) {
     ExpectOperandCount(operands, op.min_operands, std::string(op.name));
   } else if (operands.size() < op.min_operands) {
-    Invalid("There should be at least " + std::to_string(op.min_operands) +
-            " operands for operator - " + std::string(op.name));
+    ThrowInvalidInput("There should be at least " + std::to_string(op.min_operands) +
+                      " operands for operator - " + std::string(op.name));
   }
 }
 
@@ -287,7 +289,7 @@ const model::AttributeForm& ResolveForm(const model::SemanticModel& model, const
   const Json attribute_ref = operand.value("attribute", Json::object());
   std::string raw_id = OperandId(attribute_ref);
   std::string attribute_id = CanonicalObjectId(raw_id).value_or(raw_id);
-  if (!model.has_attribute(attribute_id)) Invalid("Invalid attribute id - " + raw_id);
+  if (!model.has_attribute(attribute_id)) ThrowInvalidInput("Invalid attribute id - " + raw_id);
   attribute = &model.attribute(attribute_id);
   const Json form_ref = operand.value("form", Json::object());
   std::string name = form_ref.value("name", "");
@@ -298,21 +300,24 @@ const model::AttributeForm& ResolveForm(const model::SemanticModel& model, const
       return form;
     }
   }
-  Invalid("Invalid attribute form id - " + (form_id.empty() ? name : OperandId(form_ref)));
+  ThrowInvalidInput("Invalid attribute form id - " +
+                    (form_id.empty() ? name : OperandId(form_ref)));
 }
 
 double ConstantNumber(const Json& operand) {
-  if (OperandType(operand) != "constant") Invalid("Invalid constant value - " + DumpJson(operand));
+  if (OperandType(operand) != "constant")
+    ThrowInvalidInput("Invalid constant value - " + DumpJson(operand));
   ExpectNumericDataType(operand);
   return NumberOf(ConstantText(operand));
 }
 
 std::vector<double> ConstantNumbers(const Json& operand) {
-  if (OperandType(operand) != "constants") Invalid("Invalid constant value - " + DumpJson(operand));
+  if (OperandType(operand) != "constants")
+    ThrowInvalidInput("Invalid constant value - " + DumpJson(operand));
   ExpectNumericDataType(operand);
   const auto values = operand.find("values");
   if (values == operand.end() || !values->is_array()) {
-    Invalid("Invalid constant value - constants need an array of values");
+    ThrowInvalidInput("Invalid constant value - constants need an array of values");
   }
   std::vector<double> numbers;
   for (const auto& value : *values) numbers.push_back(NumberOf(ValueText(value)));
@@ -322,7 +327,7 @@ std::vector<double> ConstantNumbers(const Json& operand) {
 double RankAmount(const Json& operand) {
   const double number = ConstantNumber(operand);
   if (number < 0 || number != std::floor(number)) {
-    Invalid("Invalid constant value - a rank needs a whole number");
+    ThrowInvalidInput("Invalid constant value - a rank needs a whole number");
   }
   return number;
 }
@@ -332,7 +337,8 @@ double PercentAmount(const Json& operand) {
   const bool with_sign = !text.empty() && text.back() == '%';
   if (with_sign) text.pop_back();
   const std::optional<double> number = ParseNumber(text);
-  if (!number || *number < 0) Invalid("Invalid constant value - " + ConstantText(operand));
+  if (!number || *number < 0)
+    ThrowInvalidInput("Invalid constant value - " + ConstantText(operand));
   return with_sign || *number > 1 ? *number : *number * 100;
 }
 

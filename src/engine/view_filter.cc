@@ -14,10 +14,6 @@
 namespace tessera::engine {
 namespace {
 
-[[noreturn]] void Invalid(const std::string& message) {
-  throw Error(ErrorCode::kInvalidInput, message);
-}
-
 [[noreturn]] void NotSupported(const std::string& message) {
   throw Error(ErrorCode::kNotSupported, message);
 }
@@ -29,7 +25,7 @@ bool OneOf(std::string_view value, std::initializer_list<std::string_view> names
   return false;
 }
 
-bool IsComparison(const std::string& op) {
+bool IsComparisonOperator(const std::string& op) {
   return OneOf(op, {"Equals", "NotEqual", "Greater", "Less", "GreaterEqual", "LessEqual"});
 }
 
@@ -40,7 +36,7 @@ bool IsNullTest(const std::string& op) { return op == "IsNull" || op == "IsNotNu
 // The comparison of a value qualification (an attribute form's or a metric's value).
 CompareOp CompareOpOf(const std::string& op) {
   const std::optional<CompareOp> compare = ComparisonOperator(op);
-  if (!compare || IsRankOrPercent(*compare)) Invalid("Invalid operator - " + op);
+  if (!compare || IsRankOrPercent(*compare)) ThrowInvalidInput("Invalid operator - " + op);
   return *compare;
 }
 
@@ -49,10 +45,10 @@ CompareOp CompareOpOf(const std::string& op) {
 int AttributeIndexOf(const Dataset& dataset, const Json& reference) {
   const std::string raw = OperandId(reference);
   const std::optional<std::string> id = CanonicalObjectId(raw);
-  if (!id) Invalid("Invalid attribute id - " + raw);
+  if (!id) ThrowInvalidInput("Invalid attribute id - " + raw);
   const int index = dataset.AttributeIndex(*id);
   if (index < 0 || dataset.attribute(index).hidden) {
-    Invalid("Failed to find the attribute " + raw + " in the report or cube.");
+    ThrowInvalidInput("Failed to find the attribute " + raw + " in the report or cube.");
   }
   return index;
 }
@@ -60,9 +56,9 @@ int AttributeIndexOf(const Dataset& dataset, const Json& reference) {
 int MetricIndexOf(const Dataset& dataset, const Json& reference) {
   const std::string raw = OperandId(reference);
   const std::optional<std::string> id = CanonicalObjectId(raw);
-  if (!id) Invalid("Invalid metric id - " + raw);
+  if (!id) ThrowInvalidInput("Invalid metric id - " + raw);
   const int index = dataset.MetricIndex(*id);
-  if (index < 0) Invalid("Failed to find the metric " + raw + " in the report or cube.");
+  if (index < 0) ThrowInvalidInput("Failed to find the metric " + raw + " in the report or cube.");
   return index;
 }
 
@@ -74,7 +70,8 @@ struct FormRef {
 FormRef FormOf(const Dataset& dataset, const Json& operand) {
   FormRef ref;
   const auto attribute = operand.find("attribute");
-  if (attribute == operand.end() || !attribute->is_object()) Invalid("Invalid attribute id - ");
+  if (attribute == operand.end() || !attribute->is_object())
+    ThrowInvalidInput("Invalid attribute id - ");
   ref.attribute = AttributeIndexOf(dataset, *attribute);
   const Json form = operand.value("form", Json::object());
   const std::string raw_id = form.is_object() ? OperandId(form) : "";
@@ -91,7 +88,7 @@ FormRef FormOf(const Dataset& dataset, const Json& operand) {
       return ref;
     }
   }
-  Invalid("Invalid attribute form id - " + (raw_id.empty() ? name : raw_id));
+  ThrowInvalidInput("Invalid attribute form id - " + (raw_id.empty() ? name : raw_id));
 }
 
 struct Constants {
@@ -99,7 +96,7 @@ struct Constants {
   std::vector<std::string> values;
 };
 
-std::string ValueText(const Json& value) {
+std::string ConstantValueText(const Json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number_integer()) return std::to_string(value.get<int64_t>());
   if (value.is_number()) {
@@ -108,7 +105,7 @@ std::string ValueText(const Json& value) {
         std::to_chars(buffer.data(), buffer.data() + buffer.size(), value.get<double>());
     return std::string(buffer.data(), result.ptr);
   }
-  Invalid("Invalid constant value - " + DumpJson(value));
+  ThrowInvalidInput("Invalid constant value - " + DumpJson(value));
 }
 
 Constants ConstantsOf(const Json& operand) {
@@ -117,19 +114,20 @@ Constants ConstantsOf(const Json& operand) {
   constants.data_type = data_type != operand.end() && data_type->is_string() ? *data_type : "";
   if (operand.value("type", "") == "constant") {
     const auto value = operand.find("value");
-    if (value == operand.end()) Invalid("Invalid constant value - a constant needs a value");
-    constants.values.push_back(ValueText(*value));
+    if (value == operand.end())
+      ThrowInvalidInput("Invalid constant value - a constant needs a value");
+    constants.values.push_back(ConstantValueText(*value));
     return constants;
   }
   const auto values = operand.find("values");
   if (values == operand.end() || !values->is_array()) {
-    Invalid("Invalid constant value - constants need a values list");
+    ThrowInvalidInput("Invalid constant value - constants need a values list");
   }
-  for (const auto& value : *values) constants.values.push_back(ValueText(value));
+  for (const auto& value : *values) constants.values.push_back(ConstantValueText(value));
   return constants;
 }
 
-std::optional<double> ParseNumber(std::string_view text) {
+std::optional<double> ParseNumberText(std::string_view text) {
   double number = 0;
   const auto result = std::from_chars(text.data(), text.data() + text.size(), number);
   if (result.ec != std::errc() || result.ptr != text.data() + text.size()) return std::nullopt;
@@ -155,19 +153,20 @@ std::optional<std::string> IsoDate(std::string_view text) {
 // The cells a form qualification compares with, read as the form's type.
 std::vector<Cell> FormCells(const FormValues& form, const Constants& constants) {
   if (!OneOf(constants.data_type, {"Real", "BigDecimal", "Date", "Time", "TimeStamp", "Char"})) {
-    Invalid("Invalid constant data type for attribute form qualification - " + constants.data_type);
+    ThrowInvalidInput("Invalid constant data type for attribute form qualification - " +
+                      constants.data_type);
   }
   const bool numeric =
       form.type == model::DataType::kInteger || form.type == model::DataType::kReal;
   std::vector<Cell> cells;
   for (const std::string& value : constants.values) {
     if (numeric) {
-      const std::optional<double> number = ParseNumber(value);
-      if (!number) Invalid("Invalid constant value - " + value);
+      const std::optional<double> number = ParseNumberText(value);
+      if (!number) ThrowInvalidInput("Invalid constant value - " + value);
       cells.emplace_back(*number);
     } else if (constants.data_type == "Date") {
       const std::optional<std::string> date = IsoDate(value);
-      if (!date) Invalid("Invalid constant value - " + value);
+      if (!date) ThrowInvalidInput("Invalid constant value - " + value);
       cells.emplace_back(*date);
     } else {
       cells.emplace_back(value);
@@ -188,7 +187,7 @@ int64_t CodeOfKey(const Dictionary& dictionary, const std::string& key) {
     return dictionary.CodeOfId(Cell(number));
   }
   if (type == model::DataType::kReal) {
-    const std::optional<double> number = ParseNumber(key);
+    const std::optional<double> number = ParseNumberText(key);
     return number ? dictionary.CodeOfId(Cell(*number)) : -1;
   }
   return dictionary.CodeOfId(Cell(key));
@@ -200,7 +199,7 @@ RowFilter ElementList(const Dataset& dataset, const std::string& op, const Json&
   const AttributeColumn& attribute = dataset.attribute(index);
   const auto elements = operands[1].find("elements");
   if (elements == operands[1].end() || !elements->is_array()) {
-    Invalid("Invalid element id - the elements operand needs an elements list");
+    ThrowInvalidInput("Invalid element id - the elements operand needs an elements list");
   }
   auto is_known = [&](const std::string& id) {
     const int known = dataset.AttributeIndex(id);
@@ -209,9 +208,9 @@ RowFilter ElementList(const Dataset& dataset, const std::string& op, const Json&
   std::vector<uint8_t> keep(attribute.dictionary.size(), op == "NotIn" ? 1 : 0);
   for (const auto& element : *elements) {
     const std::string text = element.is_object() ? OperandId(element) : "";
-    if (text.empty()) Invalid("Invalid element id - " + DumpJson(element));
+    if (text.empty()) ThrowInvalidInput("Invalid element id - " + DumpJson(element));
     const ElementId id = ParseElementId(text, is_known);
-    if (id.attribute_id != attribute.id) Invalid("Invalid element id - " + text);
+    if (id.attribute_id != attribute.id) ThrowInvalidInput("Invalid element id - " + text);
     const int64_t code = CodeOfKey(attribute.dictionary, id.key);
     if (code >= 0) keep[static_cast<size_t>(code)] = op == "NotIn" ? 0 : 1;
   }
@@ -249,14 +248,15 @@ RowFilter FormQualification(const Dataset& dataset, const std::string& op, const
     if (OperandType(operands[i]) != expected) UnsupportedCombination(operands, op);
   }
   if (text) return TextPattern(dataset, ref, op, operands);
-  if (!IsComparison(op) && !IsRange(op) && !IsList(op)) UnsupportedCombination(operands, op);
+  if (!IsComparisonOperator(op) && !IsRange(op) && !IsList(op))
+    UnsupportedCombination(operands, op);
   std::vector<Cell> cells;
   for (size_t i = 1; i < operands.size(); ++i) {
     for (Cell& cell : FormCells(dictionary.forms()[ref.form], ConstantsOf(operands[i]))) {
       cells.push_back(std::move(cell));
     }
   }
-  if (cells.empty()) Invalid("Invalid constant value - an empty list of constants");
+  if (cells.empty()) ThrowInvalidInput("Invalid constant value - an empty list of constants");
   return RowFilter::Codes(ref.attribute, MaskOfForm(dictionary, ref.form, CompareOpOf(op), cells));
 }
 
@@ -267,11 +267,11 @@ RowFilter MetricQualification(const Dataset& dataset, const std::string& op, con
     NotSupported("a count-distinct metric has no value per row to qualify on");
   }
   if (IsNullTest(op)) return RowFilter::Metric(index, CompareOpOf(op), {});
-  if (!IsComparison(op) && !IsRange(op)) UnsupportedCombination(operands, op);
+  if (!IsComparisonOperator(op) && !IsRange(op)) UnsupportedCombination(operands, op);
   std::vector<double> numbers;
   for (size_t i = 1; i < operands.size(); ++i) {
     const std::string type = OperandType(operands[i]);
-    if (type == "metric" && IsComparison(op)) {
+    if (type == "metric" && IsComparisonOperator(op)) {
       NotSupported("comparing a metric with another metric in a view filter");
     }
     if (type != "constant") UnsupportedCombination(operands, op);
@@ -280,10 +280,11 @@ RowFilter MetricQualification(const Dataset& dataset, const std::string& op, con
       NotSupported("Date constants in metric qualifications");
     }
     if (!OneOf(constants.data_type, {"Real", "BigDecimal", "Int64"})) {
-      Invalid("Invalid constant data type for metric qualification - " + constants.data_type);
+      ThrowInvalidInput("Invalid constant data type for metric qualification - " +
+                        constants.data_type);
     }
-    const std::optional<double> number = ParseNumber(constants.values.front());
-    if (!number) Invalid("Invalid constant value - " + constants.values.front());
+    const std::optional<double> number = ParseNumberText(constants.values.front());
+    if (!number) ThrowInvalidInput("Invalid constant value - " + constants.values.front());
     numbers.push_back(*number);
   }
   return RowFilter::Metric(index, CompareOpOf(op), std::move(numbers));
@@ -293,7 +294,7 @@ RowFilter Leaf(const Dataset& dataset, const std::string& op, const Json& operan
   if (op.rfind("Rank.", 0) == 0 || op.rfind("Percent.", 0) == 0) {
     NotSupported(op + " applies to computed grids: use metricLimits");
   }
-  if (operands.empty()) Invalid("There should be operands for operator - " + op);
+  if (operands.empty()) ThrowInvalidInput("There should be operands for operator - " + op);
   const size_t expected = IsNullTest(op) ? 1 : IsRange(op) ? 3 : 2;
   ExpectOperandCount(operands, expected, op);
   const std::string type = OperandType(operands[0]);
@@ -301,23 +302,25 @@ RowFilter Leaf(const Dataset& dataset, const std::string& op, const Json& operan
   if (type == "form") return FormQualification(dataset, op, operands);
   if (type == "metric") return MetricQualification(dataset, op, operands);
   if (!OneOf(type, {"elements", "constant", "constants", "expression"})) {
-    Invalid("Unknown operand type '" + type +
-            "'; the known types are attribute, form, metric, elements, constant and constants");
+    ThrowInvalidInput(
+        "Unknown operand type '" + type +
+        "'; the known types are attribute, form, metric, elements, constant and constants");
   }
   UnsupportedCombination(operands, op);
 }
 
-RowFilter Compile(const Dataset& dataset, const Json& node) {
+RowFilter CompileFilter(const Dataset& dataset, const Json& node) {
   const std::optional<std::string> op = OperatorOf(node);
   const Json& operands = OperandsOf(node, *op);
   if (*op == "Not") {
     ExpectOperandCount(operands, 1, *op);
-    return RowFilter::Combine(RowFilter::Kind::kNot, {Compile(dataset, operands[0])});
+    return RowFilter::Combine(RowFilter::Kind::kNot, {CompileFilter(dataset, operands[0])});
   }
   if (*op == "And" || *op == "Or") {
-    if (operands.size() < 2) Invalid("There should be at least 2 operands for operator - " + *op);
+    if (operands.size() < 2)
+      ThrowInvalidInput("There should be at least 2 operands for operator - " + *op);
     std::vector<RowFilter> children;
-    for (const auto& operand : operands) children.push_back(Compile(dataset, operand));
+    for (const auto& operand : operands) children.push_back(CompileFilter(dataset, operand));
     return RowFilter::Combine(*op == "And" ? RowFilter::Kind::kAnd : RowFilter::Kind::kOr,
                               std::move(children));
   }
@@ -329,7 +332,7 @@ RowFilter Compile(const Dataset& dataset, const Json& node) {
 RowFilter CompileViewFilter(const Dataset& dataset, const Json& tree) {
   if (tree.is_null()) return RowFilter::All();
   CheckQualificationSize(tree, "The view filter");
-  return Compile(dataset, tree);
+  return CompileFilter(dataset, tree);
 }
 
 }  // namespace tessera::engine

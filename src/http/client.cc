@@ -1,21 +1,14 @@
-#include "http/client.h"
 
+#include "http/client.h"
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <stdexcept>
-
 #include "core/strings.h"
+#include "http/beast_names.h"
 
 namespace tessera::http {
 namespace {
-
-namespace beast = boost::beast;
-namespace bhttp = boost::beast::http;
-namespace net = boost::asio;
-using tcp = net::ip::tcp;
-
-std::string ToString(beast::string_view text) { return std::string(text.data(), text.size()); }
 
 // A reused connection the server has closed fails like this on the next write or read.
 bool IsStaleConnection(const beast::error_code& ec) {

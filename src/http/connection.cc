@@ -1,7 +1,6 @@
+
 #include "http/connection.h"
-
 #include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
@@ -9,19 +8,14 @@
 #include <limits>
 #include <system_error>
 #include <type_traits>
-
 #include "core/ids.h"
 #include "core/json.h"
 #include "core/strings.h"
+#include "http/beast_names.h"
 #include "http/client_address.h"
 
 namespace tessera::http {
 namespace {
-
-namespace beast = boost::beast;
-namespace bhttp = boost::beast::http;
-namespace net = boost::asio;
-using tcp = net::ip::tcp;
 
 constexpr uint32_t kHeaderLimitBytes = 64 * 1024;
 constexpr size_t kSmallReadBytes = 64 * 1024;
@@ -30,8 +24,6 @@ constexpr size_t kKeptBufferBytes = 64 * 1024;
 // After refusing a request, what the client still sends is read and discarded for this long, so
 // closing does not reset the connection before the client has read the refusal.
 constexpr std::chrono::seconds kLingerTime{2};
-
-std::string ToString(beast::string_view text) { return std::string(text.data(), text.size()); }
 
 std::string ErrorBody(std::string_view code, std::string_view message, std::string_view ticket_id) {
   Json body;

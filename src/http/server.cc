@@ -13,15 +13,12 @@
 #include <thread>
 #include <vector>
 
+#include "http/beast_names.h"
 #include "http/client_address.h"
 #include "http/connection.h"
 
 namespace tessera::http {
 namespace {
-
-namespace beast = boost::beast;
-namespace net = boost::asio;
-using tcp = net::ip::tcp;
 
 // Once every connection is closed, the I/O threads normally finish at once; this bounds the wait.
 constexpr std::chrono::seconds kDrainTime{5};

@@ -56,7 +56,12 @@ std::string ETagOf(uint64_t size, std::filesystem::file_time_type modified) {
   auto ticks = std::chrono::duration_cast<std::chrono::nanoseconds>(modified.time_since_epoch());
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(ticks.count()));
-  return "\"" + std::to_string(size) + "-" + hex + "\"";
+  std::string etag = "\"";
+  etag += std::to_string(size);
+  etag += '-';
+  etag += hex;
+  etag += '"';
+  return etag;
 }
 
 bool NamesETag(std::string_view if_none_match, std::string_view etag) {

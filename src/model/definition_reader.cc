@@ -21,7 +21,7 @@ std::string ObjectTypeWord(int type, int subtype) {
     case kTypeFilter:
       return "filter";
     case kTypeReportDefinition:
-      return subtype == kSubtypeOlapCube || subtype == kSubtypeSuperCube ? "cube" : "report";
+      return IsCubeSubtype(subtype) ? "cube" : "report";
     case kTypeDocumentDefinition:
       return "dashboard";
     default:

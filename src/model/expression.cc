@@ -261,8 +261,11 @@ std::string FormatNode(const Node& node) {
       return FormatNumber(node.number);
     case Node::Kind::kReference:
       return FormatReference(node.reference);
-    case Node::Kind::kNegate:
-      return "-" + FormatOperand(*node.operands[0], Precedence(*node.operands[0]) < 3);
+    case Node::Kind::kNegate: {
+      std::string negated = "-";
+      negated += FormatOperand(*node.operands[0], Precedence(*node.operands[0]) < 3);
+      return negated;
+    }
     default: {
       int precedence = Precedence(node);
       const Node& left = *node.operands[0];

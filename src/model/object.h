@@ -12,6 +12,7 @@
 
 #include "core/json.h"
 #include "core/time.h"
+#include "model/object_types.h"
 
 namespace tessera::model {
 
@@ -41,6 +42,8 @@ struct ObjectRecord {
   std::vector<AclEntry> acl;
   Json definition = Json::object();
 };
+
+inline bool IsCube(const ObjectRecord& object) { return IsCubeSubtype(object.subtype); }
 
 Json AclToJson(const std::vector<AclEntry>& acl);  // storage form: [{trusteeId, rights, ...}]
 std::vector<AclEntry> AclFromJson(const Json& json);

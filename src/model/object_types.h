@@ -42,6 +42,11 @@ inline constexpr int kSubtypeDashboard = 14081;
 
 inline constexpr int SubtypeToType(int subtype) { return subtype >> 8; }
 
+// Intelligent cubes and super cubes (a report grid is not a cube).
+inline constexpr bool IsCubeSubtype(int subtype) {
+  return subtype == kSubtypeOlapCube || subtype == kSubtypeSuperCube;
+}
+
 // Whether objects of `type` live only inside a project -- filters, templates, reports and cubes,
 // metrics, prompts, functions, attributes, facts, hierarchies, tables, shortcuts, attribute
 // forms, columns, transformations, consolidations, warehouse tables, documents and dashboards,

@@ -1,16 +1,11 @@
+
 #include "model/qualification_references.h"
-
 #include <algorithm>
-
 #include "core/ids.h"
 #include "core/strings.h"
 
 namespace tessera::model {
 namespace {
-
-void AddUnique(std::vector<std::string>& ids, const std::string& id) {
-  if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-}
 
 std::optional<std::string> IdField(const Json& object) {
   if (!object.is_object()) return std::nullopt;
@@ -58,14 +53,14 @@ class ReferenceCollector {
 
   void AddAttribute(const std::optional<std::string>& id) {
     if (!id) return;
-    AddUnique(result.attribute_ids, *id);
-    AddUnique(result.all_ids, *id);
+    AppendIfAbsent(result.attribute_ids, *id);
+    AppendIfAbsent(result.all_ids, *id);
   }
 
   void AddMetric(const std::optional<std::string>& id) {
     if (!id) return;
-    AddUnique(result.metric_ids, *id);
-    AddUnique(result.all_ids, *id);
+    AppendIfAbsent(result.metric_ids, *id);
+    AppendIfAbsent(result.all_ids, *id);
   }
 };
 

@@ -1,11 +1,11 @@
-#include "model/semantic.h"
 
+#include "model/semantic.h"
 #include <algorithm>
 #include <array>
 #include <utility>
-
 #include "core/error.h"
 #include "core/ids.h"
+#include "core/strings.h"
 #include "model/definition_reader.h"
 #include "model/object_types.h"
 #include "model/qualification_references.h"
@@ -46,14 +46,6 @@ std::string JoinNames(const Names& names) {
     joined += name;
   }
   return joined;
-}
-
-bool IsCubeSubtype(int subtype) {
-  return subtype == kSubtypeOlapCube || subtype == kSubtypeSuperCube;
-}
-
-void AddUnique(std::vector<std::string>& ids, const std::string& id) {
-  if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
 }
 
 template <typename Element>
@@ -158,7 +150,7 @@ bool IsReferenceKey(std::string_view key) {
 void AddIdsIn(const Json& value, std::vector<std::string>& ids) {
   if (value.is_string()) {
     auto id = CanonicalObjectId(value.get<std::string>());
-    if (id && *id != std::string(32, '0')) AddUnique(ids, *id);
+    if (id && *id != std::string(32, '0')) AppendIfAbsent(ids, *id);
   } else if (value.is_array()) {
     for (const Json& element : value) {
       if (element.is_string()) AddIdsIn(element, ids);
@@ -192,7 +184,7 @@ std::vector<std::string> CompoundMetricIds(const Json& expression_text) {
   std::vector<std::string> ids;
   try {
     for (const auto& reference : ParseArithmetic(expression_text.get<std::string>()).References()) {
-      if (auto id = CanonicalObjectId(reference)) AddUnique(ids, *id);
+      if (auto id = CanonicalObjectId(reference)) AppendIfAbsent(ids, *id);
     }
   } catch (const Error&) {
   }
@@ -204,7 +196,7 @@ std::vector<std::string> UsedIdsByType(const ObjectRecord& record) {
   auto ids_of = [&](std::initializer_list<std::string_view> keys) {
     std::vector<std::string> ids;
     for (std::string_view key : keys) {
-      for (const std::string& id : DefinitionIds(definition, key)) AddUnique(ids, id);
+      for (const std::string& id : DefinitionIds(definition, key)) AppendIfAbsent(ids, id);
     }
     return ids;
   };

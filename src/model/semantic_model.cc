@@ -1,9 +1,8 @@
-#include "model/semantic_model.h"
 
+#include "model/semantic_model.h"
 #include <algorithm>
 #include <functional>
 #include <set>
-
 #include "core/error.h"
 #include "core/ids.h"
 #include "model/definition_reader.h"
@@ -12,10 +11,6 @@
 
 namespace tessera::model {
 namespace {
-
-bool IsCubeSubtype(int subtype) {
-  return subtype == kSubtypeOlapCube || subtype == kSubtypeSuperCube;
-}
 
 bool IsSemanticType(int type) {
   return type == kTypeTable || type == kTypeAttribute || type == kTypeFact || type == kTypeMetric ||

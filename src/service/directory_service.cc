@@ -9,7 +9,7 @@
 #include "core/strings.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
-#include "service/password_hasher.h"
+#include "service/session/password_hasher.h"
 
 namespace tessera::service {
 
@@ -161,7 +161,7 @@ void DirectoryService::Bootstrap(const std::optional<std::string>& admin_passwor
                 static_cast<int>(model::Privilege::kCreateApplicationObjects),
                 static_cast<int>(model::Privilege::kUseLibrary)});
     EnsureGroup(tx, model::kEveryoneGroupId, "Everyone",
-                {{}, {{NormalUserRoleId(), {std::string(kAllProjects)}}}});
+                {{}, {{NormalUserRoleId(), {std::string(session::kAllProjects)}}}});
     EnsureGroup(tx, model::kPublicGuestGroupId, "Public / Guest", {});
 
     auto admin = tx.FindObject("", std::string(model::kAdministratorUserId));
@@ -174,13 +174,13 @@ void DirectoryService::Bootstrap(const std::optional<std::string>& admin_passwor
       definition.username = "administrator";
       definition.full_name = "Administrator";
       definition.initials = "A";
-      definition.roles = {{SystemAdministratorRoleId(), {std::string(kAllProjects)}}};
+      definition.roles = {{SystemAdministratorRoleId(), {std::string(session::kAllProjects)}}};
       admin->definition = model::ToJson(definition);
     }
     if (admin_password) {
       auto definition = model::UserFromJson(admin->definition);
-      if (!is_new && VerifyPassword(definition.password_hash, *admin_password)) return;
-      definition.password_hash = HashPassword(*admin_password);
+      if (!is_new && session::VerifyPassword(definition.password_hash, *admin_password)) return;
+      definition.password_hash = session::HashPassword(*admin_password);
       admin->definition = model::ToJson(definition);
       admin->version = NewObjectId();
       admin->modified = Now();
@@ -197,19 +197,19 @@ std::string DirectoryService::VerifyCredentials(std::string_view username,
   store_.Read([&](storage::MetadataTransaction& tx) { user = FindUserByUsername(tx, username); });
   if (!user) {
     // Spend the same time as a real check, so timing does not reveal which users exist.
-    static const std::string kDecoy = HashPassword("decoy password");
-    VerifyPassword(kDecoy, password.empty() ? "x" : password);
+    static const std::string kDecoy = session::HashPassword("decoy password");
+    session::VerifyPassword(kDecoy, password.empty() ? "x" : password);
     throw Error(ErrorCode::kAuthenticationFailed, "Login failed");
   }
   auto definition = model::UserFromJson(user->definition);
-  if (!definition.enabled || !VerifyPassword(definition.password_hash, password)) {
+  if (!definition.enabled || !session::VerifyPassword(definition.password_hash, password)) {
     throw Error(ErrorCode::kAuthenticationFailed, "Login failed");
   }
   return user->id;
 }
 
-Principal DirectoryService::LoadPrincipal(const std::string& user_id) {
-  Principal principal;
+session::Principal DirectoryService::LoadPrincipal(const std::string& user_id) {
+  session::Principal principal;
   store_.Read([&](storage::MetadataTransaction& tx) {
     auto user = tx.FindObject("", user_id);
     if (!user || user->subtype != model::kSubtypeUser) {
@@ -245,8 +245,9 @@ Principal DirectoryService::LoadPrincipal(const std::string& user_id) {
   return principal;
 }
 
-model::ObjectRecord DirectoryService::CreateUser(const Principal& creator, const NewUser& request) {
-  RequirePrivilege(creator, model::Privilege::kAdministerUsers, "");
+model::ObjectRecord DirectoryService::CreateUser(const session::Principal& creator,
+                                                 const NewUser& request) {
+  session::RequirePrivilege(creator, model::Privilege::kAdministerUsers, "");
   std::string username(Trim(request.username));
   if (username.empty()) throw Error(ErrorCode::kInvalidInput, "username: must not be empty");
   ObjectRecord user =
@@ -256,7 +257,7 @@ model::ObjectRecord DirectoryService::CreateUser(const Principal& creator, const
   user.owner_id = creator.user_id;
   model::UserDefinition definition;
   definition.username = username;
-  definition.password_hash = HashPassword(request.password);
+  definition.password_hash = session::HashPassword(request.password);
   definition.enabled = request.enabled;
   definition.full_name = user.name;
   definition.initials = Initials(user.name);
@@ -284,13 +285,6 @@ model::ObjectRecord DirectoryService::CreateUser(const Principal& creator, const
     }
     tx.PutObject(user);
   });
-  return user;
-}
-
-std::optional<model::ObjectRecord> DirectoryService::FindUser(const std::string& user_id) {
-  std::optional<ObjectRecord> user;
-  store_.Read([&](storage::MetadataTransaction& tx) { user = tx.FindObject("", user_id); });
-  if (user && user->type != model::kTypeUser) return std::nullopt;
   return user;
 }
 
@@ -348,12 +342,12 @@ ObjectRecord LoadDirectoryObject(storage::MetadataTransaction& tx, const std::st
   return *object;
 }
 
-void RequireReadOf(const Principal& principal, const std::string& user_id) {
+void RequireReadOf(const session::Principal& principal, const std::string& user_id) {
   if (principal.user_id == user_id) return;
-  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+  session::RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
 }
 
-UserView BuildUserView(storage::MetadataTransaction& tx, ObjectViewBuilder& builder,
+UserView BuildUserView(storage::MetadataTransaction& tx, object::ObjectViewBuilder& builder,
                        const ObjectRecord& user) {
   UserView view;
   view.object = builder.Build(user, false);
@@ -376,13 +370,14 @@ bool GrantsRoleOn(const std::vector<model::RoleGrant>& grants, const std::string
   for (const auto& grant : grants) {
     if (grant.role_id != role_id) continue;
     for (const auto& granted : grant.project_ids) {
-      if (granted == kAllProjects || granted == project_id) return true;
+      if (granted == session::kAllProjects || granted == project_id) return true;
     }
   }
   return false;
 }
 
-std::vector<RoleProject> RoleProjects(storage::MetadataTransaction& tx, ObjectViewBuilder& builder,
+std::vector<RoleProject> RoleProjects(storage::MetadataTransaction& tx,
+                                      object::ObjectViewBuilder& builder,
                                       const std::string& role_id) {
   std::vector<ObjectRecord> trustees = tx.ListObjects("", {{model::kTypeUser}, {}});
   std::vector<RoleProject> projects;
@@ -400,9 +395,9 @@ std::vector<RoleProject> RoleProjects(storage::MetadataTransaction& tx, ObjectVi
 
 }  // namespace
 
-UserView DirectoryService::UpdateUser(const Principal& principal, const std::string& user_id,
-                                      const UserPatch& patch) {
-  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+UserView DirectoryService::UpdateUser(const session::Principal& principal,
+                                      const std::string& user_id, const UserPatch& patch) {
+  session::RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
   if (patch.enabled == false && user_id == model::kAdministratorUserId) {
     throw Error(ErrorCode::kInvalidInput, "The administrator cannot be disabled");
   }
@@ -417,20 +412,20 @@ UserView DirectoryService::UpdateUser(const Principal& principal, const std::str
       definition.initials = Initials(name);
     }
     if (patch.description) user.description = *patch.description;
-    if (patch.password) definition.password_hash = HashPassword(*patch.password);
+    if (patch.password) definition.password_hash = session::HashPassword(*patch.password);
     if (patch.enabled) definition.enabled = *patch.enabled;
     user.definition = model::ToJson(definition);
     user.version = NewObjectId();
     user.modified = Now();
     tx.PutObject(user);
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     view = BuildUserView(tx, builder, user);
   });
   return view;
 }
 
-void DirectoryService::DeleteUser(const Principal& principal, const std::string& user_id) {
-  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+void DirectoryService::DeleteUser(const session::Principal& principal, const std::string& user_id) {
+  session::RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
   if (user_id == model::kAdministratorUserId || user_id == principal.user_id) {
     throw Error(ErrorCode::kInvalidInput,
                 "The administrator and the user making the request cannot be deleted");
@@ -441,12 +436,12 @@ void DirectoryService::DeleteUser(const Principal& principal, const std::string&
   });
 }
 
-std::vector<UserView> DirectoryService::ListUsers(const Principal& principal,
+std::vector<UserView> DirectoryService::ListUsers(const session::Principal& principal,
                                                   const DirectoryFilter& filter) {
-  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+  session::RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
   std::vector<UserView> users;
   store_.Read([&](storage::MetadataTransaction& tx) {
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     for (const auto& user : ListDirectory(tx, model::kSubtypeUser, filter)) {
       users.push_back(BuildUserView(tx, builder, user));
     }
@@ -454,21 +449,22 @@ std::vector<UserView> DirectoryService::ListUsers(const Principal& principal,
   return users;
 }
 
-UserView DirectoryService::GetUser(const Principal& principal, const std::string& user_id) {
+UserView DirectoryService::GetUser(const session::Principal& principal,
+                                   const std::string& user_id) {
   RequireReadOf(principal, user_id);
   UserView view;
   store_.Read([&](storage::MetadataTransaction& tx) {
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     view = BuildUserView(tx, builder, LoadDirectoryObject(tx, user_id, IsUser, "User"));
   });
   return view;
 }
 
-std::vector<ObjectView> DirectoryService::ListGroups(const Principal& principal,
-                                                     const DirectoryFilter& filter) {
-  std::vector<ObjectView> groups;
+std::vector<object::ObjectView> DirectoryService::ListGroups(const session::Principal& principal,
+                                                             const DirectoryFilter& filter) {
+  std::vector<object::ObjectView> groups;
   store_.Read([&](storage::MetadataTransaction& tx) {
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     for (const auto& group : ListDirectory(tx, model::kSubtypeUserGroup, filter)) {
       groups.push_back(builder.Build(group, false));
     }
@@ -476,22 +472,23 @@ std::vector<ObjectView> DirectoryService::ListGroups(const Principal& principal,
   return groups;
 }
 
-ObjectView DirectoryService::GetGroup(const Principal& principal, const std::string& group_id) {
-  ObjectView view;
+object::ObjectView DirectoryService::GetGroup(const session::Principal& principal,
+                                              const std::string& group_id) {
+  object::ObjectView view;
   store_.Read([&](storage::MetadataTransaction& tx) {
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     view = builder.Build(LoadDirectoryObject(tx, group_id, IsGroup, "User group"), false);
   });
   return view;
 }
 
-std::vector<UserView> DirectoryService::GroupMemberUsers(const Principal& principal,
+std::vector<UserView> DirectoryService::GroupMemberUsers(const session::Principal& principal,
                                                          const std::string& group_id) {
-  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+  session::RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
   std::vector<UserView> members;
   store_.Read([&](storage::MetadataTransaction& tx) {
     LoadDirectoryObject(tx, group_id, IsGroup, "User group");
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     for (const auto& user : ListDirectory(tx, model::kSubtypeUser, {})) {
       auto groups = DirectGroupIds(user);
       if (std::find(groups.begin(), groups.end(), group_id) == groups.end()) continue;
@@ -501,13 +498,13 @@ std::vector<UserView> DirectoryService::GroupMemberUsers(const Principal& princi
   return members;
 }
 
-std::vector<ObjectView> DirectoryService::GroupMemberGroups(const Principal& principal,
-                                                            const std::string& group_id) {
-  RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
-  std::vector<ObjectView> members;
+std::vector<object::ObjectView> DirectoryService::GroupMemberGroups(
+    const session::Principal& principal, const std::string& group_id) {
+  session::RequirePrivilege(principal, model::Privilege::kAdministerUsers, "");
+  std::vector<object::ObjectView> members;
   store_.Read([&](storage::MetadataTransaction& tx) {
     LoadDirectoryObject(tx, group_id, IsGroup, "User group");
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     for (const auto& group : ListDirectory(tx, model::kSubtypeUserGroup, {})) {
       auto parents = DirectGroupIds(group);
       if (std::find(parents.begin(), parents.end(), group_id) == parents.end()) continue;
@@ -517,16 +514,16 @@ std::vector<ObjectView> DirectoryService::GroupMemberGroups(const Principal& pri
   return members;
 }
 
-std::vector<ObjectView> DirectoryService::Memberships(const Principal& principal,
-                                                      const std::string& id) {
+std::vector<object::ObjectView> DirectoryService::Memberships(const session::Principal& principal,
+                                                              const std::string& id) {
   RequireReadOf(principal, id);
-  std::vector<ObjectView> groups;
+  std::vector<object::ObjectView> groups;
   store_.Read([&](storage::MetadataTransaction& tx) {
     auto object = tx.FindObject("", id);
     if (!object || object->type != model::kTypeUser) {
       throw Error(ErrorCode::kNotFound, "User or user group '" + id + "' was not found");
     }
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     for (const auto& group_id : DirectGroupIds(*object)) {
       if (auto group = tx.FindObject("", group_id); group && IsGroup(*group)) {
         groups.push_back(builder.Build(*group, false));
@@ -536,10 +533,11 @@ std::vector<ObjectView> DirectoryService::Memberships(const Principal& principal
   return groups;
 }
 
-std::vector<SecurityRoleView> DirectoryService::ListSecurityRoles(const Principal& principal) {
+std::vector<SecurityRoleView> DirectoryService::ListSecurityRoles(
+    const session::Principal& principal) {
   std::vector<SecurityRoleView> roles;
   store_.Read([&](storage::MetadataTransaction& tx) {
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     for (const auto& role : tx.ListObjects("", {{model::kTypeSecurityRole}, {}})) {
       roles.push_back({builder.Build(role, false),
                        model::SecurityRoleFromJson(role.definition).privileges,
@@ -549,7 +547,7 @@ std::vector<SecurityRoleView> DirectoryService::ListSecurityRoles(const Principa
   return roles;
 }
 
-SecurityRoleView DirectoryService::GetSecurityRole(const Principal& principal,
+SecurityRoleView DirectoryService::GetSecurityRole(const session::Principal& principal,
                                                    const std::string& role_id) {
   SecurityRoleView view;
   store_.Read([&](storage::MetadataTransaction& tx) {
@@ -557,7 +555,7 @@ SecurityRoleView DirectoryService::GetSecurityRole(const Principal& principal,
     if (!role || role->type != model::kTypeSecurityRole) {
       throw Error(ErrorCode::kNotFound, "Security role '" + role_id + "' was not found");
     }
-    ObjectViewBuilder builder(tx, principal);
+    object::ObjectViewBuilder builder(tx, principal);
     view = {builder.Build(*role, false), model::SecurityRoleFromJson(role->definition).privileges,
             RoleProjects(tx, builder, role_id)};
   });

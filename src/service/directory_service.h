@@ -17,8 +17,8 @@
 
 #include "model/directory.h"
 #include "model/object.h"
-#include "service/object_view.h"
-#include "service/principal.h"
+#include "service/object/object_view.h"
+#include "service/session/principal.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::service {
@@ -35,20 +35,20 @@ struct NewUser {
 // A user as the API shows it: its record, its definition and the groups it belongs to directly
 // (Everyone included).
 struct UserView {
-  ObjectView object;
+  object::ObjectView object;
   model::UserDefinition definition;
-  std::vector<ObjectView> memberships;
+  std::vector<object::ObjectView> memberships;
 };
 
 // The users and groups a security role is granted to on one project.
 struct RoleProject {
   std::string id;
   std::string name;
-  std::vector<ObjectView> members;
+  std::vector<object::ObjectView> members;
 };
 
 struct SecurityRoleView {
-  ObjectView object;
+  object::ObjectView object;
   std::vector<int> privileges;
   std::vector<RoleProject> projects;  // GetSecurityRole() only; projects with members only
 };
@@ -80,36 +80,38 @@ class DirectoryService {
   std::string VerifyCredentials(std::string_view username, std::string_view password);
 
   // Throws Error(kSessionInvalid) when the user no longer exists or is disabled.
-  Principal LoadPrincipal(const std::string& user_id);
+  session::Principal LoadPrincipal(const std::string& user_id);
 
   // Requires Administer users. Throws kAlreadyExists for a taken username, kInvalidInput for an
   // empty username, unknown groups or roles.
-  model::ObjectRecord CreateUser(const Principal& creator, const NewUser& user);
-
-  std::optional<model::ObjectRecord> FindUser(const std::string& user_id);
+  model::ObjectRecord CreateUser(const session::Principal& creator, const NewUser& user);
 
   // Require Administer users; kNotFound for an unknown user. The administrator cannot be disabled
   // or deleted, nor can a user delete itself (kInvalidInput).
-  UserView UpdateUser(const Principal& principal, const std::string& user_id,
+  UserView UpdateUser(const session::Principal& principal, const std::string& user_id,
                       const UserPatch& patch);
-  void DeleteUser(const Principal& principal, const std::string& user_id);
+  void DeleteUser(const session::Principal& principal, const std::string& user_id);
 
   // Reading the directory. Another user's record, any listing of users and the members of a
   // group require Administer users (Error(kInsufficientPrivileges) naming it); a user may always
   // read its own record and memberships. Lists are ordered by name, then id. kNotFound for an
   // unknown id or one of another kind.
-  std::vector<UserView> ListUsers(const Principal& principal, const DirectoryFilter& filter);
-  UserView GetUser(const Principal& principal, const std::string& user_id);
-  std::vector<ObjectView> ListGroups(const Principal& principal, const DirectoryFilter& filter);
-  ObjectView GetGroup(const Principal& principal, const std::string& group_id);
+  std::vector<UserView> ListUsers(const session::Principal& principal,
+                                  const DirectoryFilter& filter);
+  UserView GetUser(const session::Principal& principal, const std::string& user_id);
+  std::vector<object::ObjectView> ListGroups(const session::Principal& principal,
+                                             const DirectoryFilter& filter);
+  object::ObjectView GetGroup(const session::Principal& principal, const std::string& group_id);
   // The users and groups that belong to the group directly; every user belongs to Everyone.
-  std::vector<UserView> GroupMemberUsers(const Principal& principal, const std::string& group_id);
-  std::vector<ObjectView> GroupMemberGroups(const Principal& principal,
-                                            const std::string& group_id);
+  std::vector<UserView> GroupMemberUsers(const session::Principal& principal,
+                                         const std::string& group_id);
+  std::vector<object::ObjectView> GroupMemberGroups(const session::Principal& principal,
+                                                    const std::string& group_id);
   // The groups a user or group belongs to directly.
-  std::vector<ObjectView> Memberships(const Principal& principal, const std::string& id);
-  std::vector<SecurityRoleView> ListSecurityRoles(const Principal& principal);
-  SecurityRoleView GetSecurityRole(const Principal& principal, const std::string& role_id);
+  std::vector<object::ObjectView> Memberships(const session::Principal& principal,
+                                              const std::string& id);
+  std::vector<SecurityRoleView> ListSecurityRoles(const session::Principal& principal);
+  SecurityRoleView GetSecurityRole(const session::Principal& principal, const std::string& role_id);
 
   static std::string SystemAdministratorRoleId();
   static std::string NormalUserRoleId();

@@ -41,7 +41,7 @@ HealthCheck CheckStorage(storage::MetadataStore& store) {
   });
 }
 
-HealthCheck CheckWarehouse(WarehouseRegistry& warehouses, const std::string& name,
+HealthCheck CheckWarehouse(project::WarehouseRegistry& warehouses, const std::string& name,
                            std::chrono::milliseconds timeout) {
   return Timed("warehouse:" + name, [&]() -> std::string {
     engine::warehouse::Warehouse& warehouse = warehouses.Get(name);
@@ -65,7 +65,7 @@ HealthCheck CheckPackageLocation(const migration::StorageLocationService& storag
 
 }  // namespace
 
-Readiness CheckReadiness(storage::MetadataStore& store, WarehouseRegistry& warehouses,
+Readiness CheckReadiness(storage::MetadataStore& store, project::WarehouseRegistry& warehouses,
                          const migration::StorageLocationService& storage_location,
                          std::chrono::milliseconds probe_timeout) {
   Readiness readiness;

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "service/migration/storage_location_service.h"
-#include "service/warehouse_registry.h"
+#include "service/project/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::service {
@@ -40,7 +40,7 @@ struct Readiness {
   std::vector<HealthCheck> checks;
 };
 
-Readiness CheckReadiness(storage::MetadataStore& store, WarehouseRegistry& warehouses,
+Readiness CheckReadiness(storage::MetadataStore& store, project::WarehouseRegistry& warehouses,
                          const migration::StorageLocationService& storage_location,
                          std::chrono::milliseconds probe_timeout);
 

@@ -26,7 +26,7 @@ struct NodeStats {
   size_t instances = 0;
   size_t instance_result_bytes = 0;
   size_t instance_result_budget_bytes = 0;
-  CubeService::LoadedCubes cubes;
+  cube::CubeService::LoadedCubes cubes;
   PoolUsage storage_pool;
   std::map<std::string, PoolUsage> warehouse_pools;  // warehouses opened so far, by name
 };

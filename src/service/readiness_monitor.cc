@@ -2,7 +2,8 @@
 
 namespace tessera::service {
 
-ReadinessMonitor::ReadinessMonitor(storage::MetadataStore& store, WarehouseRegistry& warehouses,
+ReadinessMonitor::ReadinessMonitor(storage::MetadataStore& store,
+                                   project::WarehouseRegistry& warehouses,
                                    const migration::StorageLocationService& storage_location,
                                    std::chrono::milliseconds probe_timeout,
                                    std::chrono::milliseconds max_age)

@@ -16,7 +16,7 @@ namespace tessera::service {
 
 class ReadinessMonitor {
  public:
-  ReadinessMonitor(storage::MetadataStore& store, WarehouseRegistry& warehouses,
+  ReadinessMonitor(storage::MetadataStore& store, project::WarehouseRegistry& warehouses,
                    const migration::StorageLocationService& storage_location,
                    std::chrono::milliseconds probe_timeout,
                    std::chrono::milliseconds max_age = std::chrono::seconds(1));
@@ -27,7 +27,7 @@ class ReadinessMonitor {
   using Clock = std::chrono::steady_clock;
 
   storage::MetadataStore& store_;
-  WarehouseRegistry& warehouses_;
+  project::WarehouseRegistry& warehouses_;
   const migration::StorageLocationService& storage_location_;
   std::chrono::milliseconds probe_timeout_;
   std::chrono::milliseconds max_age_;

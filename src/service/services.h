@@ -5,22 +5,22 @@
 // publishes -- runs as jobs of `jobs` (service/job_runner.h), one runner per node.
 #pragma once
 
-#include "service/cube_service.h"
+#include "service/cube/cube_service.h"
 #include "service/dashboard/dashboard_service.h"
-#include "service/dataset_definition_service.h"
-#include "service/dataset_instance_service.h"
 #include "service/directory_service.h"
-#include "service/instance_store.h"
+#include "service/instance/dataset_definition_service.h"
+#include "service/instance/dataset_instance_service.h"
+#include "service/instance/instance_store.h"
 #include "service/job_runner.h"
 #include "service/migration/migration_service.h"
 #include "service/migration/shared_file_service.h"
 #include "service/migration/storage_location_service.h"
-#include "service/object_service.h"
-#include "service/project_service.h"
-#include "service/push_service.h"
+#include "service/object/object_service.h"
+#include "service/object/search_service.h"
+#include "service/project/project_service.h"
+#include "service/push/push_service.h"
 #include "service/readiness_monitor.h"
-#include "service/search_service.h"
-#include "service/session_service.h"
+#include "service/session/session_service.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::service {
@@ -37,10 +37,10 @@ struct MigrationSetup {
 inline constexpr std::chrono::milliseconds kHealthProbeTimeout{2000};
 
 struct Services {
-  Services(storage::MetadataStore& metadata_store, SessionOptions session_options,
-           WarehouseRegistry& warehouses, CubeServiceOptions cube_options,
-           InstanceStoreOptions instance_options = {}, MigrationSetup migration_setup = {},
-           PushServiceOptions push_options = {})
+  Services(storage::MetadataStore& metadata_store, session::SessionOptions session_options,
+           project::WarehouseRegistry& warehouses, cube::CubeServiceOptions cube_options,
+           instance::InstanceStoreOptions instance_options = {},
+           MigrationSetup migration_setup = {}, push::PushServiceOptions push_options = {})
       : store(metadata_store),
         warehouses(warehouses),
         directory(metadata_store),
@@ -76,16 +76,18 @@ struct Services {
   // whether it does. Without notices the services check for changes themselves (their contracts say
   // how).
   bool HearOtherNodes() {
-    notices = store.Subscribe(
-        {kSessionNoticeChannel, kCubeNoticeChannel, storage::kDirectoryNoticeChannel},
-        [this](const storage::Notice& notice) {
-          const bool missed = notice.channel.empty();
-          if (missed || notice.channel == kSessionNoticeChannel) sessions.HearNotice(notice);
-          if (missed || notice.channel == kCubeNoticeChannel) cubes.HearNotice(notice);
-          if (missed || notice.channel == storage::kDirectoryNoticeChannel) {
-            projects.HearNotice(notice);
-          }
-        });
+    notices = store.Subscribe({session::kSessionNoticeChannel, cube::kCubeNoticeChannel,
+                               storage::kDirectoryNoticeChannel},
+                              [this](const storage::Notice& notice) {
+                                const bool missed = notice.channel.empty();
+                                if (missed || notice.channel == session::kSessionNoticeChannel)
+                                  sessions.HearNotice(notice);
+                                if (missed || notice.channel == cube::kCubeNoticeChannel)
+                                  cubes.HearNotice(notice);
+                                if (missed || notice.channel == storage::kDirectoryNoticeChannel) {
+                                  projects.HearNotice(notice);
+                                }
+                              });
     cubes.set_hears_notices(notices != nullptr);
     return notices != nullptr;
   }
@@ -93,19 +95,20 @@ struct Services {
   Services& operator=(const Services&) = delete;
 
   storage::MetadataStore& store;
-  WarehouseRegistry& warehouses;
+  project::WarehouseRegistry& warehouses;
   DirectoryService directory;
-  SessionService sessions;
-  ProjectService projects;
-  ObjectService objects;
-  SearchService search;
-  CubeService cubes;
-  DatasetDefinitionService definitions;
-  InstanceStore instances;
-  SharedInstances shared_instances;
-  DatasetInstanceService dataset_instances;  // computes on the compute pool once set_pool()
-  dashboard::DashboardService dashboards;    // renders on the compute pool once set_pool()
-  PushService push;
+  session::SessionService sessions;
+  project::ProjectService projects;
+  object::ObjectService objects;
+  object::SearchService search;
+  cube::CubeService cubes;
+  instance::DatasetDefinitionService definitions;
+  instance::InstanceStore instances;
+  instance::SharedInstances shared_instances;
+  instance::DatasetInstanceService
+      dataset_instances;                   // computes on the compute pool once set_pool()
+  dashboard::DashboardService dashboards;  // renders on the compute pool once set_pool()
+  push::PushService push;
   migration::StorageLocationService storage_location;
   ReadinessMonitor readiness;  // GET /health/ready
   migration::MigrationService migrations;

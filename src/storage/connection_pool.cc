@@ -13,10 +13,6 @@ using Clock = std::chrono::steady_clock;
 // How long a call waits for a busy pool before giving up; long enough for any sane transaction.
 constexpr std::chrono::seconds kPoolWait{30};
 
-Error Unavailable() {
-  return Error(ErrorCode::kStorageUnavailable, std::string(kStorageUnavailableMessage));
-}
-
 }  // namespace
 
 ConnectionPool::ConnectionPool(Connector connect, int max_connections,
@@ -29,12 +25,12 @@ ConnectionPool::Lease ConnectionPool::Acquire() {
     if (Clock::now() >= deadline) {
       spdlog::warn("storage: all {} connections stayed busy for {} s", pool_.max_connections(),
                    kPoolWait.count());
-      throw Unavailable();
+      throw StorageUnavailableError();
     }
     return deadline;
   };
   auto refuse_while_down = [&] {
-    if (IsWaitingToRetry()) throw Unavailable();
+    if (IsWaitingToRetry()) throw StorageUnavailableError();
   };
   return pool_.Acquire(wait_or_give_up, refuse_while_down, [&] { return OpenNew(); });
 }
@@ -52,7 +48,7 @@ std::unique_ptr<SqlConnection> ConnectionPool::OpenNew() {
     return connection;
   } catch (const std::exception& error) {
     MarkDown(error.what());
-    throw Unavailable();
+    throw StorageUnavailableError();
   }
 }
 

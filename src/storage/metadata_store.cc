@@ -7,8 +7,8 @@
 #include "core/error.h"
 #include "storage/connection_pool.h"
 #include "storage/memory_only.h"
+#include "storage/metadata_transaction.h"
 #include "storage/postgres_listener.h"
-#include "storage/sql_metadata_transaction.h"
 #include "storage/store_url.h"
 #include "storage/wal_checkpointer.h"
 
@@ -17,20 +17,16 @@ namespace {
 
 using Work = std::function<void(MetadataTransaction&)>;
 
-Error Unavailable() {
-  return Error(ErrorCode::kStorageUnavailable, std::string(kStorageUnavailableMessage));
-}
-
 // The store for a URL that names no backend: configuration is missing or wrong.
 class InvalidMetadataStore : public MetadataStore {
  public:
   void Write(const Work&) override {
     RequireStoreAccess();
-    throw Unavailable();
+    throw StorageUnavailableError();
   }
   void Read(const Work&) override {
     RequireStoreAccess();
-    throw Unavailable();
+    throw StorageUnavailableError();
   }
   bool IsAvailable() override { return false; }
   std::string backend_name() const override { return "invalid"; }
@@ -81,7 +77,7 @@ class SqlMetadataStore : public MetadataStore {
   void Run(TransactionMode mode, const Work& work) {
     RequireStoreAccess();
     ConnectionPool::Lease lease = BeginTransaction(mode);
-    SqlMetadataTransaction transaction(*lease);
+    MetadataTransaction transaction(*lease);
     try {
       work(transaction);
       if (transaction.changed_directory()) transaction.Notify(kDirectoryNoticeChannel, "");
@@ -130,10 +126,10 @@ class SqlMetadataStore : public MetadataStore {
     switch (error.kind()) {
       case SqlError::Kind::kConnectionLost:
         pool_.ReportLost(error.what());
-        return Unavailable();
+        return StorageUnavailableError();
       case SqlError::Kind::kBusy:
         spdlog::warn("storage: database busy: {}", error.what());
-        return Unavailable();
+        return StorageUnavailableError();
       default:
         spdlog::error("storage: statement failed: {}", error.what());
         return Error(ErrorCode::kInternal, "The storage service could not complete the request.");

@@ -18,7 +18,7 @@ namespace tessera::storage {
 // across the server (enforced by the store).
 struct ProjectRecord {
   model::ObjectRecord object;  // project_id "", type 32, subtype 8192
-  int status = 0;              // 0: active (service/project_service.h)
+  int status = 0;              // 0: active (service/project/project_service.h)
   std::string alias;
 };
 
@@ -42,7 +42,7 @@ struct SearchRecord {
   std::vector<std::string> object_ids;  // hits in result order
 };
 
-// A dataset upload session (service/push_service.h), kept in the storage service so that any
+// A dataset upload session (service/push/push_service.h), kept in the storage service so that any
 // node takes its next call. `tables` holds what the session keeps of each table.
 struct UploadSessionRecord {
   std::string id;
@@ -56,8 +56,8 @@ struct UploadSessionRecord {
   Timestamp last_used{};
 };
 
-// A report, cube or dashboard instance (service/shared_instances.h): what rebuilds it on any node.
-// `kind` names the service that reads `data`.
+// A report, cube or dashboard instance (service/instance/shared_instances.h): what rebuilds it on
+// any node. `kind` names the service that reads `data`.
 struct InstanceRecord {
   std::string id;  // 32 upper-case hex
   std::string session_id;

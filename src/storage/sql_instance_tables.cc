@@ -1,4 +1,4 @@
-#include "storage/sql_metadata_transaction.h"
+#include "storage/metadata_transaction.h"
 
 namespace tessera::storage {
 namespace {
@@ -18,7 +18,7 @@ InstanceRecord InstanceFromRow(const SqlRow& row) {
 
 }  // namespace
 
-void SqlMetadataTransaction::PutInstance(const InstanceRecord& instance) {
+void MetadataTransaction::PutInstance(const InstanceRecord& instance) {
   db_.Execute(
       "INSERT INTO instances (id, session_id, project_id, kind, state, revision, data_json, "
       "created_ms, updated_ms) VALUES (?, ?, ?, ?, '', ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
@@ -29,8 +29,8 @@ void SqlMetadataTransaction::PutInstance(const InstanceRecord& instance) {
        DumpJson(instance.data), ToUnixMillis(instance.created), ToUnixMillis(instance.last_used)});
 }
 
-bool SqlMetadataTransaction::ReviseInstance(const InstanceRecord& instance,
-                                            int64_t expected_revision) {
+bool MetadataTransaction::ReviseInstance(const InstanceRecord& instance,
+                                         int64_t expected_revision) {
   return db_.Execute(
              "UPDATE instances SET revision = ?, data_json = ?, updated_ms = ? "
              "WHERE id = ? AND revision = ?",
@@ -38,7 +38,7 @@ bool SqlMetadataTransaction::ReviseInstance(const InstanceRecord& instance,
               instance.id, expected_revision}) > 0;
 }
 
-std::optional<InstanceRecord> SqlMetadataTransaction::FindInstance(const std::string& id) {
+std::optional<InstanceRecord> MetadataTransaction::FindInstance(const std::string& id) {
   auto rows = db_.Query(
       "SELECT id, session_id, project_id, kind, revision, data_json, created_ms, updated_ms "
       "FROM instances WHERE id = ?",
@@ -47,26 +47,26 @@ std::optional<InstanceRecord> SqlMetadataTransaction::FindInstance(const std::st
   return InstanceFromRow(rows.front());
 }
 
-std::optional<int64_t> SqlMetadataTransaction::InstanceRevision(const std::string& id) {
+std::optional<int64_t> MetadataTransaction::InstanceRevision(const std::string& id) {
   auto rows = db_.Query("SELECT revision FROM instances WHERE id = ?", {id});
   if (rows.empty()) return std::nullopt;
   return AsInt(rows.front().front());
 }
 
-void SqlMetadataTransaction::TouchInstance(const std::string& id, Timestamp last_used) {
+void MetadataTransaction::TouchInstance(const std::string& id, Timestamp last_used) {
   db_.Execute("UPDATE instances SET updated_ms = ? WHERE id = ? AND updated_ms < ?",
               {ToUnixMillis(last_used), id, ToUnixMillis(last_used)});
 }
 
-bool SqlMetadataTransaction::DeleteInstance(const std::string& id) {
+bool MetadataTransaction::DeleteInstance(const std::string& id) {
   return db_.Execute("DELETE FROM instances WHERE id = ?", {id}) > 0;
 }
 
-void SqlMetadataTransaction::DeleteInstancesOfSession(const std::string& session_id) {
+void MetadataTransaction::DeleteInstancesOfSession(const std::string& session_id) {
   db_.Execute("DELETE FROM instances WHERE session_id = ?", {session_id});
 }
 
-int SqlMetadataTransaction::DeleteInstancesUnusedSince(Timestamp before) {
+int MetadataTransaction::DeleteInstancesUnusedSince(Timestamp before) {
   return static_cast<int>(
       db_.Execute("DELETE FROM instances WHERE updated_ms < ?", {ToUnixMillis(before)}));
 }

@@ -1,12 +1,12 @@
-// SqlMetadataTransaction's statements for the tables migrations use: migration records, jobs,
-// settings and shared files (storage/metadata_store.h states the contract).
+// MetadataTransaction's statements for the tables migrations use: migration records, jobs,
+// settings and shared files (storage/metadata_transaction.h states the contract).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <string_view>
 #include <tuple>
 
-#include "storage/sql_metadata_transaction.h"
+#include "storage/metadata_transaction.h"
 
 namespace tessera::storage {
 namespace {
@@ -63,15 +63,15 @@ SharedFileRecord SharedFileFromRow(const SqlRow& row) {
 
 }  // namespace
 
-std::string SqlMetadataTransaction::LockClause() const {
+std::string MetadataTransaction::LockClause() const {
   // SQLite write transactions already hold the database's only write lock.
   return db_.backend_name() == "postgresql" ? " FOR UPDATE" : "";
 }
 
 // Migration records
 
-std::vector<MigrationRow> SqlMetadataTransaction::SelectMigrations(const std::string& where,
-                                                                   const SqlParams& params) {
+std::vector<MigrationRow> MetadataTransaction::SelectMigrations(const std::string& where,
+                                                                const SqlParams& params) {
   auto rows = db_.Query(
       fmt::format("SELECT {} FROM migration_records WHERE {}", kMigrationColumns, where), params);
   std::vector<MigrationRow> migrations;
@@ -80,7 +80,7 @@ std::vector<MigrationRow> SqlMetadataTransaction::SelectMigrations(const std::st
   return migrations;
 }
 
-void SqlMetadataTransaction::PutMigration(const MigrationRow& row) {
+void MetadataTransaction::PutMigration(const MigrationRow& row) {
   db_.Execute(
       fmt::format("INSERT INTO migration_records ({}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                   "ON CONFLICT (role, migration_id) DO UPDATE SET "
@@ -95,38 +95,38 @@ void SqlMetadataTransaction::PutMigration(const MigrationRow& row) {
        ToUnixMillis(row.updated)});
 }
 
-std::optional<MigrationRow> SqlMetadataTransaction::FindMigration(const std::string& role,
-                                                                  const std::string& migration_id,
-                                                                  bool for_update) {
+std::optional<MigrationRow> MetadataTransaction::FindMigration(const std::string& role,
+                                                               const std::string& migration_id,
+                                                               bool for_update) {
   auto rows = SelectMigrations("role = ? AND migration_id = ?" + (for_update ? LockClause() : ""),
                                {role, migration_id});
   if (rows.empty()) return std::nullopt;
   return std::move(rows.front());
 }
 
-std::vector<MigrationRow> SqlMetadataTransaction::ListMigrations() {
+std::vector<MigrationRow> MetadataTransaction::ListMigrations() {
   auto rows = SelectMigrations("1 = 1", {});
   SortNewestFirst(rows);
   return rows;
 }
 
-std::vector<MigrationRow> SqlMetadataTransaction::ListMigrationsOfPackage(
+std::vector<MigrationRow> MetadataTransaction::ListMigrationsOfPackage(
     const std::string& package_id) {
   auto rows = SelectMigrations("package_id = ?", {package_id});
   SortNewestFirst(rows);
   return rows;
 }
 
-bool SqlMetadataTransaction::DeleteMigration(const std::string& role,
-                                             const std::string& migration_id) {
+bool MetadataTransaction::DeleteMigration(const std::string& role,
+                                          const std::string& migration_id) {
   DeleteMigrationContent(role, migration_id);
   return db_.Execute("DELETE FROM migration_records WHERE role = ? AND migration_id = ?",
                      {role, migration_id}) > 0;
 }
 
-void SqlMetadataTransaction::PutMigrationContent(const std::string& role,
-                                                 const std::string& migration_id, int64_t chunk,
-                                                 const std::string& items_json) {
+void MetadataTransaction::PutMigrationContent(const std::string& role,
+                                              const std::string& migration_id, int64_t chunk,
+                                              const std::string& items_json) {
   db_.Execute(
       "INSERT INTO migration_contents (role, migration_id, chunk, items_json) "
       "VALUES (?, ?, ?, ?) "
@@ -134,7 +134,7 @@ void SqlMetadataTransaction::PutMigrationContent(const std::string& role,
       {role, migration_id, chunk, items_json});
 }
 
-std::optional<std::string> SqlMetadataTransaction::FindMigrationContent(
+std::optional<std::string> MetadataTransaction::FindMigrationContent(
     const std::string& role, const std::string& migration_id, int64_t chunk) {
   auto rows = db_.Query(
       "SELECT items_json FROM migration_contents WHERE role = ? AND migration_id = ? AND "
@@ -144,16 +144,16 @@ std::optional<std::string> SqlMetadataTransaction::FindMigrationContent(
   return AsText(rows.front().at(0));
 }
 
-void SqlMetadataTransaction::DeleteMigrationContent(const std::string& role,
-                                                    const std::string& migration_id) {
+void MetadataTransaction::DeleteMigrationContent(const std::string& role,
+                                                 const std::string& migration_id) {
   db_.Execute("DELETE FROM migration_contents WHERE role = ? AND migration_id = ?",
               {role, migration_id});
 }
 
 // Jobs
 
-std::vector<JobRecord> SqlMetadataTransaction::SelectJobs(const std::string& where,
-                                                          const SqlParams& params) {
+std::vector<JobRecord> MetadataTransaction::SelectJobs(const std::string& where,
+                                                       const SqlParams& params) {
   auto rows = db_.Query(fmt::format("SELECT {} FROM jobs WHERE {}", kJobColumns, where), params);
   std::vector<JobRecord> jobs;
   jobs.reserve(rows.size());
@@ -161,7 +161,7 @@ std::vector<JobRecord> SqlMetadataTransaction::SelectJobs(const std::string& whe
   return jobs;
 }
 
-void SqlMetadataTransaction::PutJob(const JobRecord& job) {
+void MetadataTransaction::PutJob(const JobRecord& job) {
   db_.Execute(
       fmt::format("INSERT INTO jobs ({}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                   "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, state = excluded.state, "
@@ -173,13 +173,13 @@ void SqlMetadataTransaction::PutJob(const JobRecord& job) {
        DumpJson(job.data), ToUnixMillis(job.created), ToUnixMillis(job.updated)});
 }
 
-std::optional<JobRecord> SqlMetadataTransaction::FindJob(const std::string& id, bool for_update) {
+std::optional<JobRecord> MetadataTransaction::FindJob(const std::string& id, bool for_update) {
   auto jobs = SelectJobs("id = ?" + (for_update ? LockClause() : ""), {id});
   if (jobs.empty()) return std::nullopt;
   return std::move(jobs.front());
 }
 
-std::vector<JobRecord> SqlMetadataTransaction::ListJobs(const std::string& state) {
+std::vector<JobRecord> MetadataTransaction::ListJobs(const std::string& state) {
   auto jobs = SelectJobs("state = ?", {state});
   std::sort(jobs.begin(), jobs.end(), [](const JobRecord& a, const JobRecord& b) {
     return std::tie(a.created, a.id) < std::tie(b.created, b.id);
@@ -187,9 +187,9 @@ std::vector<JobRecord> SqlMetadataTransaction::ListJobs(const std::string& state
   return jobs;
 }
 
-bool SqlMetadataTransaction::ReplaceLease(const std::string& id, const std::string& expected_owner,
-                                          Timestamp expected_expires, const std::string& new_owner,
-                                          Timestamp new_expires) {
+bool MetadataTransaction::ReplaceLease(const std::string& id, const std::string& expected_owner,
+                                       Timestamp expected_expires, const std::string& new_owner,
+                                       Timestamp new_expires) {
   return db_.Execute(
              "UPDATE jobs SET lease_owner = ?, lease_expires_ms = ? "
              "WHERE id = ? AND lease_owner = ? AND lease_expires_ms = ?",
@@ -197,7 +197,7 @@ bool SqlMetadataTransaction::ReplaceLease(const std::string& id, const std::stri
               ToUnixMillis(expected_expires)}) > 0;
 }
 
-std::map<std::pair<std::string, std::string>, int64_t> SqlMetadataTransaction::CountJobs() {
+std::map<std::pair<std::string, std::string>, int64_t> MetadataTransaction::CountJobs() {
   std::map<std::pair<std::string, std::string>, int64_t> counts;
   for (const auto& row : db_.Query("SELECT kind, state, count(*) FROM jobs GROUP BY kind, state")) {
     counts[{std::get<std::string>(row[0]), std::get<std::string>(row[1])}] = AsInt(row[2]);
@@ -207,13 +207,13 @@ std::map<std::pair<std::string, std::string>, int64_t> SqlMetadataTransaction::C
 
 // Settings
 
-std::optional<Json> SqlMetadataTransaction::FindSetting(const std::string& key) {
+std::optional<Json> MetadataTransaction::FindSetting(const std::string& key) {
   auto rows = db_.Query("SELECT value_json FROM settings WHERE name = ?", {key});
   if (rows.empty()) return std::nullopt;
   return AsJson(rows.front().at(0), "settings.value_json");
 }
 
-void SqlMetadataTransaction::PutSetting(const std::string& key, const Json& value) {
+void MetadataTransaction::PutSetting(const std::string& key, const Json& value) {
   db_.Execute(
       "INSERT INTO settings (name, value_json, updated_ms) VALUES (?, ?, ?) "
       "ON CONFLICT (name) DO UPDATE SET value_json = excluded.value_json, "
@@ -223,8 +223,8 @@ void SqlMetadataTransaction::PutSetting(const std::string& key, const Json& valu
 
 // Shared files
 
-std::vector<SharedFileRecord> SqlMetadataTransaction::SelectSharedFiles(const std::string& where,
-                                                                        const SqlParams& params) {
+std::vector<SharedFileRecord> MetadataTransaction::SelectSharedFiles(const std::string& where,
+                                                                     const SqlParams& params) {
   auto rows = db_.Query(
       fmt::format("SELECT {} FROM shared_files WHERE {}", kSharedFileColumns, where), params);
   std::vector<SharedFileRecord> files;
@@ -233,7 +233,7 @@ std::vector<SharedFileRecord> SqlMetadataTransaction::SelectSharedFiles(const st
   return files;
 }
 
-void SqlMetadataTransaction::PutSharedFile(const SharedFileRecord& file) {
+void MetadataTransaction::PutSharedFile(const SharedFileRecord& file) {
   db_.Execute(
       "INSERT INTO shared_files (id, data_json, created_ms, updated_ms) VALUES (?, ?, ?, ?) "
       "ON CONFLICT (id) DO UPDATE SET data_json = excluded.data_json, "
@@ -241,13 +241,13 @@ void SqlMetadataTransaction::PutSharedFile(const SharedFileRecord& file) {
       {file.id, DumpJson(file.data), ToUnixMillis(file.created), ToUnixMillis(file.updated)});
 }
 
-std::optional<SharedFileRecord> SqlMetadataTransaction::FindSharedFile(const std::string& id) {
+std::optional<SharedFileRecord> MetadataTransaction::FindSharedFile(const std::string& id) {
   auto files = SelectSharedFiles("id = ?", {id});
   if (files.empty()) return std::nullopt;
   return std::move(files.front());
 }
 
-std::vector<SharedFileRecord> SqlMetadataTransaction::ListSharedFiles() {
+std::vector<SharedFileRecord> MetadataTransaction::ListSharedFiles() {
   auto files = SelectSharedFiles("1 = 1", {});
   std::sort(files.begin(), files.end(), [](const SharedFileRecord& a, const SharedFileRecord& b) {
     return std::tie(a.created, a.id) < std::tie(b.created, b.id);
@@ -255,7 +255,7 @@ std::vector<SharedFileRecord> SqlMetadataTransaction::ListSharedFiles() {
   return files;
 }
 
-bool SqlMetadataTransaction::DeleteSharedFile(const std::string& id) {
+bool MetadataTransaction::DeleteSharedFile(const std::string& id) {
   return db_.Execute("DELETE FROM shared_files WHERE id = ?", {id}) > 0;
 }
 

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "storage/sql_metadata_transaction.h"
+#include "storage/metadata_transaction.h"
 
 namespace tessera::storage {
 namespace {
@@ -31,7 +31,7 @@ UploadSessionRecord UploadSessionFromRow(const SqlRow& row) {
 
 }  // namespace
 
-std::vector<UploadSessionRecord> SqlMetadataTransaction::SelectUploadSessions(
+std::vector<UploadSessionRecord> MetadataTransaction::SelectUploadSessions(
     const std::string& where, const SqlParams& params) {
   auto rows = db_.Query(
       fmt::format("SELECT {} FROM upload_sessions WHERE {}", kUploadSessionColumns, where), params);
@@ -41,7 +41,7 @@ std::vector<UploadSessionRecord> SqlMetadataTransaction::SelectUploadSessions(
   return sessions;
 }
 
-void SqlMetadataTransaction::PutUploadSession(const UploadSessionRecord& session) {
+void MetadataTransaction::PutUploadSession(const UploadSessionRecord& session) {
   db_.Execute(
       "INSERT INTO upload_sessions (id, project_id, dataset_id, user_id, tables_json, state, "
       "error, publish_started_ms, last_used_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -54,25 +54,25 @@ void SqlMetadataTransaction::PutUploadSession(const UploadSessionRecord& session
        ToUnixMillis(session.publish_started), ToUnixMillis(session.last_used)});
 }
 
-std::optional<UploadSessionRecord> SqlMetadataTransaction::FindUploadSession(const std::string& id,
-                                                                             bool for_update) {
+std::optional<UploadSessionRecord> MetadataTransaction::FindUploadSession(const std::string& id,
+                                                                          bool for_update) {
   auto sessions = SelectUploadSessions("id = ?" + (for_update ? LockClause() : ""), {id});
   if (sessions.empty()) return std::nullopt;
   return std::move(sessions.front());
 }
 
-std::vector<UploadSessionRecord> SqlMetadataTransaction::ListUploadSessions(
+std::vector<UploadSessionRecord> MetadataTransaction::ListUploadSessions(
     const std::string& project_id, const std::string& dataset_id) {
   return SelectUploadSessions("project_id = ? AND dataset_id = ? ORDER BY id",
                               {project_id, dataset_id});
 }
 
-bool SqlMetadataTransaction::DeleteUploadSession(const std::string& id) {
+bool MetadataTransaction::DeleteUploadSession(const std::string& id) {
   db_.Execute("DELETE FROM upload_chunks WHERE session_id = ?", {id});
   return db_.Execute("DELETE FROM upload_sessions WHERE id = ?", {id}) > 0;
 }
 
-int SqlMetadataTransaction::DeleteUploadSessionsUnusedSince(Timestamp before) {
+int MetadataTransaction::DeleteUploadSessionsUnusedSince(Timestamp before) {
   const SqlParams params = {ToUnixMillis(before)};
   db_.Execute(
       "DELETE FROM upload_chunks WHERE session_id NOT IN (SELECT id FROM upload_sessions "
@@ -82,8 +82,7 @@ int SqlMetadataTransaction::DeleteUploadSessionsUnusedSince(Timestamp before) {
       "DELETE FROM upload_sessions WHERE state <> 'publishing' AND last_used_ms < ?", params));
 }
 
-void SqlMetadataTransaction::PutUploadChunk(const std::string& session_id,
-                                            const UploadChunk& chunk) {
+void MetadataTransaction::PutUploadChunk(const std::string& session_id, const UploadChunk& chunk) {
   db_.Execute(
       "INSERT INTO upload_chunks (session_id, table_name, chunk_index, data, revision) "
       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, table_name, chunk_index) "
@@ -91,8 +90,7 @@ void SqlMetadataTransaction::PutUploadChunk(const std::string& session_id,
       {session_id, chunk.table, chunk.index, chunk.data, chunk.revision});
 }
 
-std::vector<UploadChunk> SqlMetadataTransaction::ListUploadChunkKeys(
-    const std::string& session_id) {
+std::vector<UploadChunk> MetadataTransaction::ListUploadChunkKeys(const std::string& session_id) {
   std::vector<UploadChunk> keys;
   for (const auto& row : db_.Query("SELECT table_name, chunk_index, revision FROM upload_chunks "
                                    "WHERE session_id = ? ORDER BY table_name, chunk_index",
@@ -102,7 +100,7 @@ std::vector<UploadChunk> SqlMetadataTransaction::ListUploadChunkKeys(
   return keys;
 }
 
-std::vector<UploadChunk> SqlMetadataTransaction::ListUploadChunks(const std::string& session_id) {
+std::vector<UploadChunk> MetadataTransaction::ListUploadChunks(const std::string& session_id) {
   std::vector<UploadChunk> chunks;
   for (auto& row : db_.Query("SELECT table_name, chunk_index, data, revision FROM upload_chunks "
                              "WHERE session_id = ? ORDER BY table_name, chunk_index",
@@ -112,9 +110,9 @@ std::vector<UploadChunk> SqlMetadataTransaction::ListUploadChunks(const std::str
   return chunks;
 }
 
-std::optional<UploadChunk> SqlMetadataTransaction::FindUploadChunk(const std::string& session_id,
-                                                                   const std::string& table,
-                                                                   int64_t index) {
+std::optional<UploadChunk> MetadataTransaction::FindUploadChunk(const std::string& session_id,
+                                                                const std::string& table,
+                                                                int64_t index) {
   auto rows = db_.Query(
       "SELECT data, revision FROM upload_chunks "
       "WHERE session_id = ? AND table_name = ? AND chunk_index = ?",
@@ -123,7 +121,7 @@ std::optional<UploadChunk> SqlMetadataTransaction::FindUploadChunk(const std::st
   return UploadChunk{table, index, TakeText(rows.front().at(0)), AsText(rows.front().at(1))};
 }
 
-void SqlMetadataTransaction::DeleteUploadChunks(const std::string& session_id) {
+void MetadataTransaction::DeleteUploadChunks(const std::string& session_id) {
   db_.Execute("DELETE FROM upload_chunks WHERE session_id = ?", {session_id});
 }
 

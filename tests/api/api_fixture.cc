@@ -1,9 +1,9 @@
 #include "api/api_fixture.h"
 
 #include "model/well_known.h"
-#include "service/bundle_service.h"
+#include "service/bundle/bundle_service.h"
 #include "service/directory_service.h"
-#include "service/project_service.h"
+#include "service/project/project_service.h"
 #include "storage/metadata_store.h"
 #include "support/exchange_recorder.h"
 
@@ -107,7 +107,7 @@ std::string ApiTest::CreateProject(const std::string& name, const std::string& d
   auto store = storage::MetadataStore::Open(options);
   service::DirectoryService directory(*store);
   auto administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-  service::ProjectService projects(*store);
+  service::project::ProjectService projects(*store);
   return projects.Create(administrator, name, description).project.object.id;
 }
 
@@ -117,7 +117,9 @@ std::string ApiTest::ImportBundle(const std::string& directory_path, const std::
   auto store = storage::MetadataStore::Open(options);
   service::DirectoryService directory(*store);
   auto administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-  return service::BundleService(*store).Import(administrator, directory_path, warehouse).project_id;
+  return service::bundle::BundleService(*store)
+      .Import(administrator, directory_path, warehouse)
+      .project_id;
 }
 
 void ApiTest::PutObjects(const std::vector<model::ObjectRecord>& objects) {

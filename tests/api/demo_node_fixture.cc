@@ -8,9 +8,9 @@
 #include "engine/warehouse/warehouse.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
-#include "service/bundle_service.h"
+#include "service/bundle/bundle_service.h"
 #include "service/directory_service.h"
-#include "service/project_model.h"
+#include "service/project/project_model.h"
 #include "support/wait.h"
 
 namespace tessera::testing {
@@ -76,8 +76,9 @@ void DemoNodeTest::SetUp() {
   service::DirectoryService directory(*store_);
   directory.Bootstrap(std::nullopt);
   auto administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-  project_ = service::BundleService(*store_).Import(administrator, kDemoBundle, "demo").project_id;
-  model::SemanticModel model = service::LoadSemanticModel(*store_, project_);
+  project_ =
+      service::bundle::BundleService(*store_).Import(administrator, kDemoBundle, "demo").project_id;
+  model::SemanticModel model = service::project::LoadSemanticModel(*store_, project_);
   sales_cube_ = *model.FindByName(model::kTypeReportDefinition, "Sales Cube");
   revenue_metric_ = *model.FindByName(model::kTypeMetric, "Revenue");
   auto warehouse = engine::warehouse::Warehouse::Open(
@@ -104,7 +105,7 @@ int DemoNodeTest::CubeStatusBits(NodeProcess& node, const std::string& cube_id) 
 }
 
 Json DemoNodeTest::PublishJob(NodeProcess& node, const std::string& cube_id) {
-  // Any job number names the cube's latest publish (service/cube_info.h).
+  // Any job number names the cube's latest publish (service/cube/cube_info.h).
   auto response =
       node.client().Get("/api/v2/monitors/jobs/1:" + cube_id + project_, node.Headers(project_));
   EXPECT_EQ(response.status, 200) << response.body;

@@ -19,7 +19,7 @@
 #include <thread>
 
 #include "api/demo_node_fixture.h"
-#include "api/migration_api_fixture.h"
+#include "api/migration/migration_api_fixture.h"
 
 namespace tessera::testing {
 namespace {

@@ -10,7 +10,7 @@
 #include <iostream>
 
 #include "api/demo_node_fixture.h"
-#include "api/migration_api_fixture.h"
+#include "api/migration/migration_api_fixture.h"
 #include "support/wait.h"
 
 namespace tessera::testing {

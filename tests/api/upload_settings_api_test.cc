@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "api/demo_node_fixture.h"
-#include "api/push_api.h"
+#include "api/push/push_api.h"
 #include "core/base64.h"
 
 namespace tessera::testing {

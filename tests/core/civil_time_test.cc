@@ -71,10 +71,14 @@ TEST(CivilTime, LooseDatesAreIsoOrMonthDayYear) {
 }
 
 TEST(CivilTime, FormatsADateWithAFourDigitYearAndTwoDigitMonthAndDay) {
-  EXPECT_EQ(FormatCivilDate({2024, 5, 1}), "2024-05-01");
-  EXPECT_EQ(FormatCivilDate({5, 12, 31}), "0005-12-31");
-  EXPECT_EQ(FormatCivilDate({9999, 10, 9}), "9999-10-09");
-  EXPECT_EQ(FormatCivilDate({12345, 1, 1}), "12345-01-01");
+  EXPECT_EQ(FormatCivilDate(CivilDateTime{.year = 2024, .month = 5, .day = 1, .time = {}}),
+            "2024-05-01");
+  EXPECT_EQ(FormatCivilDate(CivilDateTime{.year = 5, .month = 12, .day = 31, .time = {}}),
+            "0005-12-31");
+  EXPECT_EQ(FormatCivilDate(CivilDateTime{.year = 9999, .month = 10, .day = 9, .time = {}}),
+            "9999-10-09");
+  EXPECT_EQ(FormatCivilDate(CivilDateTime{.year = 12345, .month = 1, .day = 1, .time = {}}),
+            "12345-01-01");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "engine/cube_executor.h"
+#include "engine/metric_spec.h"
 #include "engine/row_selection.h"
 #include "engine/sql/dataset_builder.h"
 #include "engine/warehouse/warehouse.h"
@@ -70,15 +71,15 @@ std::shared_ptr<const Dataset> BuildDataset(const std::vector<Row>& rows) {
                           {{"ID", DataType::kInteger}, {"DESC", DataType::kText}}});
   }
   std::vector<sql::MetricSpec> metrics(kMetricCount);
-  metrics[kXSum] = {"x_sum", "X", AggregateFunction::kSum};
-  metrics[kYMin] = {"y_min", "Y min", AggregateFunction::kMin};
-  metrics[kYMax] = {"y_max", "Y max", AggregateFunction::kMax};
+  metrics[kXSum] = MetricSpecOf("x_sum", "X", AggregateFunction::kSum);
+  metrics[kYMin] = MetricSpecOf("y_min", "Y min", AggregateFunction::kMin);
+  metrics[kYMax] = MetricSpecOf("y_max", "Y max", AggregateFunction::kMax);
   metrics[kYMax].shares_values_of = "y_min";
-  metrics[kAvg] = {"avg", "Average", AggregateFunction::kAvg};
+  metrics[kAvg] = MetricSpecOf("avg", "Average", AggregateFunction::kAvg);
   metrics[kAvg].with_count = true;
-  metrics[kRows] = {"rows", "Rows", AggregateFunction::kCount};
+  metrics[kRows] = MetricSpecOf("rows", "Rows", AggregateFunction::kCount);
   metrics[kRows].counts_rows = true;
-  metrics[kDistinctC] = {"distinct_c", "Distinct C", AggregateFunction::kCountDistinct};
+  metrics[kDistinctC] = MetricSpecOf("distinct_c", "Distinct C", AggregateFunction::kCountDistinct);
   metrics[kDistinctC].counted_attribute_id = "A2";
   sql::DatasetBuilder builder(attributes, metrics);
   for (const Row& row : rows) {
@@ -604,7 +605,7 @@ TEST(CubeExecutorEdges, LimitThatKeepsNothingAndFilterThatKeepsNothing) {
 TEST(CubeExecutorEdges, MillionElementAttributeAggregatesThroughTheHashTable) {
   sql::DatasetBuilder builder({{"big", "Big", {{"ID", DataType::kInteger}}},
                                {"small", "Small", {{"ID", DataType::kInteger}}}},
-                              {{"v", "V", AggregateFunction::kSum}});
+                              {MetricSpecOf("v", "V", AggregateFunction::kSum)});
   constexpr int64_t kElements = 1000000;
   std::map<int64_t, double> by_small;
   for (int64_t i = 0; i < kElements; ++i) {
@@ -641,7 +642,7 @@ TEST(CubeExecutorEdges, AttributesWhoseCombinationsOverflowSixtyFourBitsStillAgg
   for (int a = 0; a < kColumns; ++a) {
     attributes.push_back({"a" + std::to_string(a), "A", {{"ID", DataType::kInteger}}});
   }
-  sql::DatasetBuilder builder(attributes, {{"v", "V", AggregateFunction::kSum}});
+  sql::DatasetBuilder builder(attributes, {MetricSpecOf("v", "V", AggregateFunction::kSum)});
   // Each id appears once per column; rows repeat every 3 * kElements, so groups have 1-3 rows.
   std::map<std::vector<int64_t>, double> reference;
   for (int64_t i = 0; i < 3 * kElements + 500; ++i) {
@@ -682,7 +683,7 @@ TEST(CubeExecutorEdges, AttributesWhoseCombinationsOverflowSixtyFourBitsStillAgg
 TEST(CubeExecutor, ARepeatedQueryGivesTheSameValuesToTheLastBit) {
   sql::DatasetBuilder builder({{"few", "Few", {{"ID", DataType::kInteger}}},
                                {"many", "Many", {{"ID", DataType::kInteger}}}},
-                              {{"v", "V", AggregateFunction::kSum}});
+                              {MetricSpecOf("v", "V", AggregateFunction::kSum)});
   std::mt19937_64 random(42);
   std::uniform_real_distribution<double> value(0.0, 1000.0);
   for (int64_t i = 0; i < 1200000; ++i) {  // about twenty chunks of rows
@@ -690,7 +691,7 @@ TEST(CubeExecutor, ARepeatedQueryGivesTheSameValuesToTheLastBit) {
   }
   const auto dataset = std::make_shared<const Dataset>(builder.Finish());
   ThreadPool pool(2);
-  for (const std::vector<int> attributes : {std::vector<int>{0}, std::vector<int>{0, 1}}) {
+  for (const std::vector<int>& attributes : {std::vector<int>{0}, std::vector<int>{0, 1}}) {
     CubeQuery query;
     query.attributes = attributes;
     query.metrics = {{"v", "V", 0, {}, false}};

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/thread_pool.h"
+#include "engine/metric_spec.h"
 #include "engine/sql/dataset_builder.h"
 
 namespace tessera::engine {
@@ -53,18 +54,18 @@ Dataset BuildDataset(const std::vector<Row>& rows) {
   }
   std::vector<sql::MetricSpec> metrics;
   for (int s = 0; s < kSums; ++s) {
-    metrics.push_back({"s" + std::to_string(s), "S", AggregateFunction::kSum});
+    metrics.push_back(MetricSpecOf("s" + std::to_string(s), "S", AggregateFunction::kSum));
   }
-  sql::MetricSpec average{"avg", "Average", AggregateFunction::kAvg};
+  sql::MetricSpec average = MetricSpecOf("avg", "Average", AggregateFunction::kAvg);
   average.shares_values_of = "s0";
   metrics.push_back(average);
-  sql::MetricSpec count{"rows", "Rows", AggregateFunction::kCount};
+  sql::MetricSpec count = MetricSpecOf("rows", "Rows", AggregateFunction::kCount);
   count.counts_rows = true;
   metrics.push_back(count);
   for (auto [id, function, of] : {std::tuple{"min1", AggregateFunction::kMin, "s1"},
                                   std::tuple{"max1", AggregateFunction::kMax, "s1"},
                                   std::tuple{"max2", AggregateFunction::kMax, "s2"}}) {
-    sql::MetricSpec extreme{id, id, function};
+    sql::MetricSpec extreme = MetricSpecOf(id, id, function);
     extreme.shares_values_of = of;
     metrics.push_back(extreme);
   }

@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "engine/warehouse/warehouse.h"
+#include "support/error_from.h"
 #include "support/store_backend_test.h"
 #include "support/test_databases.h"
 
@@ -72,16 +73,6 @@ inline int64_t QueryInt(engine::warehouse::Warehouse& warehouse, const std::stri
   if (const auto* number = std::get_if<int64_t>(&value)) return *number;
   ADD_FAILURE() << sql << " did not return an integer";
   return -1;
-}
-
-// The error `call` throws, if it throws tessera::Error.
-inline std::optional<Error> ErrorFrom(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const Error& error) {
-    return error;
-  }
-  return std::nullopt;
 }
 
 // A RowSource over rows held in memory.

@@ -1,7 +1,7 @@
 // Fuzz harness: qualification trees from request bodies -- view filters (engine/view_filter.h),
 // metric limits (engine/metric_limits.h), dashboard metric qualifications
 // (engine/metric_qualification.h), report filters split by level (engine/qualification.h) -- and
-// the instance creation body that carries them (service/instance_request.h).
+// the instance creation body that carries them (service/instance/instance_request.h).
 //
 // Input: a first line naming the parser -- "view", "limits", "qualification", "split" or
 // "instance" -- then the JSON document. View filters, limits and qualifications are compiled
@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/instance_requests.h"
+#include "api/dataset/instance_requests.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "engine/cube_executor.h"
@@ -33,7 +33,7 @@
 #include "fuzz/request_text.h"
 #include "model/bundle/bundle.h"
 #include "model/semantic_model.h"
-#include "service/instance_request.h"
+#include "service/instance/instance_request.h"
 
 namespace {
 
@@ -167,7 +167,7 @@ void RunSplit(const Json& tree) {
 }
 
 void RunInstanceRequest(const Json& body) {
-  const service::InstanceRequest request = api::ParseInstanceRequest(body);
+  const service::instance::InstanceRequest request = api::dataset::ParseInstanceRequest(body);
   RunViewFilter(request.view_filter);
   RunMetricLimits(request.metric_limits);
 }

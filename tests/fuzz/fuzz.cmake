@@ -69,6 +69,6 @@ tessera_fuzz_harness(filter MAX_LEN 4096)
 tessera_fuzz_harness(element_id MAX_LEN 256 RUNS 5000)
 tessera_fuzz_harness(bundle_yaml MAX_LEN 32768 RUNS 600 EXTRACTED_SEEDS)
 tessera_fuzz_harness(package_zip MAX_LEN 8192 RUNS 1500
-  SOURCES tests/storage/package_samples.cc)
+  SOURCES tests/storage/package/package_samples.cc)
 tessera_fuzz_harness(multipart MAX_LEN 4096)
 tessera_fuzz_harness(toml_config MAX_LEN 4096)

@@ -1,7 +1,7 @@
 #include "fuzz/fuzz_node.h"
 
 #include "model/well_known.h"
-#include "service/demo_loader.h"
+#include "service/bundle/demo_loader.h"
 
 namespace tessera::fuzz {
 namespace {
@@ -33,14 +33,14 @@ FuzzNode::FuzzNode(const FuzzNodeOptions& options) {
   storage::StoreOptions store_options;
   store_options.url = SqliteUrl(data_dir / "metadata.db");
   store_ = storage::MetadataStore::Open(store_options);
-  warehouses_ = std::make_unique<service::WarehouseRegistry>(
+  warehouses_ = std::make_unique<service::project::WarehouseRegistry>(
       std::map<std::string, std::string>{{"demo", SqliteUrl(data_dir / "warehouse.db")}});
-  service::CubeServiceOptions cube_options;
+  service::cube::CubeServiceOptions cube_options;
   cube_options.data_dir = fs::absolute(data_dir);
-  service::InstanceStoreOptions instance_options;
+  service::instance::InstanceStoreOptions instance_options;
   instance_options.result_budget_bytes = size_t{64} << 20;
-  services_ = std::make_unique<service::Services>(*store_, service::SessionOptions{}, *warehouses_,
-                                                  cube_options, instance_options,
+  services_ = std::make_unique<service::Services>(*store_, service::session::SessionOptions{},
+                                                  *warehouses_, cube_options, instance_options,
                                                   MigrationSetupIn(data_dir));
   services_->directory.Bootstrap(std::nullopt);
   if (options.load_demo) LoadDemo(options);
@@ -60,17 +60,19 @@ FuzzNode::~FuzzNode() {
 
 void FuzzNode::LoadDemo(const FuzzNodeOptions& options) {
   auto administrator = services_->directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-  if (!service::HasNoProject(*store_)) {  // a node reopened on files that hold the demo already
+  if (!service::bundle::HasNoProject(
+          *store_)) {  // a node reopened on files that hold the demo already
     demo_project_id_ = services_->projects.List(administrator, true).front().project.object.id;
     return;
   }
-  service::DemoRequest request;
+  service::bundle::DemoRequest request;
   request.data.rows = options.demo_rows;
   request.data.seed = 42;
   request.bundle_dir = TESSERA_SOURCE_DIR "/demo/tutorial";
-  auto summary = service::LoadDemo(*store_, warehouses_->Get("demo"), request, administrator);
+  auto summary =
+      service::bundle::LoadDemo(*store_, warehouses_->Get("demo"), request, administrator);
   demo_project_id_ = summary.project_id;
-  for (const std::string& cube_id : service::DemoCubeIds(*store_, demo_project_id_)) {
+  for (const std::string& cube_id : service::bundle::DemoCubeIds(*store_, demo_project_id_)) {
     services_->cubes.Publish(demo_project_id_, cube_id);
     services_->cubes.WaitForPublish(demo_project_id_, cube_id);
   }

@@ -18,8 +18,8 @@
 
 #include "api/api.h"
 #include "core/thread_pool.h"
+#include "service/project/warehouse_registry.h"
 #include "service/services.h"
-#include "service/warehouse_registry.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::fuzz {
@@ -47,7 +47,7 @@ class FuzzNode {
 
   // In the order app/node.cc destroys them: reverse of declaration.
   std::unique_ptr<storage::MetadataStore> store_;
-  std::unique_ptr<service::WarehouseRegistry> warehouses_;
+  std::unique_ptr<service::project::WarehouseRegistry> warehouses_;
   std::unique_ptr<service::Services> services_;
   std::unique_ptr<api::Api> api_;
   std::unique_ptr<ThreadPool> compute_;

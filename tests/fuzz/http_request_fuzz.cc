@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,7 @@ struct Routes {
   std::unique_ptr<fuzz::FuzzNode> node;
   api::ApiOptions options;
   http::Router router;
+  std::map<http::RouteEntry, api::FieldsDialect> fields_dialects;
 };
 
 Routes& TheRoutes() {
@@ -55,13 +57,17 @@ Routes& TheRoutes() {
     Routes made;
     made.node = std::make_unique<fuzz::FuzzNode>(
         fuzz::FuzzNodeOptions{.data_dir = fuzz::ScratchDir() / "node"});
-    api::Endpoints endpoints(made.router, made.node->services(), made.options);
+    api::Endpoints endpoints(made.router, made.node->services(), made.options,
+                             made.fields_dialects);
     for (auto* register_family :
-         {api::RegisterAuthRoutes, api::RegisterSessionRoutes, api::RegisterStatusRoutes,
-          api::RegisterProjectRoutes, api::RegisterObjectRoutes, api::RegisterFolderRoutes,
-          api::RegisterSearchRoutes, api::RegisterUserRoutes, api::RegisterReportRoutes,
-          api::RegisterCubeRoutes, api::RegisterDatasetRoutes, api::RegisterInstanceRoutes,
-          api::RegisterPushRoutes, api::RegisterDashboardRoutes, api::RegisterMigrationRoutes}) {
+         {api::session::RegisterAuthRoutes, api::session::RegisterSessionRoutes,
+          api::ops::RegisterStatusRoutes, api::project::RegisterProjectRoutes,
+          api::object::RegisterObjectRoutes, api::object::RegisterFolderRoutes,
+          api::object::RegisterSearchRoutes, api::security::RegisterUserRoutes,
+          api::dataset::RegisterReportRoutes, api::dataset::RegisterCubeRoutes,
+          api::dataset::RegisterDatasetRoutes, api::dataset::RegisterInstanceRoutes,
+          api::push::RegisterPushRoutes, api::dashboard::RegisterDashboardRoutes,
+          api::migration::RegisterMigrationRoutes}) {
       register_family(endpoints);
     }
     return made;

@@ -1,4 +1,4 @@
-// Fuzz harness: package files (storage/package_reader.h, storage/package_manifest.h), the ZIPs a
+// Fuzz harness: package files (storage/package/reader.h, storage/package/manifest.h), the ZIPs a
 // migration imports, undoes or validates, read the way an import reads them.
 //
 // Input, one of:
@@ -28,9 +28,9 @@
 #include "model/package/entry.h"
 #include "model/package/kind.h"
 #include "model/package/settings.h"
-#include "storage/package_format.h"
-#include "storage/package_reader.h"
-#include "storage/package_samples.h"
+#include "storage/package/format.h"
+#include "storage/package/package_samples.h"
+#include "storage/package/reader.h"
 
 namespace {
 
@@ -48,7 +48,8 @@ Entries EntriesOf(std::string_view text) {
     // A ZIP entry name is written as a C string: one with a NUL byte cannot be stored.
     if (section.name.empty() || section.name.find('\0') != std::string::npos) continue;
     if (section.content.ends_with('\n')) section.content.pop_back();
-    if (section.name == tessera::storage::kChecksumsEntryName && section.content == kAutoTrailer) {
+    if (section.name == tessera::storage::package::kChecksumsEntryName &&
+        section.content == kAutoTrailer) {
       section.content = tessera::testing::ChecksumTrailer(entries, objects);
     }
     if (section.name.starts_with(kObjectsPrefix)) ++objects;
@@ -85,16 +86,16 @@ void ExpectEntryRoundTrip(const tessera::model::package::PackageObject& object) 
 
 // What an import reads: the manifest's settings, the content list, then every object.
 void ReadLikeAnImport(const fs::path& path) {
-  tessera::storage::CheckPackageStructure(path, static_cast<int64_t>(fs::file_size(path)));
-  tessera::storage::PackageReader reader(path);
+  tessera::storage::package::CheckPackageStructure(path, static_cast<int64_t>(fs::file_size(path)));
+  tessera::storage::package::PackageReader reader(path);
   const auto& manifest = reader.manifest();
-  (void)tessera::storage::ToJson(manifest);
+  (void)tessera::storage::package::ToJson(manifest);
   const auto kind = tessera::model::package::ParsePackageKind(manifest.type, "manifest.type");
   tessera::model::package::ParsePackagePurpose(manifest.purpose, "manifest.purpose");
   tessera::model::package::ParsePackageSettings(manifest.settings, kind, "manifest.settings");
-  tessera::storage::ForEachContentEntry(
+  tessera::storage::package::ForEachContentEntry(
       reader, [](tessera::Json entry) { tessera::model::package::ParseContent(entry, "content"); });
-  tessera::storage::PackageEntry entry;
+  tessera::storage::package::PackageEntry entry;
   while (reader.Next(entry)) {
     const std::string scope = kind == tessera::model::package::PackageKind::kProject ? "P" : "";
     ExpectEntryRoundTrip(

@@ -25,7 +25,7 @@ class StaticFilesTest : public ::testing::Test {
     return request;
   }
 
-  testing::TempDir dir_;
+  tessera::testing::TempDir dir_;
   StaticFiles files_;
 };
 

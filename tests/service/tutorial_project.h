@@ -23,9 +23,10 @@
 #include "core/error.h"
 #include "core/ids.h"
 #include "model/well_known.h"
-#include "service/bundle_service.h"
+#include "service/bundle/bundle_service.h"
 #include "service/directory_service.h"
-#include "service/principal.h"
+#include "service/session/principal.h"
+#include "support/error_from.h"
 #include "support/store_backend_test.h"
 
 namespace tessera::testing {
@@ -75,16 +76,6 @@ inline std::vector<std::string> SortedWhere(const std::vector<std::string>& name
   return Sorted(std::move(kept));
 }
 
-// The error `call` throws; nullopt when it returns.
-inline std::optional<Error> ErrorFrom(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const Error& error) {
-    return error;
-  }
-  return std::nullopt;
-}
-
 // The id the bundle gives an object of `type` named `name` (deterministic, per the bundle format).
 inline std::string TutorialId(int type, const std::string& name) {
   return DeterministicObjectId("tessera:Tutorial:" + std::to_string(type) + ":" + name);
@@ -101,7 +92,8 @@ class TutorialProjectTest : public StoreBackendTest {
     directory_ = std::make_unique<service::DirectoryService>(*store_);
     directory_->Bootstrap(std::nullopt);
     admin_ = directory_->LoadPrincipal(std::string(model::kAdministratorUserId));
-    project_id_ = service::BundleService(*store_).Import(admin_, kTutorialBundle).project_id;
+    project_id_ =
+        service::bundle::BundleService(*store_).Import(admin_, kTutorialBundle).project_id;
     service::NewUser heidi;
     heidi.username = "heidi";
     heidi.password = kHeidiPassword;
@@ -137,8 +129,8 @@ class TutorialProjectTest : public StoreBackendTest {
 
   std::unique_ptr<storage::MetadataStore> store_;
   std::unique_ptr<service::DirectoryService> directory_;
-  service::Principal admin_;
-  service::Principal heidi_;
+  service::session::Principal admin_;
+  service::session::Principal heidi_;
   std::string heidi_id_;
   std::string project_id_;
 };

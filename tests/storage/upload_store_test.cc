@@ -80,11 +80,17 @@ TEST_P(UploadStore, ASessionReadsBackAsWrittenAndChangesInPlace) {
 TEST_P(UploadStore, ChunksAreReplacedByTableAndIndexAndListedInIndexOrder) {
   store_->Write([&](MetadataTransaction& tx) {
     tx.PutUploadSession(Session("S1", "open", kNoon));
-    tx.PutUploadChunk("S1", {"sales", 10, "[[10]]"});
-    tx.PutUploadChunk("S1", {"sales", 2, "[[2]]"});
-    tx.PutUploadChunk("S1", {"costs", 1, "[[1]]"});
-    tx.PutUploadChunk("S1", {"sales", 2, "[[2, \"again\"]]"});
-    tx.PutUploadChunk("S2", {"sales", 1, "other session"});
+    tx.PutUploadChunk("S1",
+                      UploadChunk{.table = "sales", .index = 10, .data = "[[10]]", .revision = {}});
+    tx.PutUploadChunk("S1",
+                      UploadChunk{.table = "sales", .index = 2, .data = "[[2]]", .revision = {}});
+    tx.PutUploadChunk("S1",
+                      UploadChunk{.table = "costs", .index = 1, .data = "[[1]]", .revision = {}});
+    tx.PutUploadChunk(
+        "S1",
+        UploadChunk{.table = "sales", .index = 2, .data = "[[2, \"again\"]]", .revision = {}});
+    tx.PutUploadChunk(
+        "S2", UploadChunk{.table = "sales", .index = 1, .data = "other session", .revision = {}});
   });
   EXPECT_EQ(ChunkKeys("S1"), (std::vector<std::string>{"costs#1", "sales#2", "sales#10"}));
   std::vector<UploadChunk> chunks;
@@ -135,7 +141,9 @@ TEST_P(UploadStore, DeletingOrSweepingSessionsTakesTheirChunksButNeverAPublishin
     tx.PutUploadSession(Session("BUSY", "publishing", kNoon - std::chrono::hours(2)));
     tx.PutUploadSession(Session("NEW", "open", kNoon));
     tx.PutUploadSession(Session("GONE", "open", kNoon));
-    for (const char* id : {"OLD", "BUSY", "NEW", "GONE"}) tx.PutUploadChunk(id, {"t", 1, "[]"});
+    for (const char* id : {"OLD", "BUSY", "NEW", "GONE"}) {
+      tx.PutUploadChunk(id, UploadChunk{.table = "t", .index = 1, .data = "[]", .revision = {}});
+    }
   });
   int swept = 0;
   bool deleted = false, deleted_twice = true;

@@ -29,12 +29,6 @@ constexpr KnownType kKnownTypes[] = {
 constexpr std::string_view kTypeList =
     "STRING, INTEGER, BIGINTEGER, BOOL, DOUBLE, BIGDECIMAL, DATE, TIME, DATETIME";
 
-[[noreturn]] void Invalid(const std::string& message) {
-  throw Error(ErrorCode::kInvalidInput, message);
-}
-
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
 std::string Indexed(std::string_view path, size_t index) {
   return std::string(path) + "[" + std::to_string(index) + "]";
 }
@@ -56,16 +50,17 @@ std::string StringField(const Json& object, std::string_view key, const std::str
                         bool required) {
   const Json* member = Member(object, key);
   if (!member) {
-    if (required) Invalid(path + "." + std::string(key) + ": required field is missing");
+    if (required) ThrowInvalidInput(path + "." + std::string(key) + ": required field is missing");
     return "";
   }
-  if (!member->is_string()) Invalid(path + "." + std::string(key) + ": expected a string");
+  if (!member->is_string())
+    ThrowInvalidInput(path + "." + std::string(key) + ": expected a string");
   return member->get<std::string>();
 }
 
 std::string NonEmptyStringField(const Json& object, std::string_view key, const std::string& path) {
   std::string value = StringField(object, key, path, true);
-  if (value.empty()) Invalid(path + "." + std::string(key) + ": must not be empty");
+  if (value.empty()) ThrowInvalidInput(path + "." + std::string(key) + ": must not be empty");
   return value;
 }
 
@@ -74,21 +69,23 @@ const Json& ArrayField(const Json& object, std::string_view key, const std::stri
   static const Json kEmpty = Json::array();
   const Json* member = Member(object, key);
   if (!member) return kEmpty;
-  if (!member->is_array()) Invalid(path + "." + std::string(key) + ": expected an array");
+  if (!member->is_array()) ThrowInvalidInput(path + "." + std::string(key) + ": expected an array");
   return *member;
 }
 
 void ExpectObject(const Json& value, const std::string& path) {
-  if (!value.is_object()) Invalid(path + ": expected an object");
+  if (!value.is_object()) ThrowInvalidInput(path + ": expected an object");
 }
 
 std::string CheckedDatasetName(const Json& body) {
   std::string name = NonEmptyStringField(body, "name", "body");
   if (CharacterCount(name) > kMaxTextLength) {
-    Invalid("body.name: at most " + std::to_string(kMaxTextLength) + " characters are allowed");
+    ThrowInvalidInput("body.name: at most " + std::to_string(kMaxTextLength) +
+                      " characters are allowed");
   }
   if (name.find_first_of("\\\"[]") != std::string::npos) {
-    Invalid("body.name: " + Quoted(name) + " contains one of \\ \" [ ], which are not allowed");
+    ThrowInvalidInput("body.name: " + Quoted(name) +
+                      " contains one of \\ \" [ ], which are not allowed");
   }
   return name;
 }
@@ -96,8 +93,8 @@ std::string CheckedDatasetName(const Json& body) {
 std::string CheckedDescription(const Json& body) {
   std::string description = StringField(body, "description", "body", false);
   if (CharacterCount(description) > kMaxTextLength) {
-    Invalid("body.description: at most " + std::to_string(kMaxTextLength) +
-            " characters are allowed");
+    ThrowInvalidInput("body.description: at most " + std::to_string(kMaxTextLength) +
+                      " characters are allowed");
   }
   return description;
 }
@@ -114,14 +111,14 @@ PushColumn ParseColumn(const Json& json, const std::string& path) {
   column.name = NonEmptyStringField(json, "name", path);
   const Json* type = Member(json, "dataType");
   if (!type)
-    Invalid(path + ".dataType: required field is missing; expected one of " +
-            std::string(kTypeList));
-  if (!type->is_string()) Invalid(path + ".dataType: expected a string");
+    ThrowInvalidInput(path + ".dataType: required field is missing; expected one of " +
+                      std::string(kTypeList));
+  if (!type->is_string()) ThrowInvalidInput(path + ".dataType: expected a string");
   column.type_name = ToUpper(type->get<std::string>());
   auto data_type = PushDataType(column.type_name);
   if (!data_type) {
-    Invalid(path + ".dataType: " + Quoted(type->get<std::string>()) +
-            " is not a data type; expected one of " + std::string(kTypeList));
+    ThrowInvalidInput(path + ".dataType: " + Quoted(type->get<std::string>()) +
+                      " is not a data type; expected one of " + std::string(kTypeList));
   }
   column.type = *data_type;
   return column;
@@ -133,13 +130,14 @@ PushTable ParseTable(const Json& json, const std::string& path) {
   table.name = NonEmptyStringField(json, "name", path);
   const Json& columns = ArrayField(json, "columnHeaders", path);
   if (columns.empty())
-    Invalid(path + ".columnHeaders: table " + Quoted(table.name) + " needs at least one column");
+    ThrowInvalidInput(path + ".columnHeaders: table " + Quoted(table.name) +
+                      " needs at least one column");
   std::set<std::string> names;
   for (size_t i = 0; i < columns.size(); ++i) {
     PushColumn column = ParseColumn(columns[i], Indexed(path + ".columnHeaders", i));
     if (!names.insert(column.name).second) {
-      Invalid(Indexed(path + ".columnHeaders", i) + ": table " + Quoted(table.name) +
-              " has two columns named " + Quoted(column.name));
+      ThrowInvalidInput(Indexed(path + ".columnHeaders", i) + ": table " + Quoted(table.name) +
+                        " has two columns named " + Quoted(column.name));
     }
     table.columns.push_back(std::move(column));
   }
@@ -148,13 +146,14 @@ PushTable ParseTable(const Json& json, const std::string& path) {
 
 std::vector<PushTable> ParseTables(const Json& body) {
   const Json& tables_json = ArrayField(body, "tables", "body");
-  if (tables_json.empty()) Invalid("body.tables: the model needs at least one table");
+  if (tables_json.empty()) ThrowInvalidInput("body.tables: the model needs at least one table");
   std::vector<PushTable> tables;
   std::set<std::string> names;
   for (size_t i = 0; i < tables_json.size(); ++i) {
     PushTable table = ParseTable(tables_json[i], Indexed("body.tables", i));
     if (!names.insert(table.name).second) {
-      Invalid(Indexed("body.tables", i) + ".name: two tables are named " + Quoted(table.name));
+      ThrowInvalidInput(Indexed("body.tables", i) + ".name: two tables are named " +
+                        Quoted(table.name));
     }
     tables.push_back(std::move(table));
   }
@@ -169,11 +168,12 @@ PushExpression ParseExpression(const Json& json, const std::string& path,
   auto table = std::find_if(tables.begin(), tables.end(),
                             [&](const PushTable& t) { return t.name == expression.table; });
   if (table == tables.end()) {
-    Invalid(path + ".tableName: there is no table " + Quoted(expression.table) + " in the model");
+    ThrowInvalidInput(path + ".tableName: there is no table " + Quoted(expression.table) +
+                      " in the model");
   }
   if (table->ColumnIndex(expression.column) < 0) {
-    Invalid(path + ".columnName: table " + Quoted(expression.table) + " has no column " +
-            Quoted(expression.column));
+    ThrowInvalidInput(path + ".columnName: table " + Quoted(expression.table) + " has no column " +
+                      Quoted(expression.column));
   }
   return expression;
 }
@@ -181,7 +181,7 @@ PushExpression ParseExpression(const Json& json, const std::string& path,
 std::vector<PushExpression> ParseExpressions(const Json& json, const std::string& path,
                                              const std::vector<PushTable>& tables) {
   const Json& list = ArrayField(json, "expressions", path);
-  if (list.empty()) Invalid(path + ".expressions: at least one expression is needed");
+  if (list.empty()) ThrowInvalidInput(path + ".expressions: at least one expression is needed");
   std::vector<PushExpression> expressions;
   for (size_t i = 0; i < list.size(); ++i) {
     expressions.push_back(ParseExpression(list[i], Indexed(path + ".expressions", i), tables));
@@ -203,9 +203,9 @@ void CheckOneColumnPerTable(const std::vector<PushExpression>& expressions,
   for (const auto& expression : expressions) {
     auto [it, inserted] = column_by_table.emplace(expression.table, expression.column);
     if (!inserted) {
-      Invalid(what + " names two columns of table " + Quoted(expression.table) + ", " +
-              Quoted(it->second) + " and " + Quoted(expression.column) +
-              "; a table can give it one column only");
+      ThrowInvalidInput(what + " names two columns of table " + Quoted(expression.table) + ", " +
+                        Quoted(it->second) + " and " + Quoted(expression.column) +
+                        "; a table can give it one column only");
     }
   }
 }
@@ -229,7 +229,8 @@ std::vector<PushAttribute> ParseAttributes(const Json& body, const std::vector<P
     std::string name = NonEmptyStringField(list[i], "name", path);
     const Json& forms = ArrayField(list[i], "attributeForms", path);
     if (forms.empty())
-      Invalid(path + ".attributeForms: attribute " + Quoted(name) + " needs at least one form");
+      ThrowInvalidInput(path + ".attributeForms: attribute " + Quoted(name) +
+                        " needs at least one form");
     auto attribute = std::find_if(attributes.begin(), attributes.end(),
                                   [&](const PushAttribute& a) { return a.name == name; });
     if (attribute == attributes.end()) {
@@ -292,8 +293,9 @@ void CheckForm(const PushModel& model, const PushAttribute& attribute, const Pus
     const bool same = column.type == first_column.type &&
                       (column.type_name == "TIME") == (first_column.type_name == "TIME");
     if (!same && !(is_number(column.type) && is_number(first_column.type))) {
-      Invalid(what + " mixes columns of different types: " + ColumnLabel(first, first_column) +
-              " and " + ColumnLabel(expression, column));
+      ThrowInvalidInput(what +
+                        " mixes columns of different types: " + ColumnLabel(first, first_column) +
+                        " and " + ColumnLabel(expression, column));
     }
   }
 }
@@ -307,13 +309,15 @@ void CheckMetric(const PushModel& model, const PushMetric& metric) {
     if (column.type == model::DataType::kBoolean) {
       ++booleans;
     } else if (column.type != model::DataType::kInteger && column.type != model::DataType::kReal) {
-      Invalid(what + " reads " + ColumnLabel(expression, column) +
-              "; a metric needs a numeric column (INTEGER, BIGINTEGER, DOUBLE, BIGDECIMAL) or a "
-              "BOOL column. Make the column an attribute instead");
+      ThrowInvalidInput(
+          what + " reads " + ColumnLabel(expression, column) +
+          "; a metric needs a numeric column (INTEGER, BIGINTEGER, DOUBLE, BIGDECIMAL) or a "
+          "BOOL column. Make the column an attribute instead");
     }
   }
   if (booleans != 0 && booleans != metric.expressions.size()) {
-    Invalid(what + " mixes BOOL and numeric columns; its columns must be all numeric or all BOOL");
+    ThrowInvalidInput(
+        what + " mixes BOOL and numeric columns; its columns must be all numeric or all BOOL");
   }
 }
 
@@ -321,12 +325,13 @@ void CheckNames(const PushModel& model) {
   for (const auto& attribute : model.attributes) {
     for (const auto& metric : model.metrics) {
       if (attribute.name == metric.name) {
-        Invalid(Quoted(metric.name) + " names both an attribute and a metric; names must differ");
+        ThrowInvalidInput(Quoted(metric.name) +
+                          " names both an attribute and a metric; names must differ");
       }
     }
   }
   if (model.attributes.empty() && model.metrics.empty()) {
-    Invalid("body: the model defines no attribute and no metric");
+    ThrowInvalidInput("body: the model defines no attribute and no metric");
   }
 }
 
@@ -362,7 +367,7 @@ std::optional<model::DataType> PushDataType(std::string_view type_name) {
 }
 
 PushModel ParsePushModel(const Json& body) {
-  if (!body.is_object()) Invalid("body: expected a JSON object");
+  if (!body.is_object()) ThrowInvalidInput("body: expected a JSON object");
   PushModel model;
   model.name = CheckedDatasetName(body);
   model.description = CheckedDescription(body);

@@ -2,8 +2,8 @@
 //
 // A pushed dataset (made through the push API) seen as a semantic model of its own, so its
 // definitions and instances go through the same code as a modelled cube's
-// (service/dataset_definition_service.h, service/instance_request.h). The model holds one cube,
-// with the dataset's id and name, whose objects match what BuildPushedDataset
+// (service/instance/dataset_definition_service.h, service/instance/instance_request.h). The model
+// holds one cube, with the dataset's id and name, whose objects match what BuildPushedDataset
 // (engine/push/pushed_dataset.h) publishes:
 //
 //   - per push attribute, an attribute with id PushedAttributeId, its forms named by category

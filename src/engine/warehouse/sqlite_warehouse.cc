@@ -36,14 +36,14 @@ bool IsUnreachableCode(int result_code) {
 }
 
 // Why the progress handler interrupted a statement.
-struct Watch {
+struct StepWatch {
   enum class Stop { kNone, kTimedOut, kCancelled };
   Clock::time_point deadline;
   const std::atomic<bool>* cancel = nullptr;
   Stop stop = Stop::kNone;
 
   static int Check(void* self) {
-    auto* watch = static_cast<Watch*>(self);
+    auto* watch = static_cast<StepWatch*>(self);
     if (watch->cancel != nullptr && watch->cancel->load(std::memory_order_relaxed)) {
       watch->stop = Stop::kCancelled;
     } else if (Clock::now() >= watch->deadline) {
@@ -55,8 +55,8 @@ struct Watch {
 
 class ProgressHandlerScope {
  public:
-  ProgressHandlerScope(sqlite3* db, Watch& watch) : db_(db) {
-    sqlite3_progress_handler(db_, kStepsPerProgressCheck, &Watch::Check, &watch);
+  ProgressHandlerScope(sqlite3* db, StepWatch& watch) : db_(db) {
+    sqlite3_progress_handler(db_, kStepsPerProgressCheck, &StepWatch::Check, &watch);
   }
   ~ProgressHandlerScope() { sqlite3_progress_handler(db_, 0, nullptr, nullptr); }
   ProgressHandlerScope(const ProgressHandlerScope&) = delete;
@@ -149,7 +149,7 @@ class SqliteWarehouseConnection : public WarehouseConnection {
     if (prepared.get() == nullptr) throw RefusedError(name_, "the statement is empty");
     BindAll(prepared, statement.parameters);
 
-    Watch watch{Clock::now() + options.timeout, options.cancel};
+    StepWatch watch{Clock::now() + options.timeout, options.cancel};
     ProgressHandlerScope progress(db_.get(), watch);
     sink.OnColumns(ColumnNames(prepared.get()));
     std::vector<SqlValue> row(static_cast<size_t>(prepared.column_count()));
@@ -175,9 +175,9 @@ class SqliteWarehouseConnection : public WarehouseConnection {
     }
   }
 
-  [[noreturn]] void StepFailed(int result, const Watch& watch, const QueryOptions& options) {
+  [[noreturn]] void StepFailed(int result, const StepWatch& watch, const QueryOptions& options) {
     if ((result & 0xff) == SQLITE_INTERRUPT) {
-      if (watch.stop == Watch::Stop::kCancelled) throw CancelledError(name_);
+      if (watch.stop == StepWatch::Stop::kCancelled) throw CancelledError(name_);
       throw TimedOutError(name_, options.timeout);
     }
     Fail(result);

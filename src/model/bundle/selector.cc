@@ -355,7 +355,7 @@ class SelectorReader {
   std::optional<double> max_value_;
 };
 
-std::string ElementValue(const std::string& element_id) {
+std::string ValueOfElementId(const std::string& element_id) {
   const size_t colon = element_id.find(':');
   return colon == std::string::npos ? element_id : element_id.substr(colon + 1);
 }
@@ -377,7 +377,7 @@ void EmitSelection(YAML::Emitter& out, const Json& selection, const BundleIndex&
     } else if (member == "elements") {
       out << YAML::Flow << YAML::BeginSeq;
       for (const auto& element : value) {
-        EmitValueText(out, ElementValue(element.at("id").get<std::string>()));
+        EmitValueText(out, ValueOfElementId(element.at("id").get<std::string>()));
       }
       out << YAML::EndSeq;
     } else if (member == "values") {

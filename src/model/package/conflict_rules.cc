@@ -115,28 +115,6 @@ std::string_view ConflictClassName(ConflictClass conflict_class) {
   return "absent";
 }
 
-std::string_view OutcomeName(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kCreate:
-      return "create";
-    case Outcome::kKeep:
-      return "keep";
-    case Outcome::kMove:
-      return "move";
-    case Outcome::kTakeAddresses:
-      return "take_addresses";
-    case Outcome::kOverwrite:
-      return "overwrite";
-    case Outcome::kCopyAsNew:
-      return "copy_as_new";
-    case Outcome::kDelete:
-      return "delete";
-    case Outcome::kNoop:
-      return "noop";
-  }
-  return "noop";
-}
-
 Outcome Decide(ConflictRule rule, ConflictClass conflict_class, bool source_is_newer) {
   const bool is_absent = conflict_class == ConflictClass::kAbsent;
   switch (rule) {

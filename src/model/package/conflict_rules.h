@@ -74,8 +74,6 @@ enum class Outcome {
   kNoop,           // nothing exists and nothing is written (delete of an absent object)
 };
 
-std::string_view OutcomeName(Outcome outcome);  // "create", "keep", "move", ...
-
 // The table above. `source_is_newer` matters only for use_newer and use_older.
 Outcome Decide(ConflictRule rule, ConflictClass conflict_class, bool source_is_newer);
 

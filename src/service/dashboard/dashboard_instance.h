@@ -16,8 +16,8 @@
 #include "model/dashboard.h"
 #include "service/dashboard/dashboard_state.h"
 #include "service/dashboard/visualization_render.h"
-#include "service/dataset_definition_service.h"
-#include "service/instance_store.h"
+#include "service/instance/dataset_definition_service.h"
+#include "service/instance/instance_store.h"
 
 namespace tessera::service::dashboard {
 
@@ -25,10 +25,10 @@ namespace tessera::service::dashboard {
 struct DashboardModel {
   std::string project_id;
   model::Dashboard dashboard;
-  std::map<std::string, ResolvedDataset, std::less<>> datasets;  // by dataset id
+  std::map<std::string, instance::ResolvedDataset, std::less<>> datasets;  // by dataset id
 };
 
-class DashboardInstance : public InstanceDefinition {
+class DashboardInstance : public instance::InstanceDefinition {
  public:
   struct Snapshot {
     std::shared_ptr<const DashboardState> state;

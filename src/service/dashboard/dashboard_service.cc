@@ -209,28 +209,31 @@ bool AddSuggestedElements(const engine::Dataset& rows, const ElementsAsked& aske
 
 }  // namespace
 
-DashboardService::DashboardService(ObjectService& objects, DatasetDefinitionService& definitions,
-                                   InstanceStore& store, SharedInstances& shared)
+DashboardService::DashboardService(object::ObjectService& objects,
+                                   instance::DatasetDefinitionService& definitions,
+                                   instance::InstanceStore& store,
+                                   instance::SharedInstances& shared)
     : objects_(objects), definitions_(definitions), store_(store), shared_(shared) {}
 
-std::shared_ptr<const DashboardModel> DashboardService::ModelOf(const Principal& principal,
+std::shared_ptr<const DashboardModel> DashboardService::ModelOf(const session::Principal& principal,
                                                                 const std::string& project_id,
                                                                 model::Dashboard dashboard) {
   auto model = std::make_shared<DashboardModel>();
   model->project_id = project_id;
   for (const auto& dataset_id : dashboard.dataset_ids) {
-    model->datasets.emplace(dataset_id, definitions_.Resolve(principal, project_id, dataset_id,
-                                                             DatasetFilter::kReportOrCube));
+    model->datasets.emplace(dataset_id,
+                            definitions_.Resolve(principal, project_id, dataset_id,
+                                                 instance::DatasetFilter::kReportOrCube));
   }
   model->dashboard = std::move(dashboard);
   return model;
 }
 
-std::shared_ptr<const DashboardModel> DashboardService::Load(const Principal& principal,
+std::shared_ptr<const DashboardModel> DashboardService::Load(const session::Principal& principal,
                                                              const std::string& project_id,
                                                              const std::string& raw_id) {
   const std::string id = CanonicalDashboardId(raw_id);
-  std::optional<ObjectView> view;
+  std::optional<object::ObjectView> view;
   try {
     view = objects_.Get(principal, project_id, id, model::kTypeDocumentDefinition);
   } catch (const Error& error) {
@@ -240,7 +243,7 @@ std::shared_ptr<const DashboardModel> DashboardService::Load(const Principal& pr
     throw Error(ErrorCode::kNotFound,
                 "Dashboard '" + id + "' was not found in project '" + project_id + "'");
   }
-  RequireRights(principal, view->record, model::kRightRead);
+  session::RequireRights(principal, view->record, model::kRightRead);
   return ModelOf(principal, project_id, model::ParseDashboard(view->record));
 }
 
@@ -256,13 +259,13 @@ std::shared_ptr<const engine::Dataset> DashboardService::CubeRowsOf(const Dashbo
   }
 }
 
-std::shared_ptr<const engine::Dataset> DashboardService::RowsOf(Instance* instance,
+std::shared_ptr<const engine::Dataset> DashboardService::RowsOf(instance::Instance* instance,
                                                                 const DashboardModel& model,
                                                                 const std::string& dataset_id) {
-  const ResolvedDataset& dataset = model.datasets.at(dataset_id);
+  const instance::ResolvedDataset& dataset = model.datasets.at(dataset_id);
   if (dataset.source_cube_id || !instance) return definitions_.BaseData(model.project_id, dataset);
   // A warehouse report's rows are queried once per instance and kept with its results.
-  ResultPtr holder = store_.Result(*instance, "~rows:" + dataset_id, [&] {
+  instance::ResultPtr holder = store_.Result(*instance, "~rows:" + dataset_id, [&] {
     auto result = std::make_shared<engine::ResultSet>();
     result->dataset = definitions_.BaseData(model.project_id, dataset);
     result->owns_dataset = true;
@@ -367,19 +370,19 @@ FilterContext DashboardService::ContextOf(const DashboardModel& model,
   return context;
 }
 
-DashboardView DashboardService::Definition(const Principal& principal,
+DashboardView DashboardService::Definition(const session::Principal& principal,
                                            const std::string& project_id, const std::string& id) {
   auto model = Load(principal, project_id, id);
   auto state = std::make_shared<const DashboardState>(SavedStateOf(*model));
   return {model, state, nullptr};
 }
 
-std::string DashboardService::Create(const InstanceCaller& caller, const std::string& id,
+std::string DashboardService::Create(const instance::InstanceCaller& caller, const std::string& id,
                                      const DashboardCreateOptions& options) {
   return CreateFrom(caller, Load(caller.principal, caller.project_id, id), options);
 }
 
-std::string DashboardService::CreateInMemory(const InstanceCaller& caller,
+std::string DashboardService::CreateInMemory(const instance::InstanceCaller& caller,
                                              const std::vector<std::string>& object_ids,
                                              const DashboardCreateOptions& options) {
   if (object_ids.empty()) {
@@ -390,7 +393,7 @@ std::string DashboardService::CreateInMemory(const InstanceCaller& caller,
 }
 
 std::shared_ptr<const DashboardModel> DashboardService::InMemoryModel(
-    const Principal& principal, const std::string& project_id,
+    const session::Principal& principal, const std::string& project_id,
     const std::vector<std::string>& object_ids) {
   model::Dashboard dashboard;
   dashboard.id = kInMemoryDashboardId;
@@ -398,8 +401,8 @@ std::shared_ptr<const DashboardModel> DashboardService::InMemoryModel(
   model::Chapter chapter{"K1", "Chapter 1", {}, {}};
   model::Page page{"K2", "Page 1", {}, {}};
   for (size_t i = 0; i < object_ids.size(); ++i) {
-    const DatasetDefinition definition =
-        definitions_.Get(principal, project_id, object_ids[i], DatasetFilter::kReportOrCube);
+    const instance::DatasetDefinition definition = definitions_.Get(
+        principal, project_id, object_ids[i], instance::DatasetFilter::kReportOrCube);
     if (std::find(dashboard.dataset_ids.begin(), dashboard.dataset_ids.end(), definition.id) ==
         dashboard.dataset_ids.end()) {
       dashboard.dataset_ids.push_back(definition.id);
@@ -420,7 +423,7 @@ std::shared_ptr<const DashboardModel> DashboardService::InMemoryModel(
   return ModelOf(principal, project_id, std::move(dashboard));
 }
 
-std::string DashboardService::CreateFrom(const InstanceCaller& caller,
+std::string DashboardService::CreateFrom(const instance::InstanceCaller& caller,
                                          std::shared_ptr<const DashboardModel> model,
                                          const DashboardCreateOptions& options) {
   if (options.bookmark_id) {
@@ -464,7 +467,7 @@ std::string DashboardService::CreateFrom(const InstanceCaller& caller,
   auto definition =
       std::make_shared<DashboardInstance>(std::move(model), options.persist_view_state);
   const DashboardInstance& held = *definition;
-  std::shared_ptr<Instance> instance =
+  std::shared_ptr<instance::Instance> instance =
       store_.Create({caller.session_id, object_id}, std::move(definition));
   try {
     Publish(instance, held, std::move(state));
@@ -475,10 +478,11 @@ std::string DashboardService::CreateFrom(const InstanceCaller& caller,
   return instance->id();
 }
 
-DashboardService::Opened DashboardService::Open(const InstanceCaller& caller, const std::string& id,
+DashboardService::Opened DashboardService::Open(const instance::InstanceCaller& caller,
+                                                const std::string& id,
                                                 const std::string& instance_id) {
-  const InstanceOwner owner{caller.session_id, CanonicalDashboardId(id)};
-  std::shared_ptr<Instance> instance;
+  const instance::InstanceOwner owner{caller.session_id, CanonicalDashboardId(id)};
+  std::shared_ptr<instance::Instance> instance;
   try {
     instance = store_.Find(owner, instance_id, kNoun);
     if (!shared_.IsCurrent(*instance)) {
@@ -502,7 +506,7 @@ DashboardService::Opened DashboardService::Open(const InstanceCaller& caller, co
   return {std::move(instance), definition};
 }
 
-DashboardView DashboardService::InstanceDefinition(const InstanceCaller& caller,
+DashboardView DashboardService::InstanceDefinition(const instance::InstanceCaller& caller,
                                                    const std::string& id,
                                                    const std::string& instance_id) {
   Opened opened = Open(caller, id, instance_id);
@@ -510,9 +514,9 @@ DashboardView DashboardService::InstanceDefinition(const InstanceCaller& caller,
   return {model, opened.definition->Current().state, opened.instance};
 }
 
-std::shared_ptr<Instance> DashboardService::Rebuild(const InstanceCaller& caller,
-                                                    const InstanceOwner& owner,
-                                                    const std::string& instance_id) {
+std::shared_ptr<instance::Instance> DashboardService::Rebuild(
+    const instance::InstanceCaller& caller, const instance::InstanceOwner& owner,
+    const std::string& instance_id) {
   std::optional<storage::InstanceRecord> record =
       shared_.Find(owner, instance_id, kInstanceRecordKind);
   if (!record || (!caller.project_id.empty() && caller.project_id != record->project_id)) {
@@ -530,7 +534,8 @@ std::shared_ptr<Instance> DashboardService::Rebuild(const InstanceCaller& caller
   // Readers who find the instance before its render starts see its state at once.
   definition->Publish({std::make_shared<const DashboardState>(state), nullptr});
   const DashboardInstance& held = *definition;
-  std::shared_ptr<Instance> instance = store_.Adopt(record->id, owner, std::move(definition));
+  std::shared_ptr<instance::Instance> instance =
+      store_.Adopt(record->id, owner, std::move(definition));
   if (&instance->definition() != &held) return instance;  // rebuilt meanwhile by another request
   shared_.Adopted(*instance, *record);
   std::lock_guard lock(held.manipulation());
@@ -538,7 +543,7 @@ std::shared_ptr<Instance> DashboardService::Rebuild(const InstanceCaller& caller
   return instance;
 }
 
-void DashboardService::Save(Instance& instance, const DashboardInstance& definition,
+void DashboardService::Save(instance::Instance& instance, const DashboardInstance& definition,
                             const DashboardState& state) {
   Json data = {{"persistViewState", definition.persist_view_state()},
                {"state", StateToJson(state)}};
@@ -561,7 +566,7 @@ void DashboardService::Save(Instance& instance, const DashboardInstance& definit
   }
 }
 
-void DashboardService::Publish(const std::shared_ptr<Instance>& instance,
+void DashboardService::Publish(const std::shared_ptr<instance::Instance>& instance,
                                const DashboardInstance& definition, DashboardState state,
                                bool record) {
   const DashboardInstance::Snapshot previous = definition.Current();
@@ -594,11 +599,11 @@ void DashboardService::set_pool(ThreadPool* pool, size_t render_slots) {
 }
 
 std::shared_ptr<RenderRun> DashboardService::StartRender(
-    const std::shared_ptr<Instance>& instance, const DashboardInstance& definition,
+    const std::shared_ptr<instance::Instance>& instance, const DashboardInstance& definition,
     std::shared_ptr<const DashboardState> state) {
-  std::weak_ptr<Instance> weak = instance;
+  std::weak_ptr<instance::Instance> weak = instance;
   auto compute = [this, weak, &definition, state](const std::string& key) {
-    std::shared_ptr<Instance> alive = weak.lock();
+    std::shared_ptr<instance::Instance> alive = weak.lock();
     if (!alive) return;
     ComputeVisualization(*alive, definition, *state, key);
   };
@@ -608,14 +613,14 @@ std::shared_ptr<RenderRun> DashboardService::StartRender(
   return run;
 }
 
-ResultPtr DashboardService::ComputeVisualization(Instance& instance,
-                                                 const DashboardInstance& definition,
-                                                 const DashboardState& state,
-                                                 const std::string& key) {
+instance::ResultPtr DashboardService::ComputeVisualization(instance::Instance& instance,
+                                                           const DashboardInstance& definition,
+                                                           const DashboardState& state,
+                                                           const std::string& key) {
   const DashboardModel& model = definition.model();
-  ResultPtr result = store_.Result(instance, ResultKey(key, state.generation), [&] {
+  instance::ResultPtr result = store_.Result(instance, ResultKey(key, state.generation), [&] {
     const model::Visualization* visualization = model.dashboard.FindVisualization(key);
-    const ResolvedDataset& dataset = model.datasets.at(visualization->dataset_id);
+    const instance::ResolvedDataset& dataset = model.datasets.at(visualization->dataset_id);
     std::shared_ptr<const engine::Dataset> rows =
         RowsOf(&instance, model, visualization->dataset_id);
     const VisualizationPlan plan =
@@ -625,7 +630,7 @@ ResultPtr DashboardService::ComputeVisualization(Instance& instance,
     const std::shared_ptr<const engine::RollupSet> rollups = definitions_.RollupsOf(*rows);
     auto answer = std::make_shared<engine::ResultSet>(
         engine::ExecuteCubeQuery(rows, rollups.get(), query, pool_));
-    return ResultPtr(std::move(answer));
+    return instance::ResultPtr(std::move(answer));
   });
   const DashboardInstance::Snapshot current = definition.Current();
   if (current.state && current.state->generation != state.generation) {
@@ -634,7 +639,7 @@ ResultPtr DashboardService::ComputeVisualization(Instance& instance,
   return result;
 }
 
-VisualizationAnswer DashboardService::Visualization(const InstanceCaller& caller,
+VisualizationAnswer DashboardService::Visualization(const instance::InstanceCaller& caller,
                                                     const std::string& id,
                                                     const std::string& instance_id,
                                                     const std::string& chapter_key,
@@ -677,7 +682,7 @@ VisualizationAnswer DashboardService::Visualization(const InstanceCaller& caller
   return answer;
 }
 
-void DashboardService::SetFilters(const InstanceCaller& caller, const std::string& id,
+void DashboardService::SetFilters(const instance::InstanceCaller& caller, const std::string& id,
                                   const std::string& instance_id,
                                   const Parsed<std::vector<FilterEntry>>& entries,
                                   const DashboardFilterOptions& options) {
@@ -698,7 +703,7 @@ void DashboardService::SetFilters(const InstanceCaller& caller, const std::strin
   Publish(opened.instance, definition, std::move(next));
 }
 
-void DashboardService::Refresh(const InstanceCaller& caller, const std::string& id,
+void DashboardService::Refresh(const instance::InstanceCaller& caller, const std::string& id,
                                const std::string& instance_id) {
   Opened opened = Open(caller, id, instance_id);
   const DashboardInstance& definition = *opened.definition;
@@ -713,7 +718,7 @@ void DashboardService::Refresh(const InstanceCaller& caller, const std::string& 
   Publish(opened.instance, definition, std::move(next));
 }
 
-void DashboardService::AnswerPrompts(const InstanceCaller& caller, const std::string& id,
+void DashboardService::AnswerPrompts(const instance::InstanceCaller& caller, const std::string& id,
                                      const std::string& instance_id) {
   Opened opened = Open(caller, id, instance_id);
   const DashboardInstance& definition = *opened.definition;
@@ -724,14 +729,14 @@ void DashboardService::AnswerPrompts(const InstanceCaller& caller, const std::st
   Publish(opened.instance, definition, std::move(next));
 }
 
-void DashboardService::Delete(const InstanceCaller& caller, const std::string& id,
+void DashboardService::Delete(const instance::InstanceCaller& caller, const std::string& id,
                               const std::string& instance_id) {
   Opened opened = Open(caller, id, instance_id);
   store_.Remove(*opened.instance);
   shared_.Remove(opened.instance->id());
 }
 
-DashboardInstanceStatus DashboardService::Status(const InstanceCaller& caller,
+DashboardInstanceStatus DashboardService::Status(const instance::InstanceCaller& caller,
                                                  const std::string& id,
                                                  const std::string& instance_id) {
   Opened opened = Open(caller, id, instance_id);
@@ -741,8 +746,8 @@ DashboardInstanceStatus DashboardService::Status(const InstanceCaller& caller,
           snapshot.state->parallel_rendering};
 }
 
-ElementsAnswer DashboardService::Elements(const InstanceCaller& caller, const std::string& id,
-                                          const std::string& instance_id,
+ElementsAnswer DashboardService::Elements(const instance::InstanceCaller& caller,
+                                          const std::string& id, const std::string& instance_id,
                                           const ElementsQuery& query) {
   Opened opened = Open(caller, id, instance_id);
   const DashboardModel& model = opened.definition->model();

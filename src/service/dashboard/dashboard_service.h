@@ -40,11 +40,11 @@
 #include "service/dashboard/filter_entries.h"
 #include "service/dashboard/visualization_query.h"
 #include "service/dashboard/visualization_render.h"
-#include "service/dataset_definition_service.h"
-#include "service/dataset_instance_service.h"
-#include "service/instance_store.h"
-#include "service/object_service.h"
-#include "service/shared_instances.h"
+#include "service/instance/dataset_definition_service.h"
+#include "service/instance/dataset_instance_service.h"
+#include "service/instance/instance_store.h"
+#include "service/instance/shared_instances.h"
+#include "service/object/object_service.h"
 
 namespace tessera::service::dashboard {
 
@@ -74,15 +74,15 @@ struct DashboardFilterOptions {
 struct DashboardView {
   std::shared_ptr<const DashboardModel> model;
   std::shared_ptr<const DashboardState> state;
-  std::shared_ptr<Instance> keep_alive;  // the instance, for an instance's definition
+  std::shared_ptr<instance::Instance> keep_alive;  // the instance, for an instance's definition
 };
 
 struct VisualizationAnswer {
-  std::shared_ptr<Instance> keep_alive;
+  std::shared_ptr<instance::Instance> keep_alive;
   std::shared_ptr<const DashboardModel> model;
   const model::Visualization* visualization = nullptr;  // lives as long as `model`
   VisualizationPlan plan;
-  ResultPtr result;
+  instance::ResultPtr result;
 };
 
 struct ElementsQuery {
@@ -114,37 +114,39 @@ struct DashboardInstanceStatus {
 
 class DashboardService {
  public:
-  DashboardService(ObjectService& objects, DatasetDefinitionService& definitions,
-                   InstanceStore& store, SharedInstances& shared);
+  DashboardService(object::ObjectService& objects, instance::DatasetDefinitionService& definitions,
+                   instance::InstanceStore& store, instance::SharedInstances& shared);
 
-  DashboardView Definition(const Principal& principal, const std::string& project_id,
+  DashboardView Definition(const session::Principal& principal, const std::string& project_id,
                            const std::string& id);
-  DashboardView InstanceDefinition(const InstanceCaller& caller, const std::string& id,
+  DashboardView InstanceDefinition(const instance::InstanceCaller& caller, const std::string& id,
                                    const std::string& instance_id);
 
-  std::string Create(const InstanceCaller& caller, const std::string& id,
+  std::string Create(const instance::InstanceCaller& caller, const std::string& id,
                      const DashboardCreateOptions& options);
   // An in-memory dashboard: one chapter, one page, one grid per report or cube.
-  std::string CreateInMemory(const InstanceCaller& caller,
+  std::string CreateInMemory(const instance::InstanceCaller& caller,
                              const std::vector<std::string>& object_ids,
                              const DashboardCreateOptions& options);
 
-  void SetFilters(const InstanceCaller& caller, const std::string& id,
+  void SetFilters(const instance::InstanceCaller& caller, const std::string& id,
                   const std::string& instance_id, const Parsed<std::vector<FilterEntry>>& entries,
                   const DashboardFilterOptions& options);
-  void Refresh(const InstanceCaller& caller, const std::string& id, const std::string& instance_id);
-  void AnswerPrompts(const InstanceCaller& caller, const std::string& id,
+  void Refresh(const instance::InstanceCaller& caller, const std::string& id,
+               const std::string& instance_id);
+  void AnswerPrompts(const instance::InstanceCaller& caller, const std::string& id,
                      const std::string& instance_id);
-  void Delete(const InstanceCaller& caller, const std::string& id, const std::string& instance_id);
-  DashboardInstanceStatus Status(const InstanceCaller& caller, const std::string& id,
+  void Delete(const instance::InstanceCaller& caller, const std::string& id,
+              const std::string& instance_id);
+  DashboardInstanceStatus Status(const instance::InstanceCaller& caller, const std::string& id,
                                  const std::string& instance_id);
 
-  ElementsAnswer Elements(const InstanceCaller& caller, const std::string& id,
+  ElementsAnswer Elements(const instance::InstanceCaller& caller, const std::string& id,
                           const std::string& instance_id, const ElementsQuery& query);
 
   // Error(kNotFound) saying which chapter key to use when `chapter_key` does not hold the
   // visualization (service/dashboard/visualization_address.h).
-  VisualizationAnswer Visualization(const InstanceCaller& caller, const std::string& id,
+  VisualizationAnswer Visualization(const instance::InstanceCaller& caller, const std::string& id,
                                     const std::string& instance_id, const std::string& chapter_key,
                                     const std::string& visualization_key);
 
@@ -160,46 +162,52 @@ class DashboardService {
 
  private:
   struct Opened {
-    std::shared_ptr<Instance> instance;
+    std::shared_ptr<instance::Instance> instance;
     const DashboardInstance* definition = nullptr;
   };
 
-  std::shared_ptr<const DashboardModel> Load(const Principal& principal,
+  std::shared_ptr<const DashboardModel> Load(const session::Principal& principal,
                                              const std::string& project_id, const std::string& id);
-  std::shared_ptr<const DashboardModel> ModelOf(const Principal& principal,
+  std::shared_ptr<const DashboardModel> ModelOf(const session::Principal& principal,
                                                 const std::string& project_id,
                                                 model::Dashboard dashboard);
-  std::shared_ptr<const DashboardModel> InMemoryModel(const Principal& principal,
+  std::shared_ptr<const DashboardModel> InMemoryModel(const session::Principal& principal,
                                                       const std::string& project_id,
                                                       const std::vector<std::string>& object_ids);
-  Opened Open(const InstanceCaller& caller, const std::string& id, const std::string& instance_id);
+  Opened Open(const instance::InstanceCaller& caller, const std::string& id,
+              const std::string& instance_id);
   // The instance another node made, from its record; null when there is none for the caller.
-  std::shared_ptr<Instance> Rebuild(const InstanceCaller& caller, const InstanceOwner& owner,
-                                    const std::string& instance_id);
-  void Save(Instance& instance, const DashboardInstance& definition, const DashboardState& state);
-  std::string CreateFrom(const InstanceCaller& caller, std::shared_ptr<const DashboardModel> model,
+  std::shared_ptr<instance::Instance> Rebuild(const instance::InstanceCaller& caller,
+                                              const instance::InstanceOwner& owner,
+                                              const std::string& instance_id);
+  void Save(instance::Instance& instance, const DashboardInstance& definition,
+            const DashboardState& state);
+  std::string CreateFrom(const instance::InstanceCaller& caller,
+                         std::shared_ptr<const DashboardModel> model,
                          const DashboardCreateOptions& options);
 
   DashboardState SavedStateOf(const DashboardModel& model);
   FilterContext ContextOf(const DashboardModel& model, const DashboardState& state);
   // Publishes `state` as the instance's next generation, with its render started when executed;
   // with `record`, records it for the other nodes first.
-  void Publish(const std::shared_ptr<Instance>& instance, const DashboardInstance& definition,
-               DashboardState state, bool record = true);
-  std::shared_ptr<RenderRun> StartRender(const std::shared_ptr<Instance>& instance,
+  void Publish(const std::shared_ptr<instance::Instance>& instance,
+               const DashboardInstance& definition, DashboardState state, bool record = true);
+  std::shared_ptr<RenderRun> StartRender(const std::shared_ptr<instance::Instance>& instance,
                                          const DashboardInstance& definition,
                                          std::shared_ptr<const DashboardState> state);
-  ResultPtr ComputeVisualization(Instance& instance, const DashboardInstance& definition,
-                                 const DashboardState& state, const std::string& key);
-  std::shared_ptr<const engine::Dataset> RowsOf(Instance* instance, const DashboardModel& model,
+  instance::ResultPtr ComputeVisualization(instance::Instance& instance,
+                                           const DashboardInstance& definition,
+                                           const DashboardState& state, const std::string& key);
+  std::shared_ptr<const engine::Dataset> RowsOf(instance::Instance* instance,
+                                                const DashboardModel& model,
                                                 const std::string& dataset_id);
   std::shared_ptr<const engine::Dataset> CubeRowsOf(const DashboardModel& model,
                                                     const std::string& dataset_id);
 
-  ObjectService& objects_;
-  DatasetDefinitionService& definitions_;
-  InstanceStore& store_;
-  SharedInstances& shared_;
+  object::ObjectService& objects_;
+  instance::DatasetDefinitionService& definitions_;
+  instance::InstanceStore& store_;
+  instance::SharedInstances& shared_;
   std::chrono::milliseconds query_budget_{std::chrono::minutes(5)};
   ThreadPool* pool_ = nullptr;
   std::shared_ptr<RenderSlots> render_slots_;  // null without a pool

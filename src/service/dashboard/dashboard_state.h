@@ -33,7 +33,7 @@ struct DashboardState {
   const model::Selection& SelectionOf(const model::Selector& selector) const;
 };
 
-// The state as JSON and back (service/shared_instances.h keeps it for other nodes); the
+// The state as JSON and back (service/instance/shared_instances.h keeps it for other nodes); the
 // generation is not kept (it numbers one node's states).
 Json StateToJson(const DashboardState& state);
 DashboardState StateFromJson(const Json& json);

@@ -16,10 +16,6 @@ using model::SelectionStatus;
 using model::Selector;
 using model::SelectorType;
 
-[[noreturn]] void Invalid(const std::string& message) {
-  throw Error(ErrorCode::kInvalidInput, message);
-}
-
 // The selectors of the current chapter first, then the others'.
 std::vector<const Selector*> SearchOrder(const model::Dashboard& dashboard,
                                          const std::string& current_chapter) {
@@ -68,8 +64,8 @@ const Selector* FindSelector(const FilterEntry& entry, const FilterContext& cont
       Matching(SearchOrder(context.dashboard, context.state.current_chapter),
                [&](const Selector& s) { return IsNamedBy(s, entry.selector, source_id); });
   if (found.size() > 1) {
-    Invalid("The filter " + entry.description + " matches " + std::to_string(found.size()) +
-            " selectors; name it by key");
+    ThrowInvalidInput("The filter " + entry.description + " matches " +
+                      std::to_string(found.size()) + " selectors; name it by key");
   }
   return found.empty() ? nullptr : found.front();
 }
@@ -95,14 +91,15 @@ std::string CanonicalElement(const GivenElement& element, const Selector& select
     }
     const engine::ElementId id = engine::ParseElementId(text, context.is_attribute);
     if (id.attribute_id != source) {
-      Invalid("Element '" + *element.id + "' is not an element of '" + selector.name +
-              "' (attribute " + source + ")");
+      ThrowInvalidInput("Element '" + *element.id + "' is not an element of '" + selector.name +
+                        "' (attribute " + source + ")");
     }
     return engine::FormatAttributeElementId(id);
   }
   const std::optional<std::string> key =
       context.element_by_name ? context.element_by_name(source, element.name) : std::nullopt;
-  if (!key) Invalid("No element of '" + selector.name + "' is named '" + element.name + "'");
+  if (!key)
+    ThrowInvalidInput("No element of '" + selector.name + "' is named '" + element.name + "'");
   return engine::FormatAttributeElementId({source, *key});
 }
 
@@ -113,8 +110,8 @@ std::vector<std::string> ElementsOf(const Parsed<std::vector<Parsed<GivenElement
     elements.push_back(CanonicalElement(element.value(), selector, context));
   }
   if (elements.size() > 1 && !selector.multi_selection_allowed) {
-    Invalid("Selector '" + selector.name + "' allows one selection, got " +
-            std::to_string(elements.size()));
+    ThrowInvalidInput("Selector '" + selector.name + "' allows one selection, got " +
+                      std::to_string(elements.size()));
   }
   return elements;
 }
@@ -123,8 +120,8 @@ std::string OfferedObject(const GivenObject& item, const Selector& selector) {
   for (const auto& available : selector.available_objects) {
     if (available == item.object_id) return item.object_id;
   }
-  Invalid("Object '" + item.text + "' is not one of the objects selector '" + selector.name +
-          "' offers");
+  ThrowInvalidInput("Object '" + item.text + "' is not one of the objects selector '" +
+                    selector.name + "' offers");
 }
 
 std::optional<double> NumberOf(const std::string& text) {
@@ -145,23 +142,24 @@ void CheckValue(const std::string& text, const Selector& selector) {
   if (!numeric) return;
   const std::optional<double> value = NumberOf(std::string(Trim(text)));
   if (!value || ((type == "int64" || type == "integer") && std::floor(*value) != *value)) {
-    Invalid("Value '" + text + "' is not a " + selector.data_type + " for parameter '" +
-            selector.name + "'");
+    ThrowInvalidInput("Value '" + text + "' is not a " + selector.data_type + " for parameter '" +
+                      selector.name + "'");
   }
   const std::optional<double> low =
       selector.min_value ? NumberOf(*selector.min_value) : std::nullopt;
   const std::optional<double> high =
       selector.max_value ? NumberOf(*selector.max_value) : std::nullopt;
   if ((low && *value < *low) || (high && *value > *high)) {
-    Invalid("Value '" + text + "' is outside the range of parameter '" + selector.name + "' (" +
-            selector.min_value.value_or("") + " to " + selector.max_value.value_or("") + ")");
+    ThrowInvalidInput("Value '" + text + "' is outside the range of parameter '" + selector.name +
+                      "' (" + selector.min_value.value_or("") + " to " +
+                      selector.max_value.value_or("") + ")");
   }
 }
 
 Selection ReadValues(const CurrentSelection& given, const Selector& selector) {
   const auto& values = given.values.value();
   if (!values || values->empty()) return selector.saved;
-  if (values->size() > 1) Invalid("Parameter '" + selector.name + "' takes one value");
+  if (values->size() > 1) ThrowInvalidInput("Parameter '" + selector.name + "' takes one value");
   Selection result;
   result.status = SelectionStatus::kIncluded;
   result.values.push_back(values->front().value());
@@ -184,8 +182,8 @@ Selection ReadObjects(const CurrentSelection& given, const Selector& selector) {
   const auto& items = given.object_items.value();
   if (items.empty()) return selector.saved;
   if (items.size() > 1 && !selector.multi_selection_allowed) {
-    Invalid("Selector '" + selector.name + "' allows one object, got " +
-            std::to_string(items.size()));
+    ThrowInvalidInput("Selector '" + selector.name + "' allows one object, got " +
+                      std::to_string(items.size()));
   }
   Selection result;
   result.status = SelectionStatus::kIncluded;
@@ -207,12 +205,12 @@ Selection ReadElementList(const CurrentSelection& given, SelectionStatus status,
 
 void CheckAllowed(const CurrentSelection& given, const Selector& selector) {
   if (given.all_selected && !selector.has_all_option) {
-    Invalid("Selector '" + selector.name + "' has no (All) option");
+    ThrowInvalidInput("Selector '" + selector.name + "' has no (All) option");
   }
   if (given.status == SelectionStatus::kExcluded &&
       selector.type != SelectorType::kAttributeElementList) {
-    Invalid("Selector '" + selector.name + "' is a " +
-            std::string(model::SelectorTypeName(selector.type)) + ": it cannot exclude");
+    ThrowInvalidInput("Selector '" + selector.name + "' is a " +
+                      std::string(model::SelectorTypeName(selector.type)) + ": it cannot exclude");
   }
 }
 
@@ -240,7 +238,7 @@ Selection ReadNew(const FilterEntry& entry, const Selector& selector,
 Selection ReadOldElementList(const OldSelection& old, const Selector& selector,
                              const FilterContext& context) {
   if (old.has_qualifier_or_constants) {
-    Invalid("Selector '" + selector.name + "' is an element list: it takes selections");
+    ThrowInvalidInput("Selector '" + selector.name + "' is an element list: it takes selections");
   }
   Selection result;
   result.elements = ElementsOf(old.selections, selector, context);
@@ -254,10 +252,12 @@ Selection ReadOldElementList(const OldSelection& old, const Selector& selector,
 Selection ReadOldQualification(const OldSelection& old, const Selector& selector,
                                const FilterContext& context) {
   if (old.has_selections) {
-    Invalid("Selector '" + selector.name + "' is a metric qualification: it takes a qualifier");
+    ThrowInvalidInput("Selector '" + selector.name +
+                      "' is a metric qualification: it takes a qualifier");
   }
   if (!old.include.value()) {
-    Invalid("Selector '" + selector.name + "' is a metric qualification: it cannot exclude");
+    ThrowInvalidInput("Selector '" + selector.name +
+                      "' is a metric qualification: it cannot exclude");
   }
   const std::optional<OldQualification>& qualification = old.qualification.value();
   if (!qualification) return Cleared(selector);
@@ -276,8 +276,9 @@ Selection ReadOld(const FilterEntry& entry, const Selector& selector,
   if (selector.type == SelectorType::kMetricQualification) {
     return ReadOldQualification(entry.old, selector, context);
   }
-  Invalid("The old filter format applies to element lists and metric qualifications; selector '" +
-          selector.name + "' is a " + std::string(model::SelectorTypeName(selector.type)));
+  ThrowInvalidInput(
+      "The old filter format applies to element lists and metric qualifications; selector '" +
+      selector.name + "' is a " + std::string(model::SelectorTypeName(selector.type)));
 }
 
 Selection SelectionOf(const FilterEntry& entry, const Selector& selector,
@@ -303,7 +304,7 @@ std::vector<SelectorUpdate> ResolveFilterEntries(const std::vector<FilterEntry>&
     const Selector* selector = FindSelector(entry, context);
     if (!selector) {
       if (ignore_missing) continue;
-      Invalid("No selector of the dashboard matches the filter " + entry.description);
+      ThrowInvalidInput("No selector of the dashboard matches the filter " + entry.description);
     }
     updates.push_back({selector->key, SelectionOf(entry, *selector, context)});
   }

@@ -1,7 +1,7 @@
 // service/dashboard/filter_entries.h
 //
 // The filter entries of PUT .../instances/{id}/filters and of `filters` at instance creation, as
-// api/dashboard_requests.h reads them from the body, resolved into new selections for the
+// api/dashboard/dashboard_requests.h reads them from the body, resolved into new selections for the
 // dashboard's selectors.
 //
 // Format: an entry with `currentSelection` or `visualizationKey` is in the new format; one with

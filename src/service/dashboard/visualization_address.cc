@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/strings.h"
 
 namespace tessera::service::dashboard {
 
@@ -23,8 +24,6 @@ const model::Chapter* ChapterOfPage(const model::Dashboard& dashboard, std::stri
   }
   return nullptr;
 }
-
-std::string Quoted(std::string_view key) { return "'" + std::string(key) + "'"; }
 
 // What `chapter_key` is, when it is not the key of a chapter.
 std::string WhatTheKeyIs(const model::Dashboard& dashboard, std::string_view chapter_key) {

@@ -13,22 +13,22 @@ using model::SelectionStatus;
 using model::Selector;
 using model::SelectorType;
 
-bool HasAttribute(const DatasetDefinition& dataset, const std::string& id) {
+bool HasAttribute(const instance::DatasetDefinition& dataset, const std::string& id) {
   return std::any_of(dataset.attributes.begin(), dataset.attributes.end(),
-                     [&](const AttributeDefinition& a) { return a.id == id; });
+                     [&](const instance::AttributeDefinition& a) { return a.id == id; });
 }
 
-bool HasMetric(const DatasetDefinition& dataset, const std::string& id) {
+bool HasMetric(const instance::DatasetDefinition& dataset, const std::string& id) {
   return std::any_of(dataset.metrics.begin(), dataset.metrics.end(),
-                     [&](const MetricDefinition& m) { return m.id == id; });
+                     [&](const instance::MetricDefinition& m) { return m.id == id; });
 }
 
-bool HasObject(const DatasetDefinition& dataset, const std::string& id) {
+bool HasObject(const instance::DatasetDefinition& dataset, const std::string& id) {
   return HasAttribute(dataset, id) || HasMetric(dataset, id);
 }
 
 // A metric of the model the dataset does not hold may still be computed from those it holds.
-bool CanShow(const ResolvedDataset& dataset, const std::string& id) {
+bool CanShow(const instance::ResolvedDataset& dataset, const std::string& id) {
   return HasObject(dataset.definition, id) || (dataset.model && dataset.model->has_metric(id));
 }
 
@@ -56,7 +56,7 @@ void CollectAttributes(const Json& node, std::vector<std::string>& ids) {
   if (node.contains("operands")) CollectAttributes(node["operands"], ids);
 }
 
-bool HoldsSource(const Selector& selector, const DatasetDefinition& dataset) {
+bool HoldsSource(const Selector& selector, const instance::DatasetDefinition& dataset) {
   if (selector.type == SelectorType::kVisualizationAsFilter) return true;  // checked per expression
   if (!selector.source_id) return true;
   return HasObject(dataset, *selector.source_id);
@@ -88,7 +88,8 @@ void AppendSummary(std::string& summary, const std::string& part) {
 
 // Rule 1: object replacements and object parameters.
 void ReplaceObjects(const model::Dashboard& dashboard, const DashboardState& state,
-                    const model::Visualization& visualization, const ResolvedDataset& dataset,
+                    const model::Visualization& visualization,
+                    const instance::ResolvedDataset& dataset,
                     std::vector<std::string>& template_ids) {
   const model::Chapter* chapter = dashboard.ChapterOfVisualization(visualization.key);
   for (const Selector* selector : dashboard.SelectorsOfChapter(chapter->key)) {
@@ -120,11 +121,11 @@ void ReplaceObjects(const model::Dashboard& dashboard, const DashboardState& sta
 
 // The dataset's definition cut to the template's objects, in the template's order, then the
 // extra metrics; a model metric the dataset lacks is added by its model definition.
-DatasetDefinition TemplateDefinition(const ResolvedDataset& dataset,
-                                     const std::vector<std::string>& template_ids,
-                                     const std::vector<std::string>& extra_metric_ids) {
-  const DatasetDefinition& full = dataset.definition;
-  DatasetDefinition cut = full;
+instance::DatasetDefinition TemplateDefinition(const instance::ResolvedDataset& dataset,
+                                               const std::vector<std::string>& template_ids,
+                                               const std::vector<std::string>& extra_metric_ids) {
+  const instance::DatasetDefinition& full = dataset.definition;
+  instance::DatasetDefinition cut = full;
   cut.attributes.clear();
   cut.metrics.clear();
   auto add_metric = [&](const std::string& id) {
@@ -151,7 +152,7 @@ DatasetDefinition TemplateDefinition(const ResolvedDataset& dataset,
   return cut;
 }
 
-bool ExpressionFits(const Json& expression, const DatasetDefinition& dataset) {
+bool ExpressionFits(const Json& expression, const instance::DatasetDefinition& dataset) {
   std::vector<std::string> ids;
   CollectAttributes(expression, ids);
   return std::all_of(ids.begin(), ids.end(),
@@ -241,7 +242,8 @@ Json RowConditionOf(const Selector& selector, const model::Selection& selection)
 }
 
 bool Reaches(const model::Dashboard& dashboard, const Selector& selector,
-             const model::Visualization& visualization, const DatasetDefinition& dataset) {
+             const model::Visualization& visualization,
+             const instance::DatasetDefinition& dataset) {
   const model::Chapter* chapter = dashboard.ChapterOfVisualization(visualization.key);
   if (!chapter || selector.chapter_key != chapter->key) return false;
   const bool targeted =
@@ -253,8 +255,8 @@ bool Reaches(const model::Dashboard& dashboard, const Selector& selector,
 
 VisualizationPlan PlanVisualization(const model::Dashboard& dashboard, const DashboardState& state,
                                     const model::Visualization& visualization,
-                                    const ResolvedDataset& dataset) {
-  const DatasetDefinition& definition = dataset.definition;
+                                    const instance::ResolvedDataset& dataset) {
+  const instance::DatasetDefinition& definition = dataset.definition;
   VisualizationPlan plan;
   std::vector<Json> rows;
   std::vector<Json> groups;
@@ -319,17 +321,18 @@ VisualizationPlan PlanVisualization(const model::Dashboard& dashboard, const Das
 
   plan.request.view_filter = AndOf(std::move(rows));
   plan.group_qualification = AndOf(std::move(groups));
-  plan.query_grid = ResolveGrid(TemplateDefinition(dataset, template_ids, extras),
-                                dataset.model.get(), plan.request);
+  plan.query_grid = instance::ResolveGrid(TemplateDefinition(dataset, template_ids, extras),
+                                          dataset.model.get(), plan.request);
   plan.grid = plan.query_grid;
   plan.grid.metrics.resize(plan.grid.metrics.size() - extras.size());
   return plan;
 }
 
-engine::CubeQuery QueryOfPlan(const VisualizationPlan& plan, const ResolvedDataset& dataset,
+engine::CubeQuery QueryOfPlan(const VisualizationPlan& plan,
+                              const instance::ResolvedDataset& dataset,
                               const engine::Dataset& rows) {
-  engine::CubeQuery query =
-      QueryOfGrid(plan.query_grid, plan.request, rows, dataset.model.get(), dataset.report_filter);
+  engine::CubeQuery query = instance::QueryOfGrid(plan.query_grid, plan.request, rows,
+                                                  dataset.model.get(), dataset.report_filter);
   const size_t shown = plan.grid.metrics.size();
   for (size_t m = shown; m < plan.query_grid.metrics.size(); ++m) query.metrics[m].hidden = true;
   if (!plan.group_qualification.is_null()) {

@@ -28,8 +28,8 @@
 #include "engine/cube_query.h"
 #include "model/dashboard.h"
 #include "service/dashboard/dashboard_state.h"
-#include "service/dataset_definition_service.h"
-#include "service/instance_request.h"
+#include "service/instance/dataset_definition_service.h"
+#include "service/instance/instance_request.h"
 
 namespace tessera::service::dashboard {
 
@@ -44,12 +44,12 @@ Json RowConditionOf(const model::Selector& selector, const model::Selection& sel
 
 // Whether `selector`'s selection applies to `visualization` of `dashboard` (rules 2 and 3).
 bool Reaches(const model::Dashboard& dashboard, const model::Selector& selector,
-             const model::Visualization& visualization, const DatasetDefinition& dataset);
+             const model::Visualization& visualization, const instance::DatasetDefinition& dataset);
 
 struct VisualizationPlan {
-  InstanceGrid grid;                          // what the visualization shows
-  InstanceGrid query_grid;                    // the grid and, last, the extra metrics
-  InstanceRequest request;                    // its row filter (view_filter)
+  instance::InstanceGrid grid;                // what the visualization shows
+  instance::InstanceGrid query_grid;          // the grid and, last, the extra metrics
+  instance::InstanceRequest request;          // its row filter (view_filter)
   Json group_qualification;                   // metric qualifications, ANDed; null = none
   std::vector<std::string> extra_metric_ids;  // computed for the qualification only
   std::string element_filter_summary;
@@ -59,10 +59,11 @@ struct VisualizationPlan {
 
 VisualizationPlan PlanVisualization(const model::Dashboard& dashboard, const DashboardState& state,
                                     const model::Visualization& visualization,
-                                    const ResolvedDataset& dataset);
+                                    const instance::ResolvedDataset& dataset);
 
 // The engine query of the plan on the dataset's rows.
-engine::CubeQuery QueryOfPlan(const VisualizationPlan& plan, const ResolvedDataset& dataset,
+engine::CubeQuery QueryOfPlan(const VisualizationPlan& plan,
+                              const instance::ResolvedDataset& dataset,
                               const engine::Dataset& rows);
 
 }  // namespace tessera::service::dashboard

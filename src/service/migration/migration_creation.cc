@@ -11,14 +11,14 @@
 #include "service/migration/migration_state.h"
 #include "service/migration/package_builder.h"
 #include "service/migration/status_sync.h"
-#include "storage/package_format.h"
-#include "storage/package_writer.h"
+#include "storage/package/format.h"
+#include "storage/package/writer.h"
 
 namespace tessera::service::migration {
 namespace {
 
 // Configuration packages have no project; project and project_security packages have one.
-bool IsConfiguration(model::package::PackageKind kind) {
+bool IsConfigurationKind(model::package::PackageKind kind) {
   return kind == model::package::PackageKind::kConfiguration;
 }
 
@@ -46,14 +46,16 @@ bool IsFileOfAnotherRecord(storage::MetadataTransaction& tx, const storage::Migr
 }
 
 // One package is created at a time per user.
-std::string UserSerialKey(const Principal& principal) { return "user:" + principal.user_id; }
+std::string UserSerialKey(const session::Principal& principal) {
+  return "user:" + principal.user_id;
+}
 
 }  // namespace
 
-MigrationRecord MigrationService::Create(const Principal& principal,
+MigrationRecord MigrationService::Create(const session::Principal& principal,
                                          const std::optional<std::string>& project_id,
                                          const CreateRequest& request) {
-  bool is_configuration = IsConfiguration(request.type);
+  bool is_configuration = IsConfigurationKind(request.type);
   if (!is_configuration && !project_id) {
     throw Error(ErrorCode::kMissingParameter,
                 "X-MSTR-ProjectID header is required for a project package");
@@ -88,7 +90,7 @@ MigrationRecord MigrationService::Create(const Principal& principal,
   PackageScope scope{scope_project, request.type, request.purpose};
   storage::JobRecord job =
       JobFor(jobs_, kCreateJob, kSource, IdOf(record), UserSerialKey(principal));
-  job.data["path"] = storage::PackageRelativePath(now, NewObjectId());
+  job.data["path"] = storage::package::PackageRelativePath(now, NewObjectId());
   store_.Write([&](storage::MetadataTransaction& tx) {
     if (!scope_project.empty()) {
       package.project = {scope_project, RequireProject(tx, scope_project).object.name};
@@ -103,7 +105,8 @@ MigrationRecord MigrationService::Create(const Principal& principal,
   return record;
 }
 
-MigrationRecord MigrationService::Reuse(const Principal& principal, const std::string& package_id,
+MigrationRecord MigrationService::Reuse(const session::Principal& principal,
+                                        const std::string& package_id,
                                         const NamedRef& target_environment,
                                         const NamedRef& target_project) {
   auto canonical = CanonicalObjectId(package_id);
@@ -135,12 +138,12 @@ void MigrationService::RunCreation(JobContext& context) {
   const MigrationRecord& record = loaded.record;
   PackageScope scope{loaded.project_id, record.package_info.type, record.package_info.purpose};
 
-  storage::PackageLocation location = location_.Require();
+  storage::package::PackageLocation location = location_.Require();
   std::string relative = context.job().data.value("path", "");
   BuildOptions options;
   options.path = location.Resolve(relative);
   options.max_package_bytes = options_.max_package_bytes;
-  storage::PackageManifest& manifest = options.manifest;
+  storage::package::PackageManifest& manifest = options.manifest;
   manifest.platform_version = options_.platform_version;
   manifest.package_id = record.package_info.id;
   manifest.type = std::string(model::package::PackageKindName(record.package_info.type));
@@ -174,12 +177,12 @@ void MigrationService::RunCreation(JobContext& context) {
       Store(tx, kSource, current.record, current.project_id, current.internal);
     });
   } catch (...) {
-    storage::RemoveFileQuietly(options.path);
+    storage::package::RemoveFileQuietly(options.path);
     throw;
   }
 }
 
-MigrationRecord MigrationService::Edit(const Principal& principal, const MigrationId& id,
+MigrationRecord MigrationService::Edit(const session::Principal& principal, const MigrationId& id,
                                        const CreateRequest& request) {
   std::optional<StoredFile> replaced;
   MigrationRecord record;
@@ -210,7 +213,7 @@ MigrationRecord MigrationService::Edit(const Principal& principal, const Migrati
     record.package_info.certification.reset();  // another package: certified again
     PackageScope scope{row->project_id, record.package_info.type, record.package_info.purpose};
     int64_t content_count = StoreDescribedContent(tx, scope, row->migration_id, request);
-    job.data["path"] = storage::PackageRelativePath(now, NewObjectId());
+    job.data["path"] = storage::package::PackageRelativePath(now, NewObjectId());
     Json internal = row->internal;
     internal["jobId"] = job.id;
     internal[kContentCount] = content_count;
@@ -224,7 +227,7 @@ MigrationRecord MigrationService::Edit(const Principal& principal, const Migrati
 }
 
 MigrationService::Loaded MigrationService::LoadForCertifier(storage::MetadataTransaction& tx,
-                                                            const Principal& principal,
+                                                            const session::Principal& principal,
                                                             const MigrationId& id,
                                                             bool for_update) {
   Loaded loaded = Load(tx, id, for_update);
@@ -235,12 +238,13 @@ MigrationService::Loaded MigrationService::LoadForCertifier(storage::MetadataTra
   return loaded;
 }
 
-void MigrationService::RequireCertifier(const Principal& principal, const MigrationId& id) {
+void MigrationService::RequireCertifier(const session::Principal& principal,
+                                        const MigrationId& id) {
   store_.Read(
       [&](storage::MetadataTransaction& tx) { LoadForCertifier(tx, principal, id, false); });
 }
 
-void MigrationService::Certify(const Principal& principal, const MigrationId& id,
+void MigrationService::Certify(const session::Principal& principal, const MigrationId& id,
                                const CertificationChange& change) {
   MigrationRecord certified;
   store_.Write([&](storage::MetadataTransaction& tx) {
@@ -256,7 +260,8 @@ void MigrationService::Certify(const Principal& principal, const MigrationId& id
   }
 }
 
-void MigrationService::SyncCertification(const Principal& principal, const MigrationId& id) {
+void MigrationService::SyncCertification(const session::Principal& principal,
+                                         const MigrationId& id) {
   store_.Write([&](storage::MetadataTransaction& tx) {
     Loaded loaded = LoadForCertifier(tx, principal, id, true);
     MigrationRecord& record = loaded.record;

@@ -15,8 +15,8 @@
 #include "service/migration/migration_state.h"
 #include "service/migration/status_sync.h"
 #include "service/migration/undo_spool.h"
-#include "storage/package_format.h"
-#include "storage/package_reader.h"
+#include "storage/package/format.h"
+#include "storage/package/reader.h"
 
 namespace tessera::service::migration {
 namespace {
@@ -36,7 +36,7 @@ std::string DownloadName(const PackageInfo& package) {
 
 // Deletion (each side)
 
-void MigrationService::Delete(const Principal& principal, const std::string& package_id) {
+void MigrationService::Delete(const session::Principal& principal, const std::string& package_id) {
   auto canonical = CanonicalObjectId(package_id);
   auto nothing = [&] {
     return Error(ErrorCode::kNothingToDelete,
@@ -52,7 +52,7 @@ void MigrationService::Delete(const Principal& principal, const std::string& pac
       // The target may have finished what this side still shows as running.
       if (row.role == kSource) record = WithTargetStatusIfReadable(std::move(record));
       CheckDeletable(record);
-      RequirePrivilege(
+      session::RequirePrivilege(
           principal,
           row.role == kSource ? model::Privilege::kCreatePackage : model::Privilege::kApplyPackage,
           row.project_id);
@@ -63,8 +63,9 @@ void MigrationService::Delete(const Principal& principal, const std::string& pac
     }
   });
   try {
-    storage::PackageLocation location = location_.Require();
-    for (const auto& file : files) storage::RemoveFileQuietly(location.Resolve(file.string()));
+    storage::package::PackageLocation location = location_.Require();
+    for (const auto& file : files)
+      storage::package::RemoveFileQuietly(location.Resolve(file.string()));
   } catch (const Error& error) {
     spdlog::warn("package {} deleted; its files stay: {}", *canonical, error.message());
   }
@@ -73,7 +74,7 @@ void MigrationService::Delete(const Principal& principal, const std::string& pac
 void MigrationService::RemoveUncommittedFile(const std::string& relative_path) {
   if (relative_path.empty()) return;
   try {
-    storage::RemovePackageFileQuietly(location_.Require().Resolve(relative_path));
+    storage::package::RemovePackageFileQuietly(location_.Require().Resolve(relative_path));
   } catch (const Error& error) {
     spdlog::warn("the file {} of a failed job stays: {}", relative_path, error.message());
   }
@@ -87,7 +88,7 @@ void MigrationService::RemoveUncommittedUndo(const std::string& relative_path) {
   }
 }
 
-MigrationRecord MigrationService::ImportSharedFile(const Principal& principal,
+MigrationRecord MigrationService::ImportSharedFile(const session::Principal& principal,
                                                    const std::optional<std::string>& project_id,
                                                    const SharedFileImportRequest& request) {
   const std::string& file_id = request.file_id;
@@ -102,9 +103,9 @@ MigrationRecord MigrationService::ImportSharedFile(const Principal& principal,
   }
   StoredFile stored{file->data.value("size", int64_t{0}), file->data.value("path", "")};
   std::filesystem::path path = location_.Require().Resolve(stored.path);
-  storage::CheckPackageStructure(path, stored.size);
-  storage::PackageReader reader(path);
-  const storage::PackageManifest& manifest = reader.manifest();
+  storage::package::CheckPackageStructure(path, stored.size);
+  storage::package::PackageReader reader(path);
+  const storage::package::PackageManifest& manifest = reader.manifest();
 
   Timestamp now = Now();
   MigrationRecord record;
@@ -131,7 +132,7 @@ MigrationRecord MigrationService::ImportSharedFile(const Principal& principal,
   import.project = request.target_project;
   import.import_request_status = RequestStatus::kApproved;
   ContentDigest content;  // the package's list, read entry by entry
-  storage::ForEachContentEntry(reader, [&](Json entry) {
+  storage::package::ForEachContentEntry(reader, [&](Json entry) {
     for (const auto& item : model::package::ParseContent(entry, "content")) {
       ++content.items;
       content.keeps_both |= item.action == model::package::ConflictRule::kKeepBoth;
@@ -144,7 +145,7 @@ MigrationRecord MigrationService::ImportSharedFile(const Principal& principal,
   return Import(principal, sent, project_id, /*generate_undo=*/true, content);
 }
 
-MigrationService::PackageDownload MigrationService::Download(const Principal& principal,
+MigrationService::PackageDownload MigrationService::Download(const session::Principal& principal,
                                                              const std::string& package_id) {
   auto not_found = [&] {
     return Error(ErrorCode::kNotFound, fmt::format("Package '{}' was not found", package_id));
@@ -159,7 +160,7 @@ MigrationService::PackageDownload MigrationService::Download(const Principal& pr
     return a.role == kSource && b.role != kSource;
   });
   const storage::MigrationRow& row = rows.front();
-  RequirePrivilege(
+  session::RequirePrivilege(
       principal,
       row.role == kSource ? model::Privilege::kCreatePackage : model::Privilege::kApplyPackage,
       row.project_id);
@@ -169,7 +170,8 @@ MigrationService::PackageDownload MigrationService::Download(const Principal& pr
   }
   std::filesystem::path file = location_.Require().Resolve(record.package_info.storage->path);
   std::error_code error;
-  if (!std::filesystem::is_regular_file(file, error)) throw storage::PackageNotAccessible();
+  if (!std::filesystem::is_regular_file(file, error))
+    throw storage::package::PackageNotAccessible();
   return {file, DownloadName(record.package_info)};
 }
 

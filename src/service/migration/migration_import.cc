@@ -16,8 +16,8 @@
 #include "service/migration/package_import.h"
 #include "service/migration/package_undo.h"
 #include "service/migration/status_sync.h"
-#include "storage/package_format.h"
-#include "storage/package_reader.h"
+#include "storage/package/format.h"
+#include "storage/package/reader.h"
 
 namespace tessera::service::migration {
 namespace {
@@ -35,7 +35,7 @@ std::string ProjectSerialKey(const std::string& project_id) { return "project:" 
 
 // Import and undo requests
 
-MigrationRecord MigrationService::Patch(const Principal& principal, const MigrationId& id,
+MigrationRecord MigrationService::Patch(const session::Principal& principal, const MigrationId& id,
                                         const PatchRequest& request,
                                         const std::optional<std::string>& project_id) {
   MigrationRecord result;
@@ -114,7 +114,8 @@ void MigrationService::RunUndo(JobContext& context) {
 
 // Import (target)
 
-MigrationRecord MigrationService::Import(const Principal& principal, const MigrationRecord& sent,
+MigrationRecord MigrationService::Import(const session::Principal& principal,
+                                         const MigrationRecord& sent,
                                          const std::optional<std::string>& project_id,
                                          bool generate_undo,
                                          const std::optional<ContentDigest>& streamed) {
@@ -123,7 +124,7 @@ MigrationRecord MigrationService::Import(const Principal& principal, const Migra
   CheckImportable(record);
   std::string target_project = ResolveTargetProject(record, project_id);
   RequirePackagePrivileges(principal, model::Privilege::kApplyPackage, target_project);
-  storage::PackageManifest manifest = CheckPackageFile(record);
+  storage::package::PackageManifest manifest = CheckPackageFile(record);
 
   storage::JobRecord job = JobFor(jobs_, kImportJob, kTarget, id, ProjectSerialKey(target_project));
   store_.Write([&](storage::MetadataTransaction& tx) {
@@ -184,22 +185,23 @@ std::string MigrationService::ResolveTargetProject(const MigrationRecord& record
   return *canonical;
 }
 
-storage::PackageManifest MigrationService::CheckPackageFile(const MigrationRecord& record) {
+storage::package::PackageManifest MigrationService::CheckPackageFile(
+    const MigrationRecord& record) {
   if (!record.package_info.storage || record.package_info.storage->path.empty()) {
-    throw storage::PackageNotAccessible();
+    throw storage::package::PackageNotAccessible();
   }
-  storage::PackageLocation location = location_.Require();
+  storage::package::PackageLocation location = location_.Require();
   std::filesystem::path path;
   try {
     path = location.Resolve(record.package_info.storage->path);
   } catch (const Error&) {
-    throw storage::PackageNotAccessible();
+    throw storage::package::PackageNotAccessible();
   }
-  storage::PackageManifest manifest =
-      storage::CheckPackageStructure(path, record.package_info.storage->size);
+  storage::package::PackageManifest manifest =
+      storage::package::CheckPackageStructure(path, record.package_info.storage->size);
   if (manifest.package_id != record.package_info.id ||
-      manifest.kind != storage::PackageFileKind::kPackage) {
-    throw storage::PackageCorrupt("the file holds another package");
+      manifest.kind != storage::package::PackageFileKind::kPackage) {
+    throw storage::package::PackageCorrupt("the file holds another package");
   }
   if (ParsePlatformVersion(manifest.platform_version) >
       ParsePlatformVersion(options_.platform_version)) {
@@ -216,7 +218,7 @@ storage::PackageManifest MigrationService::CheckPackageFile(const MigrationRecor
   return manifest;
 }
 
-void MigrationService::CheckSchemaLineage(const storage::PackageManifest& manifest,
+void MigrationService::CheckSchemaLineage(const storage::package::PackageManifest& manifest,
                                           const storage::ProjectRecord& target) {
   if (manifest.purpose !=
       model::package::PackagePurposeName(model::package::PackagePurpose::kObjectMigration)) {
@@ -246,7 +248,7 @@ void MigrationService::RunImport(JobContext& context) {
   Loaded loaded;
   store_.Read([&](storage::MetadataTransaction& tx) { loaded = Load(tx, id, false); });
   const MigrationRecord& record = loaded.record;
-  storage::PackageLocation location = location_.Require();
+  storage::package::PackageLocation location = location_.Require();
 
   PackageImportOptions options;
   options.package_path = location.Resolve(record.package_info.storage->path);
@@ -255,9 +257,10 @@ void MigrationService::RunImport(JobContext& context) {
   options.import_id = id.import_id;
   options.scratch_dir = options_.scratch_dir;
   bool generate_undo = loaded.internal.value("generateUndo", true);
-  std::string undo_relative = storage::UndoPackageRelativePath(id.package_id, id.import_id);
+  std::string undo_relative =
+      storage::package::UndoPackageRelativePath(id.package_id, id.import_id);
   if (generate_undo) options.undo_path = location.Resolve(undo_relative);
-  storage::PackageManifest& undo = options.undo_manifest;
+  storage::package::PackageManifest& undo = options.undo_manifest;
   undo.platform_version = options_.platform_version;
   undo.package_id = id.package_id;
   undo.import_id = id.import_id;
@@ -286,13 +289,13 @@ void MigrationService::RunImport(JobContext& context) {
 
 // Validation (target)
 
-void MigrationService::Validate(const Principal& principal, const MigrationRecord& record,
+void MigrationService::Validate(const session::Principal& principal, const MigrationRecord& record,
                                 const std::optional<std::string>& project_id) {
   MigrationId id = IdOf(record);
   CheckValidatable(record);
   std::string target_project = ResolveTargetProject(record, project_id);
   RequirePackagePrivileges(principal, model::Privilege::kApplyPackage, target_project);
-  storage::PackageManifest manifest = CheckPackageFile(record);
+  storage::package::PackageManifest manifest = CheckPackageFile(record);
   if (!target_project.empty()) {
     store_.Read([&](storage::MetadataTransaction& tx) {
       CheckSchemaLineage(manifest, RequireProject(tx, target_project));
@@ -315,7 +318,7 @@ void MigrationService::RunValidation(JobContext& context) {
   const Json& data = context.job().data;
   MigrationId id = ParseMigrationId(data.value("migrationId", ""));
   MigrationRecord record = RecordFromJson(data.at("record"));
-  storage::PackageLocation location = location_.Require();
+  storage::package::PackageLocation location = location_.Require();
 
   PackageImportOptions options;
   options.package_path = location.Resolve(record.package_info.storage->path);

@@ -438,13 +438,7 @@ std::string FormatMigrationId(const MigrationId& id) { return id.package_id + ":
 std::string_view PackageStatusName(PackageStatus status) {
   return kPackageStatusNames.NameOf(status);
 }
-PackageStatus ParsePackageStatus(std::string_view value, std::string_view field_path) {
-  return kPackageStatusNames.Parse(value, field_path);
-}
 std::string_view ImportStatusName(ImportStatus status) { return kImportStatusNames.NameOf(status); }
-ImportStatus ParseImportStatus(std::string_view value, std::string_view field_path) {
-  return kImportStatusNames.Parse(value, field_path);
-}
 std::string_view RequestStatusName(RequestStatus status) {
   return kRequestStatusNames.NameOf(status);
 }
@@ -459,9 +453,6 @@ ValidationStatus ParseValidationStatus(std::string_view value, std::string_view 
 }
 std::string_view CertificationStatusName(CertificationStatus status) {
   return kCertificationStatusNames.NameOf(status);
-}
-CertificationStatus ParseCertificationStatus(std::string_view value, std::string_view field_path) {
-  return kCertificationStatusNames.Parse(value, field_path);
 }
 
 bool PackageContentEntry::operator==(const PackageContentEntry& other) const {

@@ -3,7 +3,7 @@
 // The migration record -- its id, packageInfo, importInfo and validation -- as a typed value and
 // its public JSON. Nothing here reads storage or knows HTTP; the state machine that moves a
 // record is service/migration/migration_state.h, and the request bodies that create, change or
-// import one are parsed in api/migration_requests.h.
+// import one are parsed in api/migration/migration_requests.h.
 //
 // ToJson() is both the stored form and the full public record (showContent=all): every key of
 // packageInfo and importInfo is always present, in the order the public samples show them,
@@ -65,15 +65,12 @@ enum class CertificationStatus { kUncertified, kRequested, kCertified, kRejected
 // Parsers are case-sensitive (REST spellings) and throw Error(kInvalidInput) "<field_path>: 'x'
 // is not a ...; expected one of ...".
 std::string_view PackageStatusName(PackageStatus status);
-PackageStatus ParsePackageStatus(std::string_view value, std::string_view field_path);
 std::string_view ImportStatusName(ImportStatus status);
-ImportStatus ParseImportStatus(std::string_view value, std::string_view field_path);
 std::string_view RequestStatusName(RequestStatus status);
 RequestStatus ParseRequestStatus(std::string_view value, std::string_view field_path);
 std::string_view ValidationStatusName(ValidationStatus status);
 ValidationStatus ParseValidationStatus(std::string_view value, std::string_view field_path);
 std::string_view CertificationStatusName(CertificationStatus status);
-CertificationStatus ParseCertificationStatus(std::string_view value, std::string_view field_path);
 
 // Parts ------------------------------------------------------------------------------------------
 
@@ -232,8 +229,8 @@ Json ShortForm(const MigrationRecord& record, bool with_validation);
 Json ShownContentItem(const Json& stored_item);
 
 // Parts read alone -------------------------------------------------------------------------------
-// For the request bodies (api/migration_requests.h) and the shared status file, which carry parts
-// of a record: each reads and refuses exactly as RecordFromJson does for the same part.
+// For the request bodies (api/migration/migration_requests.h) and the shared status file, which
+// carry parts of a record: each reads and refuses exactly as RecordFromJson does for the same part.
 
 // What an {id, name} pair's id must be: an object id (creators, projects; upper-cased) or any
 // non-empty text (environments, whose id is a URL).

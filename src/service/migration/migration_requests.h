@@ -1,7 +1,7 @@
 // service/migration/migration_requests.h
 //
-// What MigrationService is asked to do, as plain values: api/migration_requests.h parses the
-// request bodies into them, checking every field and naming the body's path of anything wrong,
+// What MigrationService is asked to do, as plain values: api/migration/migration_requests.h parses
+// the request bodies into them, checking every field and naming the body's path of anything wrong,
 // so a value here is well-formed; whether it may be done now is the service's to say.
 #pragma once
 

@@ -11,19 +11,21 @@
 #include "service/migration/migration_service_internal.h"
 #include "service/migration/migration_state.h"
 #include "service/migration/status_sync.h"
-#include "storage/package_format.h"
-#include "storage/package_reader.h"
+#include "storage/package/format.h"
+#include "storage/package/reader.h"
 
 namespace tessera::service::migration {
 
 // Shared by the files that define MigrationService (migration_service_internal.h) -------------
 
-NamedRef Caller(const Principal& principal) { return {principal.user_id, principal.username}; }
+NamedRef Caller(const session::Principal& principal) {
+  return {principal.user_id, principal.username};
+}
 
-void RequirePackagePrivileges(const Principal& principal, model::Privilege privilege,
+void RequirePackagePrivileges(const session::Principal& principal, model::Privilege privilege,
                               const std::string& project_id) {
-  RequirePrivilege(principal, privilege, project_id);
-  RequirePrivilege(principal, model::Privilege::kBypassObjectSecurity, project_id);
+  session::RequirePrivilege(principal, privilege, project_id);
+  session::RequirePrivilege(principal, model::Privilege::kBypassObjectSecurity, project_id);
 }
 
 Error MigrationNotFound(const MigrationId& id) {
@@ -70,17 +72,17 @@ storage::JobRecord JobFor(JobRunner& jobs, const char* kind, const char* role,
 
 namespace {
 
-void RequireReader(const Principal& principal) {
+void RequireReader(const session::Principal& principal) {
   if (principal.HasPrivilegeAnywhere(model::Privilege::kCreatePackage) ||
       principal.HasPrivilegeAnywhere(model::Privilege::kApplyPackage)) {
     return;
   }
-  RequirePrivilege(principal, model::Privilege::kCreatePackage, "");
+  session::RequirePrivilege(principal, model::Privilege::kCreatePackage, "");
 }
 
 Json StoredContentList(storage::MetadataTransaction& tx, const std::string& key, int64_t count) {
   Json list = Json::array();
-  for (int64_t sequence = 1; sequence <= storage::ContentEntryCount(count); ++sequence) {
+  for (int64_t sequence = 1; sequence <= storage::package::ContentEntryCount(count); ++sequence) {
     for (auto& item : ParseJson(StoredContentChunk(tx, key, sequence))) {
       list.push_back(std::move(item));
     }
@@ -205,7 +207,7 @@ void MigrationService::FailJob(storage::MetadataTransaction& tx, const storage::
   } else if (job.kind == kImportJob) {
     MarkImportFailed(record, reason, now);
     MigrationId id = IdOf(record);
-    RemoveUncommittedUndo(storage::UndoPackageRelativePath(id.package_id, id.import_id));
+    RemoveUncommittedUndo(storage::package::UndoPackageRelativePath(id.package_id, id.import_id));
   } else if (job.kind == kUndoJob) {
     MarkUndone(record, false, reason, now);
   }
@@ -224,7 +226,7 @@ void MigrationService::PublishTargetStatus(const MigrationRecord& record) {
 
 // Reading
 
-MigrationRecord MigrationService::Get(const Principal& principal, const MigrationId& id,
+MigrationRecord MigrationService::Get(const session::Principal& principal, const MigrationId& id,
                                       bool with_content) {
   RequireReader(principal);
   Loaded loaded;
@@ -254,13 +256,13 @@ MigrationRecord MigrationService::WithTargetStatusIfReadable(MigrationRecord rec
 namespace {
 
 // The package file of `package`, opened for reading and checked to be that package's.
-std::unique_ptr<storage::PackageReader> OpenPackageOf(const storage::PackageLocation& location,
-                                                      const PackageInfo& package) {
+std::unique_ptr<storage::package::PackageReader> OpenPackageOf(
+    const storage::package::PackageLocation& location, const PackageInfo& package) {
   std::filesystem::path path = location.Resolve(package.storage->path);
-  storage::CheckPackageStructure(path, package.storage->size);
-  auto reader = std::make_unique<storage::PackageReader>(path);
+  storage::package::CheckPackageStructure(path, package.storage->size);
+  auto reader = std::make_unique<storage::package::PackageReader>(path);
   if (reader->manifest().package_id != package.id) {
-    throw storage::PackageCorrupt("another package");
+    throw storage::package::PackageCorrupt("another package");
   }
   return reader;
 }
@@ -268,7 +270,7 @@ std::unique_ptr<storage::PackageReader> OpenPackageOf(const storage::PackageLoca
 // Appends the items of `chunk` (JSON array text) to the array text `list`, as records show them.
 void AppendShownItems(std::string_view chunk, std::string& list) {
   Json items = ParseJson(chunk);
-  if (!items.is_array()) throw storage::PackageCorrupt("a content entry is not an array");
+  if (!items.is_array()) throw storage::package::PackageCorrupt("a content entry is not an array");
   for (const Json& item : items) {
     list += list.size() > 1 ? "," : "";
     list += DumpJson(ShownContentItem(item));
@@ -285,14 +287,15 @@ void MigrationService::ShowContentFromPackage(MigrationRecord& record) {
   }
   try {
     auto reader = OpenPackageOf(location_.Require(), package);
-    WithContentList(record, storage::ReadContentList(*reader));
+    WithContentList(record, storage::package::ReadContentList(*reader));
   } catch (const Error& error) {
     spdlog::warn("migration {}: the content list cannot be read from its package: {}",
                  FormatMigrationId(IdOf(record)), error.message());
   }
 }
 
-std::string MigrationService::ContentListText(const Principal& principal, const MigrationId& id) {
+std::string MigrationService::ContentListText(const session::Principal& principal,
+                                              const MigrationId& id) {
   RequireReader(principal);
   Loaded loaded;
   std::string list = "[";
@@ -300,7 +303,7 @@ std::string MigrationService::ContentListText(const Principal& principal, const 
     loaded = Load(tx, id, false);
     int64_t count = StoredContentCount(loaded.internal);
     if (loaded.record.package_info.storage || loaded.role != kSource) return;
-    for (int64_t sequence = 1; sequence <= storage::ContentEntryCount(count); ++sequence) {
+    for (int64_t sequence = 1; sequence <= storage::package::ContentEntryCount(count); ++sequence) {
       AppendShownItems(StoredContentChunk(tx, FormatMigrationId(id), sequence), list);
     }
   });
@@ -319,7 +322,7 @@ std::string MigrationService::ContentListText(const Principal& principal, const 
   return list + "]";
 }
 
-MigrationPage MigrationService::List(const Principal& principal,
+MigrationPage MigrationService::List(const session::Principal& principal,
                                      const std::vector<model::package::PackagePurpose>& purposes,
                                      int64_t offset, int64_t limit) {
   RequireReader(principal);

@@ -45,9 +45,9 @@
 #include "service/migration/status_sync.h"
 #include "service/migration/storage_location_service.h"
 #include "service/migration/streamed_content.h"
-#include "service/principal.h"
+#include "service/session/principal.h"
 #include "storage/metadata_store.h"
-#include "storage/package_manifest.h"
+#include "storage/package/manifest.h"
 
 namespace tessera::service::migration {
 
@@ -87,36 +87,38 @@ class MigrationService {
   // POST /api/migrations. `project_id`: the project header, resolved: required for project and
   // project_security packages (else Error(kMissingParameter)), refused for configuration
   // packages (Error(kInvalidInput)).
-  MigrationRecord Create(const Principal& principal, const std::optional<std::string>& project_id,
+  MigrationRecord Create(const session::Principal& principal,
+                         const std::optional<std::string>& project_id,
                          const CreateRequest& request);
   // POST /api/migrations?packageId=: a new import of a created or locked package, with a new
   // import id, approved at once (mstrio-py imports it without requesting).
-  MigrationRecord Reuse(const Principal& principal, const std::string& package_id,
+  MigrationRecord Reuse(const session::Principal& principal, const std::string& package_id,
                         const NamedRef& target_environment, const NamedRef& target_project);
 
   // `with_content`: tocView.content too. Once a package is built, its content list is kept only
   // in the package file's manifest (a record rewritten on every state change stays small), and
   // is read from there; a package file that cannot be read shows an empty list.
-  MigrationRecord Get(const Principal& principal, const MigrationId& id, bool with_content = true);
+  MigrationRecord Get(const session::Principal& principal, const MigrationId& id,
+                      bool with_content = true);
   // Newest first; `purposes` empty = object migrations only.
-  MigrationPage List(const Principal& principal,
+  MigrationPage List(const session::Principal& principal,
                      const std::vector<model::package::PackagePurpose>& purposes, int64_t offset,
                      int64_t limit);
 
   // The content list Get(..., with_content=true) would show, as JSON array text, built one chunk
   // at a time for a showContent=all or tocview response (a long list is never a document).
-  std::string ContentListText(const Principal& principal, const MigrationId& id);
+  std::string ContentListText(const session::Principal& principal, const MigrationId& id);
 
   // PATCH /api/migrations/{id}: the import request, rename and retarget on the source; the undo
   // request on the target. `project_id`: the resolved project header, if sent.
-  MigrationRecord Patch(const Principal& principal, const MigrationId& id,
+  MigrationRecord Patch(const session::Principal& principal, const MigrationId& id,
                         const PatchRequest& request, const std::optional<std::string>& project_id);
 
   // PUT /api/migrations/{id}: `record` is the source's record read with showContent=all, as the
-  // client sent it: api/migration_requests.h checked that it is the migration of the path and
-  // marked replicated. `streamed`: what its tocView.content held when the list was read item by
+  // client sent it: api/migration/migration_requests.h checked that it is the migration of the path
+  // and marked replicated. `streamed`: what its tocView.content held when the list was read item by
   // item (the record then holds an empty list).
-  MigrationRecord Import(const Principal& principal, const MigrationRecord& record,
+  MigrationRecord Import(const session::Principal& principal, const MigrationRecord& record,
                          const std::optional<std::string>& project_id, bool generate_undo,
                          const std::optional<ContentDigest>& streamed = std::nullopt);
 
@@ -125,37 +127,37 @@ class MigrationService {
   // stored but the job. The outcome goes to the migration's status file, where the source
   // reads it (service/migration/status_sync.h). Checks and refusals are the import's, except
   // that the package need only be created and the record need not be replicated.
-  void Validate(const Principal& principal, const MigrationRecord& record,
+  void Validate(const session::Principal& principal, const MigrationRecord& record,
                 const std::optional<std::string>& project_id);
 
   // PUT /api/migrations/{id}/packageInfo, on the source, while the package is created or
   // create_failed and its import request is pending or rejected: the package is rebuilt from
   // `request` as a creation job, keeping its package and import ids; its type and purpose cannot
   // change. The previous package file is removed once the edit is stored.
-  MigrationRecord Edit(const Principal& principal, const MigrationId& id,
+  MigrationRecord Edit(const session::Principal& principal, const MigrationId& id,
                        const CreateRequest& request);
 
   // What a certification of `id` checks before its body is read: the migration exists on this
   // server (else Error(kNotFound)) and the caller has its side's package privileges. Certify and
   // SyncCertification check the same first.
-  void RequireCertifier(const Principal& principal, const MigrationId& id);
+  void RequireCertifier(const session::Principal& principal, const MigrationId& id);
   // PATCH /api/migrations/{id}/packageInfo/certification: sets `change` on this server's record
   // (only while created; the operator defaults to the caller, the date to now) and shares it
   // through the status file.
-  void Certify(const Principal& principal, const MigrationId& id,
+  void Certify(const session::Principal& principal, const MigrationId& id,
                const CertificationChange& change);
   // The same with ?autoSync=true: takes the status file's certification when it is newer than
   // the record's.
-  void SyncCertification(const Principal& principal, const MigrationId& id);
+  void SyncCertification(const session::Principal& principal, const MigrationId& id);
 
   // DELETE /api/migrations?packageId=: this server's records of the package and their files.
-  void Delete(const Principal& principal, const std::string& package_id);
+  void Delete(const session::Principal& principal, const std::string& package_id);
 
   // POST /api/migrations with packageInfo.purpose migration_from_shared_file_store, on a target
   // that cannot see the source's location: a target record for the uploaded file `request` names
   // (service/migration/shared_file_service.h), described by its manifest, approved and imported
   // at once with an undo package -- the import's checks and refusals apply.
-  MigrationRecord ImportSharedFile(const Principal& principal,
+  MigrationRecord ImportSharedFile(const session::Principal& principal,
                                    const std::optional<std::string>& project_id,
                                    const SharedFileImportRequest& request);
 
@@ -165,7 +167,7 @@ class MigrationService {
     std::filesystem::path file;
     std::string file_name;
   };
-  PackageDownload Download(const Principal& principal, const std::string& package_id);
+  PackageDownload Download(const session::Principal& principal, const std::string& package_id);
 
  private:
   struct Loaded;
@@ -173,14 +175,14 @@ class MigrationService {
   Loaded Load(storage::MetadataTransaction& tx, const MigrationId& id, bool for_update);
   // The record of `id`, once the caller is found to hold its side's package privileges (Create
   // package on the source, Apply package on the target, and Bypass).
-  Loaded LoadForCertifier(storage::MetadataTransaction& tx, const Principal& principal,
+  Loaded LoadForCertifier(storage::MetadataTransaction& tx, const session::Principal& principal,
                           const MigrationId& id, bool for_update);
   void Store(storage::MetadataTransaction& tx, const std::string& role,
              const MigrationRecord& record, const std::string& project_id, const Json& internal);
   std::string ResolveTargetProject(const MigrationRecord& record,
                                    const std::optional<std::string>& header);
-  storage::PackageManifest CheckPackageFile(const MigrationRecord& record);
-  void CheckSchemaLineage(const storage::PackageManifest& manifest,
+  storage::package::PackageManifest CheckPackageFile(const MigrationRecord& record);
+  void CheckSchemaLineage(const storage::package::PackageManifest& manifest,
                           const storage::ProjectRecord& target);
   void CheckNoMigrationRunningOn(storage::MetadataTransaction& tx, const std::string& project_id);
   void RunCreation(JobContext& context);

@@ -32,11 +32,11 @@ struct MigrationService::Loaded {
   Json internal;
 };
 
-NamedRef Caller(const Principal& principal);
+NamedRef Caller(const session::Principal& principal);
 
 // Each side's work needs its package privilege (Create package on the source, Apply package on
 // the target) and Bypass all object security, in `project_id`.
-void RequirePackagePrivileges(const Principal& principal, model::Privilege privilege,
+void RequirePackagePrivileges(const session::Principal& principal, model::Privilege privilege,
                               const std::string& project_id);
 
 Error MigrationNotFound(const MigrationId& id);

@@ -17,8 +17,6 @@ constexpr std::string_view kSharedFileUnreachable =
   throw Error(ErrorCode::kInvalidInput, std::move(message));
 }
 
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
 bool IsConfiguration(const MigrationRecord& record) {
   return record.package_info.type == model::package::PackageKind::kConfiguration;
 }

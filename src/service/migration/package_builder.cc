@@ -18,7 +18,7 @@
 #include "model/package/entry.h"
 #include "model/package/import_order.h"
 #include "model/semantic.h"
-#include "storage/package_format.h"
+#include "storage/package/format.h"
 #include "storage/scratch_table.h"
 
 namespace tessera::service::migration {
@@ -27,7 +27,7 @@ namespace {
 using model::ObjectRecord;
 using model::package::PackageKind;
 
-constexpr size_t kBatchSize = 500;
+constexpr size_t kObjectsPerBatch = 500;
 
 std::string StorageScope(const PackageScope& scope) {
   return scope.kind == PackageKind::kProject ? scope.project_id : "";
@@ -87,7 +87,7 @@ class MemberList {
   int64_t size() const { return ids_.size(); }
   const std::unordered_set<std::string>& parents() const { return parents_; }
 
-  // Members in order, up to kBatchSize at a time.
+  // Members in order, up to kObjectsPerBatch at a time.
   void ForEachBatch(const std::function<void(const std::vector<Member>&)>& visit) const {
     std::vector<Member> batch;
     ordered_.ForEach([&](std::string_view key, std::string_view flags) {
@@ -96,7 +96,7 @@ class MemberList {
       member.explicit_included = flags.at(0) == 'e';
       member.implicit_folder = flags.at(1) == 'i';
       batch.push_back(std::move(member));
-      if (batch.size() < kBatchSize) return;
+      if (batch.size() < kObjectsPerBatch) return;
       visit(batch);
       batch.clear();
     });
@@ -189,9 +189,9 @@ Json StoredItem(const model::package::ContentItem& item, const ObjectRecord& rec
 void ForEachFound(storage::MetadataTransaction& tx, const std::string& scope,
                   const std::vector<std::string>& ids,
                   const std::function<void(const ObjectRecord&)>& visit) {
-  for (size_t start = 0; start < ids.size(); start += kBatchSize) {
+  for (size_t start = 0; start < ids.size(); start += kObjectsPerBatch) {
     std::vector<std::string> batch(ids.begin() + start,
-                                   ids.begin() + std::min(ids.size(), start + kBatchSize));
+                                   ids.begin() + std::min(ids.size(), start + kObjectsPerBatch));
     for (const auto& record : tx.FindObjects(scope, batch)) visit(record);
   }
 }
@@ -216,7 +216,7 @@ class IdQueue {
     std::vector<std::string> batch;
     ids_->ForEach([&](std::string_view id, std::string_view) {
       batch.emplace_back(id);
-      if (batch.size() < kBatchSize) return;
+      if (batch.size() < kObjectsPerBatch) return;
       visit(batch);
       batch.clear();
     });
@@ -250,7 +250,7 @@ class Closure {
   void AddListed(const BuildOptions& options, int64_t content_count,
                  const std::filesystem::path& scratch_dir) {
     IdQueue frontier(scratch_dir);
-    for (int64_t entry = 1; entry <= storage::ContentEntryCount(content_count); ++entry) {
+    for (int64_t entry = 1; entry <= storage::package::ContentEntryCount(content_count); ++entry) {
       std::vector<std::string> ids;
       std::unordered_set<std::string> with_dependents;
       for (const auto& item :
@@ -281,9 +281,9 @@ class Closure {
     std::string after;
     for (;;) {
       auto keys =
-          tx_.ListObjectKeysAfter(scope_.project_id, after, static_cast<int64_t>(kBatchSize));
+          tx_.ListObjectKeysAfter(scope_.project_id, after, static_cast<int64_t>(kObjectsPerBatch));
       for (const auto& key : keys) Add(key.id, key.folder_id, key.type, key.subtype, false, false);
-      if (keys.size() < kBatchSize) return;
+      if (keys.size() < kObjectsPerBatch) return;
       after = keys.back().id;
     }
   }
@@ -313,8 +313,8 @@ class Closure {
 };
 
 void WriteObjects(storage::MetadataTransaction& tx, const PackageScope& scope,
-                  const MemberList& members, FolderChains& folders, storage::PackageWriter& writer,
-                  const BuildOptions& options) {
+                  const MemberList& members, FolderChains& folders,
+                  storage::package::PackageWriter& writer, const BuildOptions& options) {
   int reported_percent = -1;
   int64_t written = 0;
   members.ForEachBatch([&](const std::vector<Member>& batch) {
@@ -354,7 +354,7 @@ void WriteObjects(storage::MetadataTransaction& tx, const PackageScope& scope,
 void DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope,
                      const ContentList& content,
                      const std::function<void(int64_t sequence, std::string chunk)>& store_chunk) {
-  const size_t chunk_items = static_cast<size_t>(storage::kContentItemsPerEntry);
+  const size_t chunk_items = static_cast<size_t>(storage::package::kContentItemsPerEntry);
   std::vector<std::string> missing;
   int64_t sequence = 0;
   content.ForEachChunk(chunk_items, [&](const std::vector<model::package::ContentItem>& chunk) {
@@ -394,11 +394,12 @@ BuiltPackage BuildPackage(storage::MetadataStore& store, const PackageScope& sco
       closure.AddListed(options, options.manifest.content_count, options.scratch_dir);
     }
     closure.AddImplicitFolders();
-    storage::PackageManifest manifest = options.manifest;
+    storage::package::PackageManifest manifest = options.manifest;
     manifest.object_count = members.size();
-    storage::PackageWriter writer(options.path, options.max_package_bytes);
+    storage::package::PackageWriter writer(options.path, options.max_package_bytes);
     writer.WriteManifest(manifest);
-    for (int64_t entry = 1; entry <= storage::ContentEntryCount(manifest.content_count); ++entry) {
+    for (int64_t entry = 1; entry <= storage::package::ContentEntryCount(manifest.content_count);
+         ++entry) {
       writer.AddContent(options.content_entry(tx, entry));
     }
     WriteObjects(tx, scope, members, folders, writer, options);

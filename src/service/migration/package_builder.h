@@ -1,7 +1,7 @@
 // service/migration/package_builder.h
 //
 // Package creation: which objects a package holds, and the package file that holds them
-// (storage/package_format.h).
+// (storage/package/format.h).
 //
 // Contract:
 //   - DescribeContent checks the content of a new package against the source before the package is
@@ -9,8 +9,8 @@
 //     project for project packages, a user or user group for project_security packages, another
 //     configuration object for configuration packages -- else Error(kInvalidInput) listing the ids.
 //     It gives `store_chunk` the content as a package stores it, in chunks of
-//     storage::kContentItemsPerEntry items as JSON array text: each item with the object's version,
-//     owner and dates now, explicitIncluded and level.
+//     storage::package::kContentItemsPerEntry items as JSON array text: each item with the object's
+//     version, owner and dates now, explicitIncluded and level.
 //   - BuildPackage writes the file from one consistent snapshot of the source: the listed
 //     objects; with includeDependents, everything they use, recursively, at the same level (owners
 //     and ACL trustees never); for a project merge, every object of the project; and, as implicit
@@ -19,7 +19,8 @@
 //     (manifest.content_count items) is read and written as `content_entry` gives it, entry by
 //     entry. Memory does not grow with the package: objects are read and written in batches, and
 //     the package's ids wait on disk in `scratch_dir` (storage::ScratchTable).
-//   - Throws storage::PackageTooLarge at the byte limit, Error(kStorageUnavailable) when the
+//   - Throws storage::package::PackageTooLarge at the byte limit, Error(kStorageUnavailable) when
+//   the
 //     storage service fails, Error(kServiceUnavailable) when the storage location cannot be
 //     written, and whatever `check_cancelled` throws. A failed build leaves no file.
 #pragma once
@@ -34,8 +35,8 @@
 #include "model/package/settings.h"
 #include "service/migration/content_list.h"
 #include "storage/metadata_store.h"
-#include "storage/package_manifest.h"
-#include "storage/package_writer.h"
+#include "storage/package/manifest.h"
+#include "storage/package/writer.h"
 
 namespace tessera::service::migration {
 
@@ -52,7 +53,7 @@ void DescribeContent(storage::MetadataTransaction& tx, const PackageScope& scope
 struct BuildOptions {
   std::filesystem::path path;
   int64_t max_package_bytes = int64_t{1} << 31;
-  storage::PackageManifest manifest;  // object_count is set by BuildPackage
+  storage::package::PackageManifest manifest;  // object_count is set by BuildPackage
   // Content entry `sequence` (1 .. ContentEntryCount(manifest.content_count)), read in the
   // build's snapshot.
   std::function<std::string(storage::MetadataTransaction& tx, int64_t sequence)> content_entry;
@@ -62,7 +63,7 @@ struct BuildOptions {
 };
 
 struct BuiltPackage {
-  storage::PackageFileInfo file;
+  storage::package::PackageFileInfo file;
   int64_t object_count = 0;
 };
 

@@ -22,7 +22,7 @@
 #include "model/rights.h"
 #include "model/semantic.h"
 #include "service/migration/undo_spool.h"
-#include "storage/package_reader.h"
+#include "storage/package/reader.h"
 #include "storage/scratch_table.h"
 
 namespace tessera::service::migration {
@@ -70,15 +70,15 @@ struct PackageRules {
 };
 
 PackageRules RulesOf(const std::filesystem::path& path, const std::filesystem::path& scratch_dir) {
-  storage::PackageReader reader(path);
-  const storage::PackageManifest& manifest = reader.manifest();
+  storage::package::PackageReader reader(path);
+  const storage::package::PackageManifest& manifest = reader.manifest();
   PackageRules rules;
   rules.kind = model::package::ParsePackageKind(manifest.type, "manifest.type");
   rules.purpose = model::package::ParsePackagePurpose(manifest.purpose, "manifest.purpose");
   rules.settings =
       model::package::ParsePackageSettings(manifest.settings, rules.kind, "manifest.settings");
   rules.listed = std::make_shared<storage::ScratchTable>(scratch_dir);
-  storage::ForEachContentEntry(reader, [&](Json entry) {
+  storage::package::ForEachContentEntry(reader, [&](Json entry) {
     for (const auto& item : model::package::ParseContent(entry, "content")) {
       rules.listed->Put(ToUpper(item.id), Encode(item.action));  // the last of an id wins
     }
@@ -93,13 +93,13 @@ class BatchReader {
   BatchReader(const std::filesystem::path& path, std::string scope)
       : reader_(path), scope_(std::move(scope)) {}
 
-  const storage::PackageManifest& manifest() const { return reader_.manifest(); }
+  const storage::package::PackageManifest& manifest() const { return reader_.manifest(); }
 
   // The next batch (empty at the end); `targets` gets the target records found by id.
   std::vector<PackageObject> Next(storage::MetadataTransaction& tx,
                                   std::unordered_map<std::string, ObjectRecord>& targets) {
     std::vector<PackageObject> batch;
-    storage::PackageEntry entry;
+    storage::package::PackageEntry entry;
     while (batch.size() < kBatchSize && reader_.Next(entry)) {
       batch.push_back(model::package::EntryFromJson(ParseJson(entry.json), scope_));
     }
@@ -116,7 +116,7 @@ class BatchReader {
   int64_t objects_read() const { return reader_.objects_read(); }
 
  private:
-  storage::PackageReader reader_;
+  storage::package::PackageReader reader_;
   std::string scope_;
 };
 
@@ -263,8 +263,8 @@ class ImportRun {
 
   PackageImportSummary Finish() {
     if (undo_) {
-      storage::PackageManifest manifest = options_.undo_manifest;
-      manifest.kind = storage::PackageFileKind::kUndo;
+      storage::package::PackageManifest manifest = options_.undo_manifest;
+      manifest.kind = storage::package::PackageFileKind::kUndo;
       summary_.undo_file = undo_->WritePackage(manifest);
     }
     return summary_;
@@ -647,7 +647,8 @@ class ImportRun {
 
 PackageImportSummary ImportPackage(storage::MetadataStore& store,
                                    const PackageImportOptions& options) {
-  storage::PackageManifest manifest = storage::VerifyPackage(options.package_path);
+  storage::package::PackageManifest manifest =
+      storage::package::VerifyPackage(options.package_path);
   PackageRules rules = RulesOf(options.package_path, options.scratch_dir);
   if (options.on_progress) options.on_progress(20);
   struct RolledBack {};  // the end of a dry run

@@ -3,7 +3,8 @@
 // Import of a package into its target: one storage transaction.
 //
 // Contract:
-//   - The file is verified whole first (storage::VerifyPackage), then read twice inside one Write
+//   - The file is verified whole first (storage::package::VerifyPackage), then read twice inside
+//   one Write
 //     transaction: a plan pass classifies every object against the target (model::Classify),
 //     resolves its rule (model::ActionResolver; implicit and predefined folders are use_existing)
 //     and decides its outcome (model::Decide); an apply pass writes the outcomes in file order, so
@@ -47,8 +48,8 @@
 
 #include "model/package/conflict_rules.h"
 #include "storage/metadata_store.h"
-#include "storage/package_manifest.h"
-#include "storage/package_writer.h"
+#include "storage/package/manifest.h"
+#include "storage/package/writer.h"
 
 namespace tessera::service::migration {
 
@@ -59,7 +60,7 @@ struct PackageImportSummary {
   // and predefined folders, count under use_existing).
   std::map<std::pair<model::package::ConflictRule, model::package::Outcome>, int64_t>
       outcomes_by_rule;
-  std::optional<storage::PackageFileInfo> undo_file;
+  std::optional<storage::package::PackageFileInfo> undo_file;
 };
 
 struct PackageImportOptions {
@@ -68,7 +69,8 @@ struct PackageImportOptions {
   std::string importing_user_id;
   std::string import_id;
   std::optional<std::filesystem::path> undo_path;  // none: no undo package
-  storage::PackageManifest undo_manifest;  // kind, ids, platform and projects; count set here
+  storage::package::PackageManifest
+      undo_manifest;  // kind, ids, platform and projects; count set here
   std::function<void(storage::MetadataTransaction&)> in_transaction;
   std::function<void(storage::MetadataTransaction&, const PackageImportSummary&)> before_commit;
   std::function<void()> check_cancelled;

@@ -10,17 +10,17 @@
 #include "model/object_types.h"
 #include "model/package/entry.h"
 #include "model/semantic.h"
-#include "storage/package_reader.h"
+#include "storage/package/reader.h"
 #include "storage/scratch_table.h"
 
 namespace tessera::service::migration {
 namespace {
 
-constexpr size_t kMaxListedInMessage = 5;
+constexpr size_t kMaxUndoneListedInMessage = 5;
 
 std::string Listed(const std::vector<std::string>& ids) {
   std::vector<std::string> shown(ids.begin(),
-                                 ids.begin() + std::min(ids.size(), kMaxListedInMessage));
+                                 ids.begin() + std::min(ids.size(), kMaxUndoneListedInMessage));
   return fmt::format("{}{}", fmt::join(shown, ", "), ids.size() > shown.size() ? ", ..." : "");
 }
 
@@ -50,9 +50,9 @@ class UndoRun {
         deleted_ids_(options.scratch_dir) {}
 
   void Restore() {
-    storage::PackageReader reader(options_.undo_path);
+    storage::package::PackageReader reader(options_.undo_path);
     std::string scope = reader.manifest().type == "project" ? options_.target_project_id : "";
-    storage::PackageEntry entry;
+    storage::package::PackageEntry entry;
     while (reader.Next(entry)) {
       if (reader.objects_read() % 500 == 0) Checkpoint(reader.objects_read());
       model::package::PackageObject object =
@@ -133,8 +133,8 @@ class UndoRun {
 }  // namespace
 
 UndoSummary ApplyUndo(storage::MetadataStore& store, const UndoOptions& options) {
-  storage::PackageManifest manifest = storage::VerifyPackage(options.undo_path);
-  if (manifest.kind != storage::PackageFileKind::kUndo) {
+  storage::package::PackageManifest manifest = storage::package::VerifyPackage(options.undo_path);
+  if (manifest.kind != storage::package::PackageFileKind::kUndo) {
     throw Error(ErrorCode::kInvalidInput, "Package file is corrupt: not an undo package");
   }
   if (options.on_progress) options.on_progress(10);

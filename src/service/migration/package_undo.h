@@ -4,7 +4,8 @@
 // storage transaction.
 //
 // Contract:
-//   - The file is verified whole first (storage::VerifyPackage); then, in one Write transaction,
+//   - The file is verified whole first (storage::package::VerifyPackage); then, in one Write
+//   transaction,
 //     every restore entry puts its object back exactly as it was before the import (id, version,
 //     dates, owner, folder, ACL, definition; its dependencies derived again), overwriting changes
 //     made since the import; then every object the import created is deleted, in reverse order.

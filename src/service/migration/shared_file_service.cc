@@ -8,8 +8,8 @@
 #include "core/strings.h"
 #include "core/time.h"
 #include "model/package/kind.h"
-#include "storage/package_format.h"
-#include "storage/package_reader.h"
+#include "storage/package/format.h"
+#include "storage/package/reader.h"
 
 namespace tessera::service::migration {
 namespace {
@@ -24,12 +24,12 @@ Error FileNotFound(std::string_view file_id) {
   return Error(ErrorCode::kNotFound, fmt::format("Shared file '{}' was not found", file_id));
 }
 
-void RequireUploader(const Principal& principal) {
+void RequireUploader(const session::Principal& principal) {
   if (principal.HasPrivilegeAnywhere(model::Privilege::kApplyPackage)) return;
-  RequirePrivilege(principal, model::Privilege::kApplyPackage, "");
+  session::RequirePrivilege(principal, model::Privilege::kApplyPackage, "");
 }
 
-void RequireReader(const Principal& principal) {
+void RequireSharedFileReader(const session::Principal& principal) {
   if (principal.HasPrivilegeAnywhere(model::Privilege::kCreatePackage)) return;
   RequireUploader(principal);
 }
@@ -41,7 +41,7 @@ Json EnvironmentToJson(const std::optional<NamedRef>& environment) {
 
 // The metadata of a described file (header comment).
 Json MetadataOf(const SharedFileDescription& description, const std::string& id,
-                const std::string& key, const Principal& principal, int64_t max_file_bytes,
+                const std::string& key, const session::Principal& principal, int64_t max_file_bytes,
                 Timestamp now) {
   if (description.size < 1 || description.size > max_file_bytes) {
     throw Error(ErrorCode::kInvalidInput,
@@ -53,7 +53,7 @@ Json MetadataOf(const SharedFileDescription& description, const std::string& id,
   return {{"id", id},
           {"type", kSharedPackageFileType},
           {"name", name},
-          {"path", storage::UploadedFileRelativePath(key)},
+          {"path", storage::package::UploadedFileRelativePath(key)},
           {"sha256", ToLower(description.sha256)},
           {"existing", false},
           {"size", description.size},
@@ -84,10 +84,10 @@ std::string CheckUploadedContent(const Json& metadata, const std::filesystem::pa
     throw Error(ErrorCode::kInvalidInput,
                 "The uploaded file's SHA-256 differs from the one its metadata announced");
   }
-  storage::PackageManifest manifest =
-      storage::CheckPackageStructure(staged, metadata["size"].get<int64_t>());
-  if (manifest.kind != storage::PackageFileKind::kPackage) {
-    throw storage::PackageCorrupt("the file is an undo package");
+  storage::package::PackageManifest manifest =
+      storage::package::CheckPackageStructure(staged, metadata["size"].get<int64_t>());
+  if (manifest.kind != storage::package::PackageFileKind::kPackage) {
+    throw storage::package::PackageCorrupt("the file is an undo package");
   }
   const std::string& type = metadata["extraInfo"]["packageType"].get_ref<const std::string&>();
   if (manifest.type != type) {
@@ -125,12 +125,12 @@ storage::SharedFileRecord SharedFileService::Find(const std::string& file_id) {
   return *found;
 }
 
-void SharedFileService::RequireCanDescribe(const Principal& principal) const {
+void SharedFileService::RequireCanDescribe(const session::Principal& principal) const {
   RequireUploader(principal);
   location_.Require();
 }
 
-Json SharedFileService::Describe(const Principal& principal,
+Json SharedFileService::Describe(const session::Principal& principal,
                                  const SharedFileDescription& description) {
   RequireCanDescribe(principal);
   std::string key = NewObjectId();
@@ -150,16 +150,16 @@ Json SharedFileService::Describe(const Principal& principal,
   return record.data;
 }
 
-Json SharedFileService::Upload(const Principal& principal, const std::string& file_id,
+Json SharedFileService::Upload(const session::Principal& principal, const std::string& file_id,
                                const UploadedContent& content) {
   RequireUploader(principal);
   storage::SharedFileRecord record = Find(file_id);
   if (record.data.value("existing", false)) throw AlreadyUploaded(file_id);
   CheckUploadedSize(record.data, content.length);
-  storage::PackageLocation location = location_.Require();
+  storage::package::PackageLocation location = location_.Require();
   std::filesystem::path target = location.Resolve(record.data["path"].get<std::string>());
   std::string package_id;
-  storage::StoreFileRange(
+  storage::package::StoreFileRange(
       content.file, content.offset, content.length, target,
       [&](const std::filesystem::path& staged, const std::string& sha256) {
         package_id = CheckUploadedContent(record.data, staged, sha256);
@@ -182,20 +182,20 @@ Json SharedFileService::Upload(const Principal& principal, const std::string& fi
       tx.PutSharedFile(record);
     });
   } catch (...) {
-    if (!uploaded_by_another) storage::RemoveFileQuietly(target);
+    if (!uploaded_by_another) storage::package::RemoveFileQuietly(target);
     throw;
   }
   return record.data;
 }
 
-Json SharedFileService::Get(const Principal& principal, const std::string& file_id) {
-  RequireReader(principal);
+Json SharedFileService::Get(const session::Principal& principal, const std::string& file_id) {
+  RequireSharedFileReader(principal);
   return Find(file_id).data;
 }
 
-SharedFilePage SharedFileService::List(const Principal& principal, const std::string& type,
+SharedFilePage SharedFileService::List(const session::Principal& principal, const std::string& type,
                                        int64_t offset, int64_t limit) {
-  RequireReader(principal);
+  RequireSharedFileReader(principal);
   if (!type.empty() && type != kSharedPackageFileType) {
     throw Error(ErrorCode::kInvalidInput, fmt::format("type: '{}' is not supported; expected '{}'",
                                                       type, kSharedPackageFileType));
@@ -210,9 +210,9 @@ SharedFilePage SharedFileService::List(const Principal& principal, const std::st
   return page;
 }
 
-std::filesystem::path SharedFileService::ContentPath(const Principal& principal,
+std::filesystem::path SharedFileService::ContentPath(const session::Principal& principal,
                                                      const std::string& file_id) {
-  RequireReader(principal);
+  RequireSharedFileReader(principal);
   storage::SharedFileRecord record = Find(file_id);
   if (!record.data.value("existing", false)) {
     throw Error(ErrorCode::kNotFound,
@@ -221,7 +221,7 @@ std::filesystem::path SharedFileService::ContentPath(const Principal& principal,
   return location_.Require().Resolve(record.data["path"].get<std::string>());
 }
 
-void SharedFileService::Delete(const Principal& principal, const std::string& file_id) {
+void SharedFileService::Delete(const session::Principal& principal, const std::string& file_id) {
   RequireUploader(principal);
   storage::SharedFileRecord record = Find(file_id);
   store_.Write([&](storage::MetadataTransaction& tx) {
@@ -229,7 +229,8 @@ void SharedFileService::Delete(const Principal& principal, const std::string& fi
   });
   if (!record.data.value("existing", false)) return;
   try {
-    storage::RemoveFileQuietly(location_.Require().Resolve(record.data["path"].get<std::string>()));
+    storage::package::RemoveFileQuietly(
+        location_.Require().Resolve(record.data["path"].get<std::string>()));
   } catch (const Error&) {
     // The location is gone: the metadata is deleted; the file stays where nothing names it.
   }

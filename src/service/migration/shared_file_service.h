@@ -10,7 +10,7 @@
 // Contract:
 //   - File ids are opaque text: base64 of "migrations.packages:<32 hex>", as the public reference
 //     shows; they never contain '/' or '+'.
-//   - Describe() takes a description whose fields api/migration_requests.h checked (type
+//   - Describe() takes a description whose fields api/migration/migration_requests.h checked (type
 //     "migrations.packages", extension "mmp", sha256 of 64 hex digits, a package type and
 //     purpose); it refuses a size outside 1..max_file_bytes and refuses once max_files are
 //     stored (Error(kInvalidInput)); it answers the metadata: {id, type, name, path, sha256,
@@ -34,7 +34,7 @@
 #include "model/package/kind.h"
 #include "service/migration/migration_record.h"
 #include "service/migration/storage_location_service.h"
-#include "service/principal.h"
+#include "service/session/principal.h"
 #include "storage/metadata_store.h"
 
 namespace tessera::service::migration {
@@ -80,17 +80,18 @@ class SharedFileService {
   // What Describe() checks before the description: the caller may upload (Apply package in some
   // project, else Error(kInsufficientPrivileges)) and the storage location is usable (else
   // Require()'s Error(kServiceUnavailable)).
-  void RequireCanDescribe(const Principal& principal) const;
-  Json Describe(const Principal& principal, const SharedFileDescription& description);
-  Json Upload(const Principal& principal, const std::string& file_id,
+  void RequireCanDescribe(const session::Principal& principal) const;
+  Json Describe(const session::Principal& principal, const SharedFileDescription& description);
+  Json Upload(const session::Principal& principal, const std::string& file_id,
               const UploadedContent& content);
-  Json Get(const Principal& principal, const std::string& file_id);
+  Json Get(const session::Principal& principal, const std::string& file_id);
   // Oldest first. `type` "" or "migrations.packages"; anything else is Error(kInvalidInput).
-  SharedFilePage List(const Principal& principal, const std::string& type, int64_t offset,
+  SharedFilePage List(const session::Principal& principal, const std::string& type, int64_t offset,
                       int64_t limit);
   // Throws Error(kNotFound) while the file has no content.
-  std::filesystem::path ContentPath(const Principal& principal, const std::string& file_id);
-  void Delete(const Principal& principal, const std::string& file_id);
+  std::filesystem::path ContentPath(const session::Principal& principal,
+                                    const std::string& file_id);
+  void Delete(const session::Principal& principal, const std::string& file_id);
 
  private:
   storage::SharedFileRecord Find(const std::string& file_id);

@@ -18,9 +18,9 @@ namespace {
 
 constexpr auto kClockTolerance = std::chrono::minutes(5);
 
-std::filesystem::path StatusFileOf(const storage::PackageLocation& location,
+std::filesystem::path StatusFileOf(const storage::package::PackageLocation& location,
                                    const MigrationId& id) {
-  return location.Resolve(storage::StatusFileRelativePath(id.package_id, id.import_id));
+  return location.Resolve(storage::package::StatusFileRelativePath(id.package_id, id.import_id));
 }
 
 // The status file's object; {} when it is missing or unreadable.
@@ -38,13 +38,13 @@ Json ReadStatus(const std::filesystem::path& file) {
   return Json::object();
 }
 
-void UpdateStatus(const storage::PackageLocation& location, const MigrationId& id,
+void UpdateStatus(const storage::package::PackageLocation& location, const MigrationId& id,
                   const std::string& part, Json value) {
   std::filesystem::path file = StatusFileOf(location, id);
   Json status = ReadStatus(file);
   status["id"] = FormatMigrationId(id);
   status[part] = std::move(value);
-  storage::WriteFileAtomically(file, DumpJson(status), location.writer());
+  storage::package::WriteFileAtomically(file, DumpJson(status), location.writer());
 }
 
 // read(), or nullopt when the part it reads is malformed.
@@ -111,25 +111,25 @@ bool MergeImport(const Json& status, const std::filesystem::path& file, Migratio
 
 }  // namespace
 
-void WriteValidationStatus(const storage::PackageLocation& location, const MigrationId& id,
+void WriteValidationStatus(const storage::package::PackageLocation& location, const MigrationId& id,
                            const Validation& validation) {
   UpdateStatus(location, id, "validation", ToJson(validation));
 }
 
-void WriteImportStatus(const storage::PackageLocation& location,
+void WriteImportStatus(const storage::package::PackageLocation& location,
                        const MigrationRecord& target_record) {
   UpdateStatus(location, IdOf(target_record), "importInfo", ToJson(target_record)["importInfo"]);
 }
 
-void WriteCertificationStatus(const storage::PackageLocation& location,
+void WriteCertificationStatus(const storage::package::PackageLocation& location,
                               const MigrationRecord& record) {
   if (!record.package_info.certification) return;
   UpdateStatus(location, IdOf(record), "certification",
                ToJson(record)["packageInfo"]["certification"]);
 }
 
-std::optional<Certification> ReadCertificationStatus(const storage::PackageLocation& location,
-                                                     const MigrationId& id) {
+std::optional<Certification> ReadCertificationStatus(
+    const storage::package::PackageLocation& location, const MigrationId& id) {
   std::filesystem::path file = StatusFileOf(location, id);
   Json status = ReadStatus(file);
   if (!status.contains("certification")) return std::nullopt;
@@ -138,8 +138,8 @@ std::optional<Certification> ReadCertificationStatus(const storage::PackageLocat
   });
 }
 
-MigrationRecord WithTargetStatus(const storage::PackageLocation& location, MigrationRecord record,
-                                 std::chrono::seconds target_silence) {
+MigrationRecord WithTargetStatus(const storage::package::PackageLocation& location,
+                                 MigrationRecord record, std::chrono::seconds target_silence) {
   std::filesystem::path file = StatusFileOf(location, IdOf(record));
   Json status = ReadStatus(file);
   if (status.empty()) return record;
@@ -148,10 +148,10 @@ MigrationRecord WithTargetStatus(const storage::PackageLocation& location, Migra
   return record;
 }
 
-void TouchImportStatus(const storage::PackageLocation& location, const MigrationId& id) {
+void TouchImportStatus(const storage::package::PackageLocation& location, const MigrationId& id) {
   std::filesystem::path file = StatusFileOf(location, id);
   if (::utimensat(AT_FDCWD, file.c_str(), nullptr, 0) == 0 || errno == ENOENT) return;
-  storage::ThrowLocationUnavailable("cannot touch " + file.string(), errno);
+  storage::package::ThrowLocationUnavailable("cannot touch " + file.string(), errno);
 }
 
 }  // namespace tessera::service::migration

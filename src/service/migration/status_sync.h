@@ -8,8 +8,8 @@
 // Contract:
 //   - WriteValidationStatus and WriteImportStatus replace their part of the status file
 //     ("validation", "importInfo") and keep the other; the file is replaced atomically
-//     (storage::WriteFileAtomically). An I/O failure throws Error(kServiceUnavailable) with the
-//     location's message.
+//     (storage::package::WriteFileAtomically). An I/O failure throws Error(kServiceUnavailable)
+//     with the location's message.
 //   - WithTargetStatus returns `record` with:
 //     - the file's validation in place of its own when the record has a validation, the file
 //       holds a finished one (validated, validation_failed), and the file's was begun no more than
@@ -34,28 +34,29 @@
 #include <chrono>
 
 #include "service/migration/migration_record.h"
-#include "storage/package_location.h"
+#include "storage/package/location.h"
 
 namespace tessera::service::migration {
 
-void WriteValidationStatus(const storage::PackageLocation& location, const MigrationId& id,
+void WriteValidationStatus(const storage::package::PackageLocation& location, const MigrationId& id,
                            const Validation& validation);
-void WriteImportStatus(const storage::PackageLocation& location,
+void WriteImportStatus(const storage::package::PackageLocation& location,
                        const MigrationRecord& target_record);
 
 // Certification travels both ways in the same file: each side writes the certification it sets
 // (part "certification"); ReadCertificationStatus gives the file's, or nullopt when there is none
 // or it is malformed.
-void WriteCertificationStatus(const storage::PackageLocation& location,
+void WriteCertificationStatus(const storage::package::PackageLocation& location,
                               const MigrationRecord& record);
-std::optional<Certification> ReadCertificationStatus(const storage::PackageLocation& location,
-                                                     const MigrationId& id);
+std::optional<Certification> ReadCertificationStatus(
+    const storage::package::PackageLocation& location, const MigrationId& id);
 
 inline constexpr std::chrono::seconds kDefaultTargetSilence{120};
 
-MigrationRecord WithTargetStatus(const storage::PackageLocation& location, MigrationRecord record,
+MigrationRecord WithTargetStatus(const storage::package::PackageLocation& location,
+                                 MigrationRecord record,
                                  std::chrono::seconds target_silence = kDefaultTargetSilence);
 
-void TouchImportStatus(const storage::PackageLocation& location, const MigrationId& id);
+void TouchImportStatus(const storage::package::PackageLocation& location, const MigrationId& id);
 
 }  // namespace tessera::service::migration

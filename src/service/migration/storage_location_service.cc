@@ -12,7 +12,8 @@ namespace {
 constexpr char kSettingKey[] = "storage.sharedFileStore";
 
 Error NotConfigured() {
-  return Error(ErrorCode::kServiceUnavailable, std::string(storage::kLocationNotConfiguredMessage));
+  return Error(ErrorCode::kServiceUnavailable,
+               std::string(storage::package::kLocationNotConfiguredMessage));
 }
 
 bool IsUsableDirectory(const std::filesystem::path& dir) {
@@ -28,7 +29,7 @@ void ProbeOrRefuse(const std::filesystem::path& location) {
                             location.string()));
   }
   try {
-    storage::PackageLocation(location).Probe();
+    storage::package::PackageLocation(location).Probe();
   } catch (const Error&) {
     throw Error(ErrorCode::kInvalidInput,
                 fmt::format("sharedFileStore.location: files cannot be written and read back "
@@ -55,17 +56,17 @@ StorageLocationService::Choice StorageLocationService::Current() const {
 
 bool StorageLocationService::IsConfigured() const { return !Current().location.empty(); }
 
-storage::PackageLocation StorageLocationService::Require() const {
+storage::package::PackageLocation StorageLocationService::Require() const {
   Choice choice = Current();
   if (choice.location.empty() || !IsUsableDirectory(choice.location)) throw NotConfigured();
-  return storage::PackageLocation(choice.location, writer_);
+  return storage::package::PackageLocation(choice.location, writer_);
 }
 
-void StorageLocationService::RequireAdministrator(const Principal& principal) const {
-  RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
+void StorageLocationService::RequireAdministrator(const session::Principal& principal) const {
+  session::RequirePrivilege(principal, model::Privilege::kAdministerEnvironment, "");
 }
 
-Json StorageLocationService::Describe(const Principal& principal) const {
+Json StorageLocationService::Describe(const session::Principal& principal) const {
   RequireAdministrator(principal);
   Choice choice = Current();
   bool is_set = !choice.location.empty();
@@ -82,13 +83,13 @@ Json StorageLocationService::Describe(const Principal& principal) const {
             {"configured", is_set && IsUsableDirectory(choice.location)}}}};
 }
 
-void StorageLocationService::Validate(const Principal& principal,
+void StorageLocationService::Validate(const session::Principal& principal,
                                       const StorageLocationRequest& requested) const {
   RequireAdministrator(principal);
   ProbeOrRefuse(requested.unset ? configured_dir_ : requested.location);
 }
 
-void StorageLocationService::Configure(const Principal& principal,
+void StorageLocationService::Configure(const session::Principal& principal,
                                        const StorageLocationRequest& requested) {
   RequireAdministrator(principal);
   if (!requested.unset) ProbeOrRefuse(requested.location);

@@ -15,8 +15,8 @@
 //     configured}}; `type` is "file_system" when a location is set, else "unset"; secrets are
 //     never shown (this server stores none).
 //   - Validate() probes the location a request names (write, read back, delete a file under
-//     mstr/shared/); Configure() validates, then stores it. api/migration_requests.h reads the
-//     request from {"sharedFileStore": {"type": "file_system", "location": "<absolute
+//     mstr/shared/); Configure() validates, then stores it. api/migration/migration_requests.h
+//     reads the request from {"sharedFileStore": {"type": "file_system", "location": "<absolute
 //     directory>", "alias"?}}, or type "unset" to go back to the configured directory (other
 //     types -- S3, Azure, GCS -- are not supported here). A location that cannot be used is
 //     Error(kInvalidInput) saying why, and changes nothing.
@@ -25,9 +25,9 @@
 
 #include <filesystem>
 
-#include "service/principal.h"
+#include "service/session/principal.h"
 #include "storage/metadata_store.h"
-#include "storage/package_location.h"
+#include "storage/package/location.h"
 
 namespace tessera::service::migration {
 
@@ -40,20 +40,21 @@ struct StorageLocationRequest {
 
 class StorageLocationService {
  public:
-  // `writer` names this node in the temporary files it writes there (storage::PackageLocation).
+  // `writer` names this node in the temporary files it writes there
+  // (storage::package::PackageLocation).
   StorageLocationService(storage::MetadataStore& store, std::filesystem::path configured_dir,
                          std::string writer = "");
 
-  storage::PackageLocation Require() const;
+  storage::package::PackageLocation Require() const;
   // Whether a location is configured at all (it may still be unusable: Require() says).
   bool IsConfigured() const;
 
   // Administer environment, else Error(kInsufficientPrivileges): what Describe, Validate and
   // Configure check first.
-  void RequireAdministrator(const Principal& principal) const;
-  Json Describe(const Principal& principal) const;
-  void Validate(const Principal& principal, const StorageLocationRequest& request) const;
-  void Configure(const Principal& principal, const StorageLocationRequest& request);
+  void RequireAdministrator(const session::Principal& principal) const;
+  Json Describe(const session::Principal& principal) const;
+  void Validate(const session::Principal& principal, const StorageLocationRequest& request) const;
+  void Configure(const session::Principal& principal, const StorageLocationRequest& request);
 
  private:
   struct Choice {

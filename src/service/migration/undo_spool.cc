@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "core/private_files.h"
 #include "model/package/entry.h"
-#include "storage/package_location.h"
+#include "storage/package/location.h"
 
 namespace tessera::service::migration {
 
@@ -32,7 +32,8 @@ UndoSpool::UndoSpool(std::filesystem::path undo_path)
   if (!spool_) {
     int open_errno = errno;
     if (fd >= 0) ::close(fd);
-    storage::ThrowLocationUnavailable("open the undo spool " + spool_path_.string(), open_errno);
+    storage::package::ThrowLocationUnavailable("open the undo spool " + spool_path_.string(),
+                                               open_errno);
   }
 }
 
@@ -58,18 +59,21 @@ void UndoSpool::Append(const model::ObjectRecord& record, bool restore) {
       restore ? model::package::UndoAction::kRestore : model::package::UndoAction::kDelete;
   std::string line = record.id + '\t' + DumpJson(model::package::EntryToJson(entry)) + '\n';
   if (std::fwrite(line.data(), 1, line.size(), spool_) != line.size()) {
-    storage::ThrowLocationUnavailable("write the undo spool " + spool_path_.string(), errno);
+    storage::package::ThrowLocationUnavailable("write the undo spool " + spool_path_.string(),
+                                               errno);
   }
   ++entries_;
 }
 
-storage::PackageFileInfo UndoSpool::WritePackage(storage::PackageManifest manifest) {
+storage::package::PackageFileInfo UndoSpool::WritePackage(
+    storage::package::PackageManifest manifest) {
   if (std::fflush(spool_) != 0) {
-    storage::ThrowLocationUnavailable("write the undo spool " + spool_path_.string(), errno);
+    storage::package::ThrowLocationUnavailable("write the undo spool " + spool_path_.string(),
+                                               errno);
   }
   CloseSpool();
   manifest.object_count = entries_;
-  storage::PackageWriter writer(undo_path_, std::numeric_limits<int64_t>::max());
+  storage::package::PackageWriter writer(undo_path_, std::numeric_limits<int64_t>::max());
   writer.WriteManifest(manifest);
   std::ifstream spool(spool_path_);
   std::string line;
@@ -78,20 +82,21 @@ storage::PackageFileInfo UndoSpool::WritePackage(storage::PackageManifest manife
     writer.AddObject(std::string_view(line).substr(0, tab), std::string_view(line).substr(tab + 1));
   }
   if (spool.bad())
-    storage::ThrowLocationUnavailable("read the undo spool " + spool_path_.string(), errno);
+    storage::package::ThrowLocationUnavailable("read the undo spool " + spool_path_.string(),
+                                               errno);
   // Read to its end, the spool goes now: an import killed after its commit must leave nothing
   // that only a failed import's cleanup would remove.
   spool.close();
   std::error_code ignored;
   std::filesystem::remove(spool_path_, ignored);
-  storage::PackageFileInfo info = writer.Commit();
+  storage::package::PackageFileInfo info = writer.Commit();
   package_written_ = true;
   return info;
 }
 
 void UndoSpool::RemoveFiles(const std::filesystem::path& undo_path) noexcept {
-  storage::RemoveFileQuietly(SpoolPathOf(undo_path));
-  storage::RemovePackageFileQuietly(undo_path);
+  storage::package::RemoveFileQuietly(SpoolPathOf(undo_path));
+  storage::package::RemovePackageFileQuietly(undo_path);
 }
 
 void UndoSpool::Discard() {

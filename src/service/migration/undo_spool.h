@@ -8,7 +8,8 @@
 //   - Entries wait in a spool file next to the undo package (one JSON entry per line), so memory
 //     does not grow with the import. RecordRestore keeps an object's exact pre-import record
 //     (undo action force_replace), RecordDelete an object the import created (undo deletes it).
-//   - WritePackage writes the undo package at `undo_path` (atomically, storage::PackageWriter)
+//   - WritePackage writes the undo package at `undo_path` (atomically,
+//   storage::package::PackageWriter)
 //     with the entries in recording order and returns its size and checksum. The spool is gone
 //     by the time it returns: what the import commits next leaves no spool behind, even if the
 //     process is killed before the UndoSpool is destroyed.
@@ -23,8 +24,8 @@
 #include <filesystem>
 
 #include "model/object.h"
-#include "storage/package_manifest.h"
-#include "storage/package_writer.h"
+#include "storage/package/manifest.h"
+#include "storage/package/writer.h"
 
 namespace tessera::service::migration {
 
@@ -38,7 +39,7 @@ class UndoSpool {
   void RecordRestore(const model::ObjectRecord& pre_image);
   void RecordDelete(const model::ObjectRecord& created);
 
-  storage::PackageFileInfo WritePackage(storage::PackageManifest manifest);
+  storage::package::PackageFileInfo WritePackage(storage::package::PackageManifest manifest);
   void Discard();
 
   static void RemoveFiles(const std::filesystem::path& undo_path) noexcept;

@@ -113,7 +113,9 @@ void ExpectSameDataset(const Dataset& expected, const Dataset& actual) {
     for (size_t row = 0; row < expected.row_count(); ++row) {
       ASSERT_EQ(got.IsValid(row), want.IsValid(row)) << want.name << " row " << row;
       ASSERT_EQ((*got.values)[row], (*want.values)[row]) << want.name << " row " << row;
-      if (want.counts) ASSERT_EQ((*got.counts)[row], (*want.counts)[row]);
+      if (want.counts) {
+        ASSERT_EQ((*got.counts)[row], (*want.counts)[row]);
+      }
     }
   }
 }

@@ -23,16 +23,16 @@
 #include "engine/demo_fixture.h"
 #include "model/object_types.h"
 #include "model/well_known.h"
-#include "service/bundle_service.h"
-#include "service/cube_service.h"
+#include "service/bundle/bundle_service.h"
+#include "service/cube/cube_service.h"
 #include "service/dashboard/filter_entry_builders.h"
-#include "service/dataset_definition_service.h"
 #include "service/directory_service.h"
-#include "service/instance_store.h"
+#include "service/instance/dataset_definition_service.h"
+#include "service/instance/instance_store.h"
 #include "service/job_runner.h"
-#include "service/object_service.h"
-#include "service/project_model.h"
-#include "service/warehouse_registry.h"
+#include "service/object/object_service.h"
+#include "service/project/project_model.h"
+#include "service/project/warehouse_registry.h"
 #include "support/store_backend_test.h"
 #include "support/temp_dir.h"
 
@@ -89,23 +89,25 @@ class DashboardServiceTest : public StoreBackendTest {
     service::DirectoryService directory(*store_);
     directory.Bootstrap(std::nullopt);
     administrator_ = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-    project_id_ =
-        service::BundleService(*store_).Import(administrator_, kDemoBundle, "demo").project_id;
-    model_ =
-        std::make_unique<model::SemanticModel>(service::LoadSemanticModel(*store_, project_id_));
+    project_id_ = service::bundle::BundleService(*store_)
+                      .Import(administrator_, kDemoBundle, "demo")
+                      .project_id;
+    model_ = std::make_unique<model::SemanticModel>(
+        service::project::LoadSemanticModel(*store_, project_id_));
 
     warehouse_ = &SmallDemoWarehouse(GetParam());
-    registry_ = std::make_unique<service::WarehouseRegistry>(
+    registry_ = std::make_unique<service::project::WarehouseRegistry>(
         std::map<std::string, std::string>{{"demo", warehouse_->database->url()}});
     jobs_ = std::make_unique<service::JobRunner>(*store_, service::JobRunnerOptions{});
-    service::CubeServiceOptions cube_options;
+    service::cube::CubeServiceOptions cube_options;
     cube_options.data_dir = data_dir_.path();
-    cubes_ = std::make_unique<service::CubeService>(*store_, *registry_, *jobs_, cube_options);
+    cubes_ =
+        std::make_unique<service::cube::CubeService>(*store_, *registry_, *jobs_, cube_options);
     cubes_->RegisterJobs();
-    objects_ = std::make_unique<service::ObjectService>(*store_);
-    definitions_ = std::make_unique<service::DatasetDefinitionService>(*store_, *objects_,
-                                                                       *registry_, *cubes_);
-    shared_ = std::make_unique<service::SharedInstances>(*store_, instances_, kIdleTtl);
+    objects_ = std::make_unique<service::object::ObjectService>(*store_);
+    definitions_ = std::make_unique<service::instance::DatasetDefinitionService>(
+        *store_, *objects_, *registry_, *cubes_);
+    shared_ = std::make_unique<service::instance::SharedInstances>(*store_, instances_, kIdleTtl);
     dashboards_ = std::make_unique<service::dashboard::DashboardService>(*objects_, *definitions_,
                                                                          instances_, *shared_);
 
@@ -118,8 +120,9 @@ class DashboardServiceTest : public StoreBackendTest {
     const std::string id = Id(model::kTypeReportDefinition, name);
     cubes_->Publish(project_id_, id);
     cubes_->WaitForPublish(project_id_, id);
-    service::CubeStatus status = cubes_->Status(project_id_, id);
-    ASSERT_EQ(status.state, service::CubeState::kReady) << name << ": " << status.error_message;
+    service::cube::CubeStatus status = cubes_->Status(project_id_, id);
+    ASSERT_EQ(status.state, service::cube::CubeState::kReady)
+        << name << ": " << status.error_message;
   }
 
   std::string Id(int type, const std::string& name) const {
@@ -141,7 +144,7 @@ class DashboardServiceTest : public StoreBackendTest {
     return "";
   }
 
-  service::InstanceCaller Caller(const std::string& session = kSession) const {
+  service::instance::InstanceCaller Caller(const std::string& session = kSession) const {
     return {administrator_, session, project_id_};
   }
 
@@ -236,18 +239,18 @@ class DashboardServiceTest : public StoreBackendTest {
 
   TempDir data_dir_;
   std::unique_ptr<storage::MetadataStore> store_;
-  service::Principal administrator_;
+  service::session::Principal administrator_;
   std::string project_id_;
   std::unique_ptr<model::SemanticModel> model_;
   DemoWarehouse* warehouse_ = nullptr;
-  std::unique_ptr<service::WarehouseRegistry> registry_;
+  std::unique_ptr<service::project::WarehouseRegistry> registry_;
   std::unique_ptr<service::JobRunner> jobs_;
-  std::unique_ptr<service::CubeService> cubes_;
-  std::unique_ptr<service::ObjectService> objects_;
-  std::unique_ptr<service::DatasetDefinitionService> definitions_;
+  std::unique_ptr<service::cube::CubeService> cubes_;
+  std::unique_ptr<service::object::ObjectService> objects_;
+  std::unique_ptr<service::instance::DatasetDefinitionService> definitions_;
   static constexpr std::chrono::milliseconds kIdleTtl{std::chrono::minutes(30)};
-  service::InstanceStore instances_;
-  std::unique_ptr<service::SharedInstances> shared_;
+  service::instance::InstanceStore instances_;
+  std::unique_ptr<service::instance::SharedInstances> shared_;
   std::unique_ptr<service::dashboard::DashboardService> dashboards_;
   std::string overview_;
   bool publish_item_cube_ = true;  // before SetUp
@@ -368,7 +371,10 @@ TEST_P(DashboardServiceTest, VisualizationsShowTheWarehouseAggregatesUnderTheSav
 }
 
 TEST_P(DashboardServiceTest, AnElementListSelectionFiltersTheVisualizationsItReaches) {
-  const std::string instance = CreateOverview({.enable_parallel_rendering = false});
+  const std::string instance = CreateOverview({.enable_parallel_rendering = false,
+                                               .filters = {},
+                                               .target_page_key = {},
+                                               .bookmark_id = {}});
   const Rows items_before = Visualization(instance, "W8", {"Revenue", "Cost"});
 
   SetFilters(instance, RegionSelection("included", {"1", "2"}));
@@ -416,7 +422,10 @@ TEST_P(DashboardServiceTest, FiltersGivenAtCreationApplyFromTheStart) {
 }
 
 TEST_P(DashboardServiceTest, BadFiltersAreRefusedWithAClearErrorAndChangeNothing) {
-  const std::string instance = CreateOverview({.enable_parallel_rendering = false});
+  const std::string instance = CreateOverview({.enable_parallel_rendering = false,
+                                               .filters = {},
+                                               .target_page_key = {},
+                                               .bookmark_id = {}});
   SetFilters(instance, RegionSelection("included", {"1"}));
   const Rows rows_before = ShownProfitByRegion(instance);
   const uint64_t generation_before =
@@ -488,22 +497,32 @@ TEST_P(DashboardServiceTest, SuggestedElementsFollowTheOtherSelectorsOfTheChapte
     return listed;
   };
   service::dashboard::ElementsAnswer all =
-      dashboards_->Elements(Caller(), overview_, instance, {.filter_key = "W10"});
+      dashboards_->Elements(Caller(), overview_, instance,
+                            {.filter_key = "W10", .target_id = {}, .pattern = {}, .form_ids = {}});
   EXPECT_EQ(all.total, static_cast<int64_t>(names.size()));
   EXPECT_EQ(names_of(all), names);
 
-  service::dashboard::ElementsAnswer page = dashboards_->Elements(
-      Caller(), overview_, instance, {.filter_key = "W10", .offset = 1, .limit = 2});
+  service::dashboard::ElementsAnswer page = dashboards_->Elements(Caller(), overview_, instance,
+                                                                  {.filter_key = "W10",
+                                                                   .target_id = {},
+                                                                   .pattern = {},
+                                                                   .form_ids = {},
+                                                                   .offset = 1,
+                                                                   .limit = 2});
   EXPECT_EQ(page.total, static_cast<int64_t>(names.size()));
   EXPECT_EQ(names_of(page), (std::vector<std::string>{names[1], names[2]}));
 
   // Not an element list, or an attribute no dataset holds: refused.
-  auto qualification = ErrorFrom(
-      [&] { dashboards_->Elements(Caller(), overview_, instance, {.filter_key = "W11"}); });
+  auto qualification = ErrorFrom([&] {
+    dashboards_->Elements(Caller(), overview_, instance,
+                          {.filter_key = "W11", .target_id = {}, .pattern = {}, .form_ids = {}});
+  });
   ASSERT_TRUE(qualification);
   EXPECT_EQ(qualification->code(), ErrorCode::kInvalidInput);
   auto day = ErrorFrom([&] {
-    dashboards_->Elements(Caller(), overview_, instance, {.target_id = AttributeId("Day")});
+    dashboards_->Elements(
+        Caller(), overview_, instance,
+        {.filter_key = {}, .target_id = AttributeId("Day"), .pattern = {}, .form_ids = {}});
   });
   ASSERT_TRUE(day);
   EXPECT_EQ(day->code(), ErrorCode::kInvalidInput);
@@ -550,8 +569,8 @@ TEST_P(DashboardServiceTest, InstancesBelongToTheirSessionAndEndWhenDeleted) {
 
 // Another node on the same storage service: its own instances in memory, the same records.
 TEST_P(DashboardServiceTest, AnotherNodeAnswersForAnInstanceAndFollowsItsChanges) {
-  service::InstanceStore other_instances;
-  service::SharedInstances other_shared(*store_, other_instances, kIdleTtl);
+  service::instance::InstanceStore other_instances;
+  service::instance::SharedInstances other_shared(*store_, other_instances, kIdleTtl);
   service::dashboard::DashboardService other(*objects_, *definitions_, other_instances,
                                              other_shared);
   auto shown_on = [&](service::dashboard::DashboardService& node, const std::string& instance) {
@@ -560,7 +579,10 @@ TEST_P(DashboardServiceTest, AnotherNodeAnswersForAnInstanceAndFollowsItsChanges
     return answer.result->row_count;
   };
 
-  const std::string instance = CreateOverview({.enable_parallel_rendering = false});
+  const std::string instance = CreateOverview({.enable_parallel_rendering = false,
+                                               .filters = {},
+                                               .target_page_key = {},
+                                               .bookmark_id = {}});
   SetFilters(instance, RegionSelection("included", {"1", "2"}));
   const Rows filtered = ProfitByRegion(std::string("region_id IN (1, 2) AND ") + kRecentYears);
   EXPECT_EQ(shown_on(other, instance), filtered.size());
@@ -587,12 +609,13 @@ TEST_P(DashboardServiceTest, AnotherNodeAnswersForAnInstanceAndFollowsItsChanges
 // The first visualization read of a resolve-only instance executes it; two nodes reading at the
 // same moment both execute it, and neither reader may get the 409 of the other's change.
 TEST_P(DashboardServiceTest, TwoNodesExecutingAResolvedInstanceAtOnceBothAnswer) {
-  service::InstanceStore other_instances;
-  service::SharedInstances other_shared(*store_, other_instances, kIdleTtl);
+  service::instance::InstanceStore other_instances;
+  service::instance::SharedInstances other_shared(*store_, other_instances, kIdleTtl);
   service::dashboard::DashboardService other(*objects_, *definitions_, other_instances,
                                              other_shared);
   for (int round = 0; round < 10; ++round) {
-    const std::string instance = CreateOverview({.resolve_only = true});
+    const std::string instance = CreateOverview(
+        {.resolve_only = true, .filters = {}, .target_page_key = {}, .bookmark_id = {}});
     other.Status(Caller(), overview_, instance);  // the other node holds it, resolved
     std::optional<Error> errors[2];
     auto read_on = [&](service::dashboard::DashboardService& node, std::optional<Error>& error) {
@@ -617,7 +640,10 @@ class DashboardServiceWithoutItemCubeTest : public DashboardServiceTest {
 TEST_P(DashboardServiceWithoutItemCubeTest, AVisualizationOfAnUnpublishedCubeFailsAlone) {
   for (bool parallel : {false, true}) {
     SCOPED_TRACE(parallel ? "parallel" : "sequential");
-    const std::string instance = CreateOverview({.enable_parallel_rendering = parallel});
+    const std::string instance = CreateOverview({.enable_parallel_rendering = parallel,
+                                                 .filters = {},
+                                                 .target_page_key = {},
+                                                 .bookmark_id = {}});
     auto failed = ErrorFrom([&] { Visualization(instance, "W8", {"Revenue", "Cost"}); });
     ASSERT_TRUE(failed);
     EXPECT_EQ(failed->code(), ErrorCode::kEngine) << failed->message();

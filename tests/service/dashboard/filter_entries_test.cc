@@ -1,7 +1,7 @@
 // Filter entries on a hand-built two-chapter dashboard: how entries find their selector,
 // clearing, synchronized selectors, the refusals that need no data, and members whose faults
 // refuse only when the selector reads them. (How a body becomes entries is
-// api/dashboard_requests.h's, tested in tests/api.)
+// api/dashboard/dashboard_requests.h's, tested in tests/api.)
 #include "service/dashboard/filter_entries.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
-// Filter entries built the way api/dashboard_requests.h reads them from a body, for tests of the
-// service layer (which does not link the API layer). Each builder names the body it stands for.
+// Filter entries built the way api/dashboard/dashboard_requests.h reads them from a body, for tests
+// of the service layer (which does not link the API layer). Each builder names the body it stands
+// for.
 #pragma once
 
 #include <optional>

@@ -1,7 +1,7 @@
 // The migration record: its public JSON as mstrio-py reads it, the stored round trip,
 // showContent, the short form, and the parts read alone for request bodies and the status file.
-// Expected JSON is written out from the public samples (tests/api/migration_requests_test.cc
-// reads the request bodies).
+// Expected JSON is written out from the public samples
+// (tests/api/migration/migration_requests_test.cc reads the request bodies).
 #include "service/migration/migration_record.h"
 
 #include <gtest/gtest.h>

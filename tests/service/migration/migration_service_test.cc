@@ -12,7 +12,7 @@
 
 #include "core/error.h"
 #include "model/well_known.h"
-#include "service/bundle_service.h"
+#include "service/bundle/bundle_service.h"
 #include "service/directory_service.h"
 #include "service/migration/migration_environments.h"
 #include "support/pg_cluster.h"
@@ -41,13 +41,18 @@ struct MigratingEnvironment : Environment {
         jobs(*store, {name, 2, std::chrono::milliseconds(30000)}),
         location(*store, packages),
         migrations(*store, jobs, location,
-                   {{"https://" + name + ".example.com/TesseraLibrary/", name}, "11.6.0200.0001"}) {
+                   service::migration::MigrationServiceOptions{
+                       .environment = {"https://" + name + ".example.com/TesseraLibrary/", name},
+                       .platform_version = "11.6.0200.0001",
+                       .scratch_dir = {},
+                       .before_creation_commit = {},
+                       .before_import_commit = {}}) {
     migrations.RegisterJobs();
   }
   // A job still running (a test that failed early) must not outlive the service it runs in.
   ~MigratingEnvironment() { jobs.Stop(); }
 
-  service::Principal Administrator() {
+  service::session::Principal Administrator() {
     return service::DirectoryService(*store).LoadPrincipal(kAdministrator);
   }
 
@@ -87,7 +92,7 @@ class MigrationServiceTest : public ::testing::TestWithParam<StoreBackend> {
     source_ = std::make_unique<MigratingEnvironment>(GetParam(), "dev", packages_.path());
     target_ = std::make_unique<MigratingEnvironment>(GetParam(), "prod", packages_.path());
     service::DirectoryService(*source_->store).Bootstrap(std::nullopt);
-    project_ = service::BundleService(*source_->store)
+    project_ = service::bundle::BundleService(*source_->store)
                    .Import(source_->Administrator(), kDemoBundle)
                    .project_id;
     CloneProject(*source_, *target_, project_);
@@ -229,9 +234,14 @@ TEST_P(MigrationServiceTest, ATruncatedPackageIsRefusedBeforeTheImportStarts) {
 TEST_P(MigrationServiceTest, APackageOverTheLimitIsCreateFailedAndLeavesNoFile) {
   service::JobRunner small_jobs(*source_->store,
                                 {"dev-small", 1, std::chrono::milliseconds(30000)});
-  service::migration::MigrationService small(
-      *source_->store, small_jobs, source_->location,
-      {{"https://dev.example.com/", "dev"}, "11.6.0200.0001", 2048});
+  service::migration::MigrationService small(*source_->store, small_jobs, source_->location,
+                                             service::migration::MigrationServiceOptions{
+                                                 .environment = {"https://dev.example.com/", "dev"},
+                                                 .platform_version = "11.6.0200.0001",
+                                                 .max_package_bytes = 2048,
+                                                 .scratch_dir = {},
+                                                 .before_creation_commit = {},
+                                                 .before_import_commit = {}});
   small.RegisterJobs();
   auto admin = source_->Administrator();
   service::migration::CreateRequest merge;
@@ -290,7 +300,12 @@ TEST_P(MigrationServiceTest, AStoppedTargetLeavesItsImportFailedNotRunning) {
   service::JobRunner restarted(*target_->store, {"prod", 2, std::chrono::milliseconds(30000)});
   service::migration::MigrationService after_restart(
       *target_->store, restarted, target_->location,
-      {{"https://prod.example.com/", "prod"}, "11.6.0200.0001"});
+      service::migration::MigrationServiceOptions{
+          .environment = {"https://prod.example.com/", "prod"},
+          .platform_version = "11.6.0200.0001",
+          .scratch_dir = {},
+          .before_creation_commit = {},
+          .before_import_commit = {}});
   after_restart.RegisterJobs();
   restarted.Recover();
 
@@ -307,8 +322,12 @@ TEST_P(MigrationServiceTest, ARunningImportShowsItsProgressOnTheNodeThatRunsIt) 
   std::promise<void> applied;
   std::promise<void> resume;
   std::shared_future<void> resumed = resume.get_future().share();
-  service::migration::MigrationServiceOptions options{{"https://prod.example.com/", "prod"},
-                                                      "11.6.0200.0001"};
+  service::migration::MigrationServiceOptions options{
+      .environment = {"https://prod.example.com/", "prod"},
+      .platform_version = "11.6.0200.0001",
+      .scratch_dir = {},
+      .before_creation_commit = {},
+      .before_import_commit = {}};
   options.before_import_commit = [&] {
     applied.set_value();
     resumed.wait();
@@ -348,8 +367,12 @@ TEST_P(MigrationServiceTest, AContentListIsStoredBesideItsRecordUntilThePackageH
   std::promise<void> written;
   std::promise<void> resume;
   std::shared_future<void> resumed = resume.get_future().share();
-  service::migration::MigrationServiceOptions options{{"https://dev.example.com/", "dev"},
-                                                      "11.6.0200.0001"};
+  service::migration::MigrationServiceOptions options{
+      .environment = {"https://dev.example.com/", "dev"},
+      .platform_version = "11.6.0200.0001",
+      .scratch_dir = {},
+      .before_creation_commit = {},
+      .before_import_commit = {}};
   options.before_creation_commit = [&] {
     written.set_value();
     resumed.wait();
@@ -417,13 +440,18 @@ TEST(MigrationStorageOutage, TheSourcesStorageStoppedDuringCreationLeavesCreateF
       {.url = cluster.url(), .retry_interval = std::chrono::milliseconds(200)});
   service::DirectoryService(*store).Bootstrap(std::nullopt);
   auto admin = service::DirectoryService(*store).LoadPrincipal(kAdministrator);
-  std::string project = service::BundleService(*store).Import(admin, kDemoBundle).project_id;
+  std::string project =
+      service::bundle::BundleService(*store).Import(admin, kDemoBundle).project_id;
   std::promise<void> written;
   std::promise<void> resume;
   std::shared_future<void> resumed = resume.get_future().share();
   std::atomic<bool> first{true};
-  service::migration::MigrationServiceOptions options{{"https://dev.example.com/", "dev"},
-                                                      "11.6.0200.0001"};
+  service::migration::MigrationServiceOptions options{
+      .environment = {"https://dev.example.com/", "dev"},
+      .platform_version = "11.6.0200.0001",
+      .scratch_dir = {},
+      .before_creation_commit = {},
+      .before_import_commit = {}};
   options.before_creation_commit = [&] {
     if (first.exchange(false)) {
       written.set_value();

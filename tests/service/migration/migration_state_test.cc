@@ -2,7 +2,7 @@
 // message and leaves the record untouched; legal transitions change exactly what they should, and
 // asking for the current state again changes nothing. (The refusals of an import body that is
 // not replicated or not the path's migration are the body parser's:
-// tests/api/migration_requests_test.cc.)
+// tests/api/migration/migration_requests_test.cc.)
 #include "service/migration/migration_state.h"
 
 #include <gtest/gtest.h>

@@ -29,10 +29,10 @@
 #include "model/package/entry.h"
 #include "model/package/settings.h"
 #include "model/well_known.h"
-#include "service/bundle_service.h"
+#include "service/bundle/bundle_service.h"
 #include "service/directory_service.h"
-#include "storage/package_format.h"
-#include "storage/package_reader.h"
+#include "storage/package/format.h"
+#include "storage/package/reader.h"
 #include "support/store_backend_test.h"
 #include "support/temp_dir.h"
 
@@ -47,7 +47,7 @@ const std::filesystem::path kDemoBundle = TESSERA_SOURCE_DIR "/demo/tutorial";
 
 // What a package file holds, read back with the package reader.
 struct PackageContents {
-  storage::PackageManifest manifest;
+  storage::package::PackageManifest manifest;
   Json content = Json::array();
   std::vector<model::package::PackageObject> objects;  // in file order
 };
@@ -80,7 +80,8 @@ class PackageBuilderTest : public StoreBackendTest {
     service::DirectoryService directory(*store_);
     directory.Bootstrap(std::nullopt);
     auto administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-    project_id_ = service::BundleService(*store_).Import(administrator, kDemoBundle).project_id;
+    project_id_ =
+        service::bundle::BundleService(*store_).Import(administrator, kDemoBundle).project_id;
     store_->Read([&](MetadataTransaction& tx) { objects_ = tx.ListObjects(project_id_, {}); });
   }
 
@@ -149,10 +150,10 @@ class PackageBuilderTest : public StoreBackendTest {
 
   PackageContents Read(const std::filesystem::path& path) {
     PackageContents contents;
-    storage::PackageReader reader(path);
+    storage::package::PackageReader reader(path);
     contents.manifest = reader.manifest();
-    contents.content = storage::ReadContentList(reader);
-    storage::PackageEntry entry;
+    contents.content = storage::package::ReadContentList(reader);
+    storage::package::PackageEntry entry;
     while (reader.Next(entry)) {
       contents.objects.push_back(model::package::EntryFromJson(ParseJson(entry.json), project_id_));
     }
@@ -225,7 +226,9 @@ TEST_P(PackageBuilderTest, APackageHoldsExactlyTheListedObjectsAndTheFoldersAbov
   EXPECT_EQ(Explicit(package), listed);
   EXPECT_EQ(ImplicitFolderIds(package), FoldersAbove(listed));
   for (const auto& object : package.objects) {
-    if (object.implicit_folder) EXPECT_EQ(object.record.type, model::kTypeFolder);
+    if (object.implicit_folder) {
+      EXPECT_EQ(object.record.type, model::kTypeFolder);
+    }
   }
   EXPECT_EQ(built.object_count, static_cast<int64_t>(package.objects.size()));
   EXPECT_EQ(package.manifest.object_count, built.object_count);
@@ -287,7 +290,9 @@ TEST_P(PackageBuilderTest, ObjectsComeInImportOrderThenById) {
       // A folder comes after its parent when the package holds the parent.
       bool parent_held = false;
       for (const auto& other : package.objects) parent_held |= other.record.id == record.folder_id;
-      if (parent_held) EXPECT_TRUE(seen.count(record.folder_id)) << record.name;
+      if (parent_held) {
+        EXPECT_TRUE(seen.count(record.folder_id)) << record.name;
+      }
     }
     seen.insert(record.id);
     if (i == 0) continue;
@@ -308,7 +313,7 @@ TEST_P(PackageBuilderTest, TheFileIsAnIntactPackageWhoseDigestAndSizeAreTheResul
   EXPECT_EQ(built.file.size_bytes, static_cast<int64_t>(std::filesystem::file_size(path)));
   EXPECT_EQ(built.file.sha256, FileSha256(path));
   EXPECT_EQ(built.file.sha256.size(), 64u);
-  EXPECT_EQ(storage::VerifyPackage(path).object_count, built.object_count);
+  EXPECT_EQ(storage::package::VerifyPackage(path).object_count, built.object_count);
   EXPECT_EQ(FilesIn(packages_.path()), std::vector<std::string>{"package.mmp"});
   EXPECT_TRUE(std::filesystem::is_empty(scratch_.path()));
 
@@ -379,7 +384,7 @@ TEST_P(PackageBuilderTest, APackageOverTheByteLimitIsRefusedAndLeavesNoFile) {
   try {
     service::migration::BuildPackage(*store_, scope, options);
     ADD_FAILURE() << "a package over the limit was written";
-  } catch (const storage::PackageTooLarge& too_large) {
+  } catch (const storage::package::PackageTooLarge& too_large) {
     EXPECT_LT(too_large.objects_written(), static_cast<int64_t>(objects_.size()));
   }
   EXPECT_FALSE(std::filesystem::exists(options.path));

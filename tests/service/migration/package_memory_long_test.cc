@@ -12,7 +12,7 @@
 #include "model/package/settings.h"
 #include "model/semantic.h"
 #include "model/well_known.h"
-#include "service/bundle_service.h"
+#include "service/bundle/bundle_service.h"
 #include "service/directory_service.h"
 #include "service/migration/migration_environments.h"
 #include "service/migration/package_builder.h"
@@ -60,8 +60,9 @@ class PackageMemory : public ::testing::Test {
     service::DirectoryService directory(*source_->store);
     directory.Bootstrap(std::nullopt);
     auto administrator = directory.LoadPrincipal(std::string(model::kAdministratorUserId));
-    project_ =
-        service::BundleService(*source_->store).Import(administrator, kDemoBundle).project_id;
+    project_ = service::bundle::BundleService(*source_->store)
+                   .Import(administrator, kDemoBundle)
+                   .project_id;
     CloneProject(*source_, *target_, project_);
     AddBulkMetrics();
   }

@@ -15,7 +15,7 @@
 #include "model/package/settings.h"
 #include "model/semantic.h"
 #include "model/well_known.h"
-#include "service/bundle_service.h"
+#include "service/bundle/bundle_service.h"
 #include "service/directory_service.h"
 #include "service/migration/migration_environments.h"
 #include "service/migration/package_builder.h"
@@ -42,8 +42,9 @@ class PackageMigration : public ::testing::TestWithParam<StoreBackend> {
     service::DirectoryService directory(*source_->store);
     directory.Bootstrap(std::nullopt);
     auto administrator = directory.LoadPrincipal(kAdministrator);
-    project_ =
-        service::BundleService(*source_->store).Import(administrator, kDemoBundle).project_id;
+    project_ = service::bundle::BundleService(*source_->store)
+                   .Import(administrator, kDemoBundle)
+                   .project_id;
     CloneSourceIntoTarget();
   }
 

@@ -36,11 +36,11 @@ class MigrationStatusSync : public ::testing::Test {
 
   std::filesystem::path StatusFile() {
     return location_.Resolve(
-        storage::StatusFileRelativePath(record_.package_info.id, record_.import_info.id));
+        storage::package::StatusFileRelativePath(record_.package_info.id, record_.import_info.id));
   }
 
   TempDir dir_;
-  storage::PackageLocation location_;
+  storage::package::PackageLocation location_;
   Timestamp now_ = Now();
   service::migration::MigrationRecord record_;
 };

@@ -13,9 +13,9 @@
 namespace tessera::testing {
 namespace {
 
-using service::Principal;
 using service::migration::StorageLocationRequest;
 using service::migration::StorageLocationService;
+using service::session::Principal;
 
 Principal Administrator() {
   Principal principal;
@@ -25,7 +25,7 @@ Principal Administrator() {
 }
 
 StorageLocationRequest FileSystem(const std::filesystem::path& location) {
-  return {.location = location};
+  return {.location = location, .alias = {}};
 }
 
 ErrorCode CodeOf(const std::function<void()>& call) {
@@ -58,7 +58,7 @@ TEST_P(StorageLocation, AServerWithoutADirectoryIsNotConfigured) {
     FAIL() << "a location was returned";
   } catch (const Error& error) {
     EXPECT_EQ(error.code(), ErrorCode::kServiceUnavailable);
-    EXPECT_EQ(error.message(), storage::kLocationNotConfiguredMessage);
+    EXPECT_EQ(error.message(), storage::package::kLocationNotConfiguredMessage);
   }
   EXPECT_EQ(service.Describe(Administrator())["sharedFileStore"]["type"], "unset");
   EXPECT_EQ(service.Describe(Administrator())["sharedFileStore"]["configured"], false);
@@ -88,7 +88,7 @@ TEST_P(StorageLocation, UnsetGoesBackToTheConfiguredDirectory) {
   StorageLocationService service(*store_, configured_.path());
   service.Configure(Administrator(), FileSystem(other_.path()));
 
-  service.Configure(Administrator(), {.unset = true});
+  service.Configure(Administrator(), {.unset = true, .location = {}, .alias = {}});
 
   EXPECT_EQ(service.Require().root(), configured_.path());
 }

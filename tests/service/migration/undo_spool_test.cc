@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "model/object.h"
-#include "storage/package_reader.h"
+#include "storage/package/reader.h"
 #include "support/temp_dir.h"
 
 namespace tessera::testing {
@@ -23,9 +23,9 @@ model::ObjectRecord Object(const std::string& id) {
   return record;
 }
 
-storage::PackageManifest UndoManifest() {
-  storage::PackageManifest manifest;
-  manifest.kind = storage::PackageFileKind::kUndo;
+storage::package::PackageManifest UndoManifest() {
+  storage::package::PackageManifest manifest;
+  manifest.kind = storage::package::PackageFileKind::kUndo;
   manifest.import_id = "FEDCBA9876543210FEDCBA9876543210";
   manifest.platform_version = "11.6.0200.0001";
   manifest.package_id = "0123456789ABCDEF0123456789ABCDEF";
@@ -48,7 +48,7 @@ TEST(UndoSpool, WritingThePackageLeavesOnlyThePackageBeforeTheSpoolIsDestroyed) 
 
   EXPECT_EQ(FileNames(undo_path.parent_path()),
             std::vector<std::string>{"FEDCBA9876543210FEDCBA9876543210.mmp"});
-  EXPECT_EQ(storage::VerifyPackage(undo_path).object_count, 2);
+  EXPECT_EQ(storage::package::VerifyPackage(undo_path).object_count, 2);
 }
 
 TEST(UndoSpool, RemoveFilesClearsWhatAKilledImportLeft) {
