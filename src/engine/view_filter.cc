@@ -145,7 +145,8 @@ std::optional<std::string> IsoDate(std::string_view text) {
     return std::nullopt;
   }
   if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1) return std::nullopt;
-  std::array<char, 16> buffer;
+  // Room for any three ints, not only a date's: GCC at -O3 refuses a buffer they might overflow.
+  std::array<char, 40> buffer;
   std::snprintf(buffer.data(), buffer.size(), "%04d-%02d-%02d", year, month, day);
   return std::string(buffer.data());
 }

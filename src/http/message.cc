@@ -83,17 +83,19 @@ std::vector<std::string> QueryParams::GetList(std::string_view name) const {
 bool QueryParams::Has(std::string_view name) const { return Get(name).has_value(); }
 
 Response Response::Json(int status, std::string json_body) {
+  return Text(status, std::string(kJsonContentType), std::move(json_body));
+}
+
+Response Response::Text(int status, std::string content_type, std::string body) {
   Response response;
   response.status = status;
-  response.headers.Set("Content-Type", std::string(kJsonContentType));
-  response.body = std::move(json_body);
+  response.headers.Set("Content-Type", std::move(content_type));
+  response.body = std::move(body);
   return response;
 }
 
 Response Response::File(int status, std::string path, std::string content_type) {
-  Response response;
-  response.status = status;
-  response.headers.Set("Content-Type", std::move(content_type));
+  Response response = Text(status, std::move(content_type), "");
   response.body_file = std::move(path);
   return response;
 }

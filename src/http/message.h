@@ -86,6 +86,8 @@ struct Response {
   std::string route;
 
   static Response Json(int status, std::string json_body);
+  // `body` sent as it is, e.g. an HTML page or the Prometheus text format.
+  static Response Text(int status, std::string content_type, std::string body);
   static Response File(int status, std::string path, std::string content_type);
   static Response Empty(int status);
   bool is_json() const;

@@ -50,11 +50,18 @@ class DashboardParser {
   }
 
  private:
-  Chapter ParseChapter(const Json& node, const std::string& path) {
+  // A chapter, page or visualization: an object with the key and the optional name each has.
+  template <typename Part>
+  Part KeyedPart(const Json& node, const std::string& path) {
     CheckObject(node, path);
-    Chapter chapter;
-    chapter.key = Key(node, path);
-    chapter.name = OptionalString(node, "name", path).value_or("");
+    Part part;
+    part.key = Key(node, path);
+    part.name = OptionalString(node, "name", path).value_or("");
+    return part;
+  }
+
+  Chapter ParseChapter(const Json& node, const std::string& path) {
+    Chapter chapter = KeyedPart<Chapter>(node, path);
     chapter_key_ = chapter.key;
     page_key_.clear();
     EachOf(node, "filters", path, [&](const Json& item, const std::string& at) {
@@ -71,10 +78,7 @@ class DashboardParser {
   }
 
   Page ParsePage(const Json& node, const std::string& path) {
-    CheckObject(node, path);
-    Page page;
-    page.key = Key(node, path);
-    page.name = OptionalString(node, "name", path).value_or("");
+    Page page = KeyedPart<Page>(node, path);
     page_key_ = page.key;
     EachOf(node, "visualizations", path, [&](const Json& item, const std::string& at) {
       page.visualizations.push_back(ParseVisualization(item, at));
@@ -86,10 +90,7 @@ class DashboardParser {
   }
 
   Visualization ParseVisualization(const Json& node, const std::string& path) {
-    CheckObject(node, path);
-    Visualization visualization;
-    visualization.key = Key(node, path);
-    visualization.name = OptionalString(node, "name", path).value_or("");
+    Visualization visualization = KeyedPart<Visualization>(node, path);
     visualization.visualization_type =
         OptionalString(node, "visualizationType", path).value_or("grid");
     visualization.dataset_id = Id(node, "dataset", path);

@@ -82,6 +82,22 @@ AttributeForm ReadForm(const DefinitionReader& reader, const Json& json, const s
                        reader.String(json, "column", FieldPath(path, "column"))};
 }
 
+// The elements of the array `key` of `definition`, each read by `read_element` (ReadColumn,
+// ReadForm). The array may not be empty (`need` says what is needed then) and the elements'
+// names must differ.
+template <typename ReadElement>
+auto ReadNamedElements(const DefinitionReader& reader, const Json& definition, std::string_view key,
+                       std::string_view need, ReadElement read_element) {
+  const Json& items = reader.Array(definition, key, key);
+  if (items.empty()) reader.Fail(key, need);
+  std::vector<decltype(read_element(reader, items.front(), std::string()))> elements;
+  for (size_t i = 0; i < items.size(); ++i) {
+    elements.push_back(read_element(reader, items[i], IndexPath(key, i)));
+  }
+  RejectRepeatedNames(reader, elements, key);
+  return elements;
+}
+
 ArithmeticExpression ReadExpression(const DefinitionReader& reader, const Json& definition) {
   std::string text = reader.String(definition, "expression", "expression");
   try {
@@ -276,12 +292,8 @@ Table ParseTable(const ObjectRecord& record) {
   const Json& definition = reader.definition();
   Table table{
       record.id, record.name, reader.String(definition, "physicalName", "physicalName"), {}};
-  const Json& columns = reader.Array(definition, "columns", "columns");
-  if (columns.empty()) reader.Fail("columns", "a table needs at least one column");
-  for (size_t i = 0; i < columns.size(); ++i) {
-    table.columns.push_back(ReadColumn(reader, columns[i], IndexPath("columns", i)));
-  }
-  RejectRepeatedNames(reader, table.columns, "columns");
+  table.columns = ReadNamedElements(reader, definition, "columns",
+                                    "a table needs at least one column", ReadColumn);
   return table;
 }
 
@@ -293,12 +305,8 @@ Attribute ParseAttribute(const ObjectRecord& record) {
   attribute.name = record.name;
   attribute.lookup_table_id = reader.Id(definition, "lookupTable", "lookupTable");
   attribute.parent_id = reader.OptionalId(definition, "parent", "parent");
-  const Json& forms = reader.Array(definition, "forms", "forms");
-  if (forms.empty()) reader.Fail("forms", "an attribute needs at least its ID form");
-  for (size_t i = 0; i < forms.size(); ++i) {
-    attribute.forms.push_back(ReadForm(reader, forms[i], IndexPath("forms", i)));
-  }
-  RejectRepeatedNames(reader, attribute.forms, "forms");
+  attribute.forms = ReadNamedElements(reader, definition, "forms",
+                                      "an attribute needs at least its ID form", ReadForm);
   return attribute;
 }
 

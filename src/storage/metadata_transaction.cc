@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/strings.h"
+#include "storage/row_reader.h"
 
 namespace tessera::storage {
 namespace {
@@ -77,28 +78,21 @@ SqlParams ObjectParams(const ObjectRecord& object) {
           DumpJson(object.definition)};
 }
 
-// Reads the object columns starting at `first` (in kObjectColumns order).
-ObjectRecord ObjectFromRow(const SqlRow& row, size_t first = 0) {
-  auto cell = [&](size_t i) -> const SqlValue& { return row.at(first + i); };
+// Reads the object columns at the reader's position (in kObjectColumns order).
+ObjectRecord ReadObject(RowReader& cells) {
   ObjectRecord object;
-  object.project_id = AsText(cell(0));
-  object.id = AsText(cell(1));
-  object.type = static_cast<int>(AsInt(cell(2)));
-  object.subtype = static_cast<int>(AsInt(cell(3)));
-  object.ext_type = static_cast<int>(AsInt(cell(4)));
-  object.name = AsText(cell(5));
-  object.description = AsText(cell(6));
-  object.abbreviation = AsText(cell(7));
-  object.folder_id = AsText(cell(8));
-  object.owner_id = AsText(cell(9));
-  object.version = AsText(cell(10));
-  object.created = FromUnixMillis(AsInt(cell(11)));
-  object.modified = FromUnixMillis(AsInt(cell(12)));
-  object.hidden = AsInt(cell(13)) != 0;
-  object.certified = AsInt(cell(14)) != 0;
-  object.acl = model::AclFromJson(AsJson(cell(15), "objects.acl_json"));
-  object.definition = AsJson(cell(16), "objects.definition_json");
+  cells.Read(object.project_id, object.id, object.type, object.subtype, object.ext_type,
+             object.name, object.description, object.abbreviation, object.folder_id,
+             object.owner_id, object.version, object.created, object.modified, object.hidden,
+             object.certified);
+  object.acl = model::AclFromJson(cells.JsonText("objects.acl_json"));
+  object.definition = cells.JsonText("objects.definition_json");
   return object;
+}
+
+ObjectRecord ObjectFromRow(const SqlRow& row) {
+  RowReader cells(row);
+  return ReadObject(cells);
 }
 
 void SortByTypeAndName(std::vector<ObjectRecord>& objects) {
@@ -121,26 +115,28 @@ SqlParams IntParams(const std::vector<int>& values) {
   return params;
 }
 
+constexpr std::string_view kSessionColumns =
+    "token_hash, session_id, user_id, application_type, created_ms, last_active_ms, "
+    "idle_timeout_seconds";
+
 SessionRecord SessionFromRow(const SqlRow& row) {
+  RowReader cells(row);
   SessionRecord session;
-  session.token_hash = AsText(row.at(0));
-  session.session_id = AsText(row.at(1));
-  session.user_id = AsText(row.at(2));
-  session.application_type = static_cast<int>(AsInt(row.at(3)));
-  session.created = FromUnixMillis(AsInt(row.at(4)));
-  session.last_active = FromUnixMillis(AsInt(row.at(5)));
-  session.idle_timeout_seconds = static_cast<int>(AsInt(row.at(6)));
+  cells.Read(session.token_hash, session.session_id, session.user_id, session.application_type,
+             session.created, session.last_active, session.idle_timeout_seconds);
   return session;
 }
 
+constexpr std::string_view kSearchColumns =
+    "id, session_id, project_id, created_ms, object_ids_json";
+
 SearchRecord SearchFromRow(const SqlRow& row) {
+  RowReader cells(row);
   SearchRecord search;
-  search.id = AsText(row.at(0));
-  search.session_id = AsText(row.at(1));
-  search.project_id = AsText(row.at(2));
-  search.created = FromUnixMillis(AsInt(row.at(3)));
-  Json ids = AsJson(row.at(4), "searches.object_ids_json");
-  for (const auto& id : ids) search.object_ids.push_back(id.get<std::string>());
+  cells.Read(search.id, search.session_id, search.project_id, search.created);
+  for (const auto& id : cells.JsonText("searches.object_ids_json")) {
+    search.object_ids.push_back(id.get<std::string>());
+  }
   return search;
 }
 
@@ -153,10 +149,10 @@ constexpr std::string_view kCubeSnapshotColumns =
     "project_id, state, data_json, created_ms, updated_ms";
 
 CubeSnapshotRecord CubeSnapshotFromRow(const SqlRow& row) {
+  RowReader cells(row);
   CubeSnapshotRecord snapshot;
-  snapshot.project_id = AsText(row.at(0));
-  snapshot.state = AsText(row.at(1));
-  Json data = AsJson(row.at(2), "cube_snapshots.data_json");
+  cells.Read(snapshot.project_id, snapshot.state);
+  Json data = cells.JsonText("cube_snapshots.data_json");
   snapshot.cube_id = data.value("cubeId", "");
   snapshot.error_message = data.value("errorMessage", "");
   snapshot.snapshot_file = data.value("snapshotFile", "");
@@ -168,8 +164,7 @@ CubeSnapshotRecord CubeSnapshotFromRow(const SqlRow& row) {
   snapshot.publish_job_id = data.value("publishJobId", "");
   snapshot.rows_file = data.value("rowsFile", "");
   snapshot.previous_snapshot_file = data.value("previousSnapshotFile", "");
-  snapshot.created = FromUnixMillis(AsInt(row.at(3)));
-  snapshot.updated = FromUnixMillis(AsInt(row.at(4)));
+  cells.Read(snapshot.created, snapshot.updated);
   return snapshot;
 }
 
@@ -197,12 +192,10 @@ Error ProjectNameTaken(const std::string& name) {
 
 std::vector<ObjectRecord> MetadataTransaction::SelectObjects(const std::string& where,
                                                              const SqlParams& params) {
-  auto rows = db_.Query(fmt::format("SELECT {} FROM objects WHERE {}", ObjectColumnList(""), where),
-                        params);
-  std::vector<ObjectRecord> objects;
-  objects.reserve(rows.size());
-  for (const auto& row : rows) objects.push_back(ObjectFromRow(row));
-  return objects;
+  return ReadRows(
+      db_.Query(fmt::format("SELECT {} FROM objects WHERE {}", ObjectColumnList(""), where),
+                params),
+      ObjectFromRow);
 }
 
 std::optional<ObjectRecord> MetadataTransaction::FindObject(const std::string& project_id,
@@ -302,23 +295,20 @@ namespace {
 
 constexpr char kObjectKeyListColumns[] = "id, type, subtype, folder_id, version, modified_ms";
 
-std::vector<ObjectKey> ObjectKeysFromRows(const std::vector<SqlRow>& rows) {
-  std::vector<ObjectKey> keys;
-  keys.reserve(rows.size());
-  for (const auto& row : rows) {
-    keys.push_back(ObjectKey{AsText(row.at(0)), static_cast<int>(AsInt(row.at(1))),
-                             static_cast<int>(AsInt(row.at(2))), AsText(row.at(3)),
-                             AsText(row.at(4)), FromUnixMillis(AsInt(row.at(5)))});
-  }
-  return keys;
+ObjectKey ObjectKeyFromRow(const SqlRow& row) {
+  RowReader cells(row);
+  ObjectKey key;
+  cells.Read(key.id, key.type, key.subtype, key.folder_id, key.version, key.modified);
+  return key;
 }
 
 }  // namespace
 
 std::vector<ObjectKey> MetadataTransaction::ListObjectKeys(const std::string& project_id) {
-  std::vector<ObjectKey> keys = ObjectKeysFromRows(
+  std::vector<ObjectKey> keys = ReadRows(
       db_.Query(fmt::format("SELECT {} FROM objects WHERE project_id = ?", kObjectKeyListColumns),
-                {project_id}));
+                {project_id}),
+      ObjectKeyFromRow);
   std::sort(keys.begin(), keys.end(),
             [](const ObjectKey& a, const ObjectKey& b) { return a.id < b.id; });
   return keys;
@@ -327,11 +317,11 @@ std::vector<ObjectKey> MetadataTransaction::ListObjectKeys(const std::string& pr
 std::vector<ObjectKey> MetadataTransaction::ListObjectKeysAfter(const std::string& project_id,
                                                                 const std::string& after_id,
                                                                 int64_t limit) {
-  return ObjectKeysFromRows(
-      db_.Query(fmt::format("SELECT {} FROM objects WHERE project_id = ? AND id > ? "
-                            "ORDER BY id LIMIT ?",
-                            kObjectKeyListColumns),
-                {project_id, after_id, limit}));
+  return ReadRows(db_.Query(fmt::format("SELECT {} FROM objects WHERE project_id = ? AND id > ? "
+                                        "ORDER BY id LIMIT ?",
+                                        kObjectKeyListColumns),
+                            {project_id, after_id, limit}),
+                  ObjectKeyFromRow);
 }
 
 // Dependencies
@@ -363,6 +353,19 @@ std::vector<std::string> MetadataTransaction::ListUsedBy(const std::string& proj
                 {project_id, object_id}));
 }
 
+namespace {
+
+constexpr std::string_view kDanglingUseColumns = "d.object_id, d.used_id";
+
+DanglingUse DanglingUseFromRow(const SqlRow& row) {
+  RowReader cells(row);
+  DanglingUse use;
+  cells.Read(use.object_id, use.used_id);
+  return use;
+}
+
+}  // namespace
+
 std::vector<DanglingUse> MetadataTransaction::ListDanglingUses(
     const std::string& project_id, const std::vector<std::string>& object_ids) {
   std::vector<DanglingUse> dangling;
@@ -371,12 +374,12 @@ std::vector<DanglingUse> MetadataTransaction::ListDanglingUses(
     SqlParams params{project_id};
     params.insert(params.end(), object_ids.begin() + start, object_ids.begin() + start + count);
     auto rows = db_.Query(
-        fmt::format("SELECT d.object_id, d.used_id FROM dependencies d "
+        fmt::format("SELECT {} FROM dependencies d "
                     "LEFT JOIN objects o ON o.project_id = d.project_id AND o.id = d.used_id "
                     "WHERE d.project_id = ? AND d.object_id IN ({}) AND o.id IS NULL",
-                    Placeholders(count)),
+                    kDanglingUseColumns, Placeholders(count)),
         params);
-    for (const auto& row : rows) dangling.push_back({AsText(row.at(0)), AsText(row.at(1))});
+    for (auto& use : ReadRows(rows, DanglingUseFromRow)) dangling.push_back(std::move(use));
   }
   std::sort(dangling.begin(), dangling.end(), [](const DanglingUse& a, const DanglingUse& b) {
     return std::tie(a.object_id, a.used_id) < std::tie(b.object_id, b.used_id);
@@ -386,21 +389,32 @@ std::vector<DanglingUse> MetadataTransaction::ListDanglingUses(
 
 // Projects
 
+namespace {
+
+// A project's own columns, then its object's (`p` is projects, `o` its object row).
+const std::string& ProjectColumns() {
+  static const std::string columns = "p.status, p.alias, " + ObjectColumnList("o.");
+  return columns;
+}
+
+ProjectRecord ProjectFromRow(const SqlRow& row) {
+  RowReader cells(row);
+  ProjectRecord project;
+  cells.Read(project.status, project.alias);
+  project.object = ReadObject(cells);
+  return project;
+}
+
+}  // namespace
+
 std::vector<ProjectRecord> MetadataTransaction::SelectProjects(const std::string& where,
                                                                const SqlParams& params) {
-  auto rows = db_.Query(fmt::format("SELECT p.status, p.alias, {} FROM projects p "
-                                    "JOIN objects o ON o.project_id = '' AND o.id = p.id{}",
-                                    ObjectColumnList("o."), where.empty() ? "" : " WHERE " + where),
-                        params);
-  std::vector<ProjectRecord> projects;
-  projects.reserve(rows.size());
-  for (const auto& row : rows) {
-    ProjectRecord project;
-    project.status = static_cast<int>(AsInt(row.at(0)));
-    project.alias = AsText(row.at(1));
-    project.object = ObjectFromRow(row, 2);
-    projects.push_back(std::move(project));
-  }
+  auto projects =
+      ReadRows(db_.Query(fmt::format("SELECT {} FROM projects p "
+                                     "JOIN objects o ON o.project_id = '' AND o.id = p.id{}",
+                                     ProjectColumns(), where.empty() ? "" : " WHERE " + where),
+                         params),
+               ProjectFromRow);
   std::sort(projects.begin(), projects.end(), [](const ProjectRecord& a, const ProjectRecord& b) {
     return std::tie(a.object.name, a.object.id) < std::tie(b.object.name, b.object.id);
   });
@@ -448,24 +462,22 @@ void MetadataTransaction::PutProject(const ProjectRecord& project) {
 
 void MetadataTransaction::PutSession(const SessionRecord& session) {
   db_.Execute(
-      "INSERT INTO sessions (token_hash, session_id, user_id, application_type, created_ms, "
-      "last_active_ms, idle_timeout_seconds) VALUES (?, ?, ?, ?, ?, ?, ?) "
-      "ON CONFLICT (token_hash) DO UPDATE SET session_id = excluded.session_id, "
-      "user_id = excluded.user_id, application_type = excluded.application_type, "
-      "created_ms = excluded.created_ms, last_active_ms = excluded.last_active_ms, "
-      "idle_timeout_seconds = excluded.idle_timeout_seconds",
+      fmt::format("INSERT INTO sessions ({}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                  "ON CONFLICT (token_hash) DO UPDATE SET session_id = excluded.session_id, "
+                  "user_id = excluded.user_id, application_type = excluded.application_type, "
+                  "created_ms = excluded.created_ms, last_active_ms = excluded.last_active_ms, "
+                  "idle_timeout_seconds = excluded.idle_timeout_seconds",
+                  kSessionColumns),
       {session.token_hash, session.session_id, session.user_id, int64_t{session.application_type},
        ToUnixMillis(session.created), ToUnixMillis(session.last_active),
        int64_t{session.idle_timeout_seconds}});
 }
 
 std::optional<SessionRecord> MetadataTransaction::FindSession(const std::string& token_hash) {
-  auto rows = db_.Query(
-      "SELECT token_hash, session_id, user_id, application_type, created_ms, last_active_ms, "
-      "idle_timeout_seconds FROM sessions WHERE token_hash = ?",
-      {token_hash});
-  if (rows.empty()) return std::nullopt;
-  return SessionFromRow(rows.front());
+  return ReadFirstRow(
+      db_.Query(fmt::format("SELECT {} FROM sessions WHERE token_hash = ?", kSessionColumns),
+                {token_hash}),
+      SessionFromRow);
 }
 
 void MetadataTransaction::TouchSession(const std::string& token_hash, Timestamp last_active) {
@@ -502,21 +514,19 @@ int64_t MetadataTransaction::CountSessions() {
 void MetadataTransaction::PutSearch(const SearchRecord& search) {
   Json ids = Json::array();
   for (const auto& id : search.object_ids) ids.push_back(id);
-  db_.Execute(
-      "INSERT INTO searches (id, session_id, project_id, created_ms, object_ids_json) "
-      "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, "
-      "project_id = excluded.project_id, created_ms = excluded.created_ms, "
-      "object_ids_json = excluded.object_ids_json",
-      {search.id, search.session_id, search.project_id, ToUnixMillis(search.created),
-       DumpJson(ids)});
+  db_.Execute(fmt::format("INSERT INTO searches ({}) VALUES (?, ?, ?, ?, ?) "
+                          "ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, "
+                          "project_id = excluded.project_id, created_ms = excluded.created_ms, "
+                          "object_ids_json = excluded.object_ids_json",
+                          kSearchColumns),
+              {search.id, search.session_id, search.project_id, ToUnixMillis(search.created),
+               DumpJson(ids)});
 }
 
 std::optional<SearchRecord> MetadataTransaction::FindSearch(const std::string& id) {
-  auto rows = db_.Query(
-      "SELECT id, session_id, project_id, created_ms, object_ids_json FROM searches WHERE id = ?",
-      {id});
-  if (rows.empty()) return std::nullopt;
-  return SearchFromRow(rows.front());
+  return ReadFirstRow(
+      db_.Query(fmt::format("SELECT {} FROM searches WHERE id = ?", kSearchColumns), {id}),
+      SearchFromRow);
 }
 
 void MetadataTransaction::DeleteSearchesOfSession(const std::string& session_id) {
@@ -538,23 +548,20 @@ void MetadataTransaction::PutCubeSnapshot(const CubeSnapshotRecord& snapshot) {
 
 std::optional<CubeSnapshotRecord> MetadataTransaction::FindCubeSnapshot(
     const std::string& project_id, const std::string& cube_id, bool for_update) {
-  auto rows =
+  return ReadFirstRow(
       db_.Query(fmt::format("SELECT {} FROM cube_snapshots WHERE id = ? AND kind = 'cube'{}",
                             kCubeSnapshotColumns, for_update ? LockClause() : ""),
-                {CubeSnapshotKey(project_id, cube_id)});
-  if (rows.empty()) return std::nullopt;
-  return CubeSnapshotFromRow(rows.front());
+                {CubeSnapshotKey(project_id, cube_id)}),
+      CubeSnapshotFromRow);
 }
 
 std::vector<CubeSnapshotRecord> MetadataTransaction::ListCubeSnapshots(
     const std::string& project_id) {
-  auto rows =
+  auto snapshots = ReadRows(
       db_.Query(fmt::format("SELECT {} FROM cube_snapshots WHERE project_id = ? AND kind = 'cube'",
                             kCubeSnapshotColumns),
-                {project_id});
-  std::vector<CubeSnapshotRecord> snapshots;
-  snapshots.reserve(rows.size());
-  for (const auto& row : rows) snapshots.push_back(CubeSnapshotFromRow(row));
+                {project_id}),
+      CubeSnapshotFromRow);
   std::sort(snapshots.begin(), snapshots.end(),
             [](const CubeSnapshotRecord& a, const CubeSnapshotRecord& b) {
               return a.cube_id < b.cube_id;

@@ -1,18 +1,24 @@
+#include <fmt/format.h>
+
+#include <string_view>
+
 #include "storage/metadata_transaction.h"
+#include "storage/row_reader.h"
 
 namespace tessera::storage {
 namespace {
 
+// The row's `state` column is not read: instances leave it ''. `updated_ms` is the last use.
+constexpr std::string_view kInstanceColumns =
+    "id, session_id, project_id, kind, revision, data_json, created_ms, updated_ms";
+
 InstanceRecord InstanceFromRow(const SqlRow& row) {
+  RowReader cells(row);
   InstanceRecord instance;
-  instance.id = AsText(row.at(0));
-  instance.session_id = AsText(row.at(1));
-  instance.project_id = AsText(row.at(2));
-  instance.kind = AsText(row.at(3));
-  instance.revision = AsInt(row.at(4));
-  instance.data = AsJson(row.at(5), "instances.data_json");
-  instance.created = FromUnixMillis(AsInt(row.at(6)));
-  instance.last_used = FromUnixMillis(AsInt(row.at(7)));
+  cells.Read(instance.id, instance.session_id, instance.project_id, instance.kind,
+             instance.revision);
+  instance.data = cells.JsonText("instances.data_json");
+  cells.Read(instance.created, instance.last_used);
   return instance;
 }
 
@@ -39,12 +45,9 @@ bool MetadataTransaction::ReviseInstance(const InstanceRecord& instance,
 }
 
 std::optional<InstanceRecord> MetadataTransaction::FindInstance(const std::string& id) {
-  auto rows = db_.Query(
-      "SELECT id, session_id, project_id, kind, revision, data_json, created_ms, updated_ms "
-      "FROM instances WHERE id = ?",
-      {id});
-  if (rows.empty()) return std::nullopt;
-  return InstanceFromRow(rows.front());
+  return ReadFirstRow(
+      db_.Query(fmt::format("SELECT {} FROM instances WHERE id = ?", kInstanceColumns), {id}),
+      InstanceFromRow);
 }
 
 std::optional<int64_t> MetadataTransaction::InstanceRevision(const std::string& id) {

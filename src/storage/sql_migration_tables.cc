@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "storage/metadata_transaction.h"
+#include "storage/row_reader.h"
 
 namespace tessera::storage {
 namespace {
@@ -16,18 +17,13 @@ constexpr std::string_view kMigrationColumns =
     "record_json, internal_json, created_ms, updated_ms";
 
 MigrationRow MigrationFromRow(const SqlRow& row) {
+  RowReader cells(row);
   MigrationRow migration;
-  migration.role = AsText(row.at(0));
-  migration.migration_id = AsText(row.at(1));
-  migration.package_id = AsText(row.at(2));
-  migration.purpose = AsText(row.at(3));
-  migration.project_id = AsText(row.at(4));
-  migration.package_status = AsText(row.at(5));
-  migration.import_status = AsText(row.at(6));
-  migration.record = AsJson(row.at(7), "migration_records.record_json");
-  migration.internal = AsJson(row.at(8), "migration_records.internal_json");
-  migration.created = FromUnixMillis(AsInt(row.at(9)));
-  migration.updated = FromUnixMillis(AsInt(row.at(10)));
+  cells.Read(migration.role, migration.migration_id, migration.package_id, migration.purpose,
+             migration.project_id, migration.package_status, migration.import_status);
+  migration.record = cells.JsonText("migration_records.record_json");
+  migration.internal = cells.JsonText("migration_records.internal_json");
+  cells.Read(migration.created, migration.updated);
   return migration;
 }
 
@@ -42,23 +38,23 @@ constexpr std::string_view kJobColumns =
     "id, kind, state, lease_owner, lease_expires_ms, data_json, created_ms, updated_ms";
 
 JobRecord JobFromRow(const SqlRow& row) {
+  RowReader cells(row);
   JobRecord job;
-  job.id = AsText(row.at(0));
-  job.kind = AsText(row.at(1));
-  job.state = AsText(row.at(2));
-  job.lease_owner = AsText(row.at(3));
-  job.lease_expires = FromUnixMillis(AsInt(row.at(4)));
-  job.data = AsJson(row.at(5), "jobs.data_json");
-  job.created = FromUnixMillis(AsInt(row.at(6)));
-  job.updated = FromUnixMillis(AsInt(row.at(7)));
+  cells.Read(job.id, job.kind, job.state, job.lease_owner, job.lease_expires);
+  job.data = cells.JsonText("jobs.data_json");
+  cells.Read(job.created, job.updated);
   return job;
 }
 
 constexpr std::string_view kSharedFileColumns = "id, data_json, created_ms, updated_ms";
 
 SharedFileRecord SharedFileFromRow(const SqlRow& row) {
-  return SharedFileRecord{AsText(row.at(0)), AsJson(row.at(1), "shared_files.data_json"),
-                          FromUnixMillis(AsInt(row.at(2))), FromUnixMillis(AsInt(row.at(3)))};
+  RowReader cells(row);
+  SharedFileRecord file;
+  cells.Read(file.id);
+  file.data = cells.JsonText("shared_files.data_json");
+  cells.Read(file.created, file.updated);
+  return file;
 }
 
 }  // namespace
@@ -72,12 +68,10 @@ std::string MetadataTransaction::LockClause() const {
 
 std::vector<MigrationRow> MetadataTransaction::SelectMigrations(const std::string& where,
                                                                 const SqlParams& params) {
-  auto rows = db_.Query(
-      fmt::format("SELECT {} FROM migration_records WHERE {}", kMigrationColumns, where), params);
-  std::vector<MigrationRow> migrations;
-  migrations.reserve(rows.size());
-  for (const auto& row : rows) migrations.push_back(MigrationFromRow(row));
-  return migrations;
+  return ReadRows(
+      db_.Query(fmt::format("SELECT {} FROM migration_records WHERE {}", kMigrationColumns, where),
+                params),
+      MigrationFromRow);
 }
 
 void MetadataTransaction::PutMigration(const MigrationRow& row) {
@@ -154,11 +148,9 @@ void MetadataTransaction::DeleteMigrationContent(const std::string& role,
 
 std::vector<JobRecord> MetadataTransaction::SelectJobs(const std::string& where,
                                                        const SqlParams& params) {
-  auto rows = db_.Query(fmt::format("SELECT {} FROM jobs WHERE {}", kJobColumns, where), params);
-  std::vector<JobRecord> jobs;
-  jobs.reserve(rows.size());
-  for (const auto& row : rows) jobs.push_back(JobFromRow(row));
-  return jobs;
+  return ReadRows(
+      db_.Query(fmt::format("SELECT {} FROM jobs WHERE {}", kJobColumns, where), params),
+      JobFromRow);
 }
 
 void MetadataTransaction::PutJob(const JobRecord& job) {
@@ -225,19 +217,18 @@ void MetadataTransaction::PutSetting(const std::string& key, const Json& value) 
 
 std::vector<SharedFileRecord> MetadataTransaction::SelectSharedFiles(const std::string& where,
                                                                      const SqlParams& params) {
-  auto rows = db_.Query(
-      fmt::format("SELECT {} FROM shared_files WHERE {}", kSharedFileColumns, where), params);
-  std::vector<SharedFileRecord> files;
-  files.reserve(rows.size());
-  for (const auto& row : rows) files.push_back(SharedFileFromRow(row));
-  return files;
+  return ReadRows(
+      db_.Query(fmt::format("SELECT {} FROM shared_files WHERE {}", kSharedFileColumns, where),
+                params),
+      SharedFileFromRow);
 }
 
 void MetadataTransaction::PutSharedFile(const SharedFileRecord& file) {
   db_.Execute(
-      "INSERT INTO shared_files (id, data_json, created_ms, updated_ms) VALUES (?, ?, ?, ?) "
-      "ON CONFLICT (id) DO UPDATE SET data_json = excluded.data_json, "
-      "created_ms = excluded.created_ms, updated_ms = excluded.updated_ms",
+      fmt::format("INSERT INTO shared_files ({}) VALUES (?, ?, ?, ?) "
+                  "ON CONFLICT (id) DO UPDATE SET data_json = excluded.data_json, "
+                  "created_ms = excluded.created_ms, updated_ms = excluded.updated_ms",
+                  kSharedFileColumns),
       {file.id, DumpJson(file.data), ToUnixMillis(file.created), ToUnixMillis(file.updated)});
 }
 

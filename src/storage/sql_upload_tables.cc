@@ -1,13 +1,37 @@
 #include <fmt/format.h>
 
+#include <string_view>
+
 #include "storage/metadata_transaction.h"
+#include "storage/row_reader.h"
 
 namespace tessera::storage {
 namespace {
 
-constexpr char kUploadSessionColumns[] =
+constexpr std::string_view kUploadSessionColumns =
     "id, project_id, dataset_id, user_id, tables_json, state, error, publish_started_ms, "
     "last_used_ms";
+
+UploadSessionRecord UploadSessionFromRow(const SqlRow& row) {
+  RowReader cells(row);
+  UploadSessionRecord session;
+  cells.Read(session.id, session.project_id, session.dataset_id, session.user_id);
+  session.tables = cells.JsonText("upload_sessions.tables_json");
+  cells.Read(session.state, session.error, session.publish_started, session.last_used);
+  return session;
+}
+
+// A chunk without its data, for listing what a session holds without reading its bytes.
+constexpr std::string_view kUploadChunkKeyColumns = "table_name, chunk_index, revision";
+
+UploadChunk UploadChunkKeyFromRow(const SqlRow& row) {
+  RowReader cells(row);
+  UploadChunk key;
+  cells.Read(key.table, key.index, key.revision);
+  return key;
+}
+
+constexpr std::string_view kUploadChunkColumns = "table_name, chunk_index, data, revision";
 
 // The text of `cell`, moved out of it: a chunk's bytes are not copied once more.
 std::string TakeText(SqlValue& cell) {
@@ -15,40 +39,30 @@ std::string TakeText(SqlValue& cell) {
   return AsText(cell);
 }
 
-UploadSessionRecord UploadSessionFromRow(const SqlRow& row) {
-  UploadSessionRecord session;
-  session.id = AsText(row.at(0));
-  session.project_id = AsText(row.at(1));
-  session.dataset_id = AsText(row.at(2));
-  session.user_id = AsText(row.at(3));
-  session.tables = AsJson(row.at(4), "upload_sessions.tables_json");
-  session.state = AsText(row.at(5));
-  session.error = AsText(row.at(6));
-  session.publish_started = FromUnixMillis(AsInt(row.at(7)));
-  session.last_used = FromUnixMillis(AsInt(row.at(8)));
-  return session;
+// The row is mutable because `data` is moved out of it, which a RowReader does not do.
+UploadChunk UploadChunkFromRow(SqlRow& row) {
+  return UploadChunk{AsText(row.at(0)), AsInt(row.at(1)), TakeText(row.at(2)), AsText(row.at(3))};
 }
 
 }  // namespace
 
 std::vector<UploadSessionRecord> MetadataTransaction::SelectUploadSessions(
     const std::string& where, const SqlParams& params) {
-  auto rows = db_.Query(
-      fmt::format("SELECT {} FROM upload_sessions WHERE {}", kUploadSessionColumns, where), params);
-  std::vector<UploadSessionRecord> sessions;
-  sessions.reserve(rows.size());
-  for (const auto& row : rows) sessions.push_back(UploadSessionFromRow(row));
-  return sessions;
+  return ReadRows(db_.Query(fmt::format("SELECT {} FROM upload_sessions WHERE {}",
+                                        kUploadSessionColumns, where),
+                            params),
+                  UploadSessionFromRow);
 }
 
 void MetadataTransaction::PutUploadSession(const UploadSessionRecord& session) {
   db_.Execute(
-      "INSERT INTO upload_sessions (id, project_id, dataset_id, user_id, tables_json, state, "
-      "error, publish_started_ms, last_used_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-      "ON CONFLICT (id) DO UPDATE SET project_id = excluded.project_id, "
-      "dataset_id = excluded.dataset_id, user_id = excluded.user_id, "
-      "tables_json = excluded.tables_json, state = excluded.state, error = excluded.error, "
-      "publish_started_ms = excluded.publish_started_ms, last_used_ms = excluded.last_used_ms",
+      fmt::format(
+          "INSERT INTO upload_sessions ({}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+          "ON CONFLICT (id) DO UPDATE SET project_id = excluded.project_id, "
+          "dataset_id = excluded.dataset_id, user_id = excluded.user_id, "
+          "tables_json = excluded.tables_json, state = excluded.state, error = excluded.error, "
+          "publish_started_ms = excluded.publish_started_ms, last_used_ms = excluded.last_used_ms",
+          kUploadSessionColumns),
       {session.id, session.project_id, session.dataset_id, session.user_id,
        DumpJson(session.tables), session.state, session.error,
        ToUnixMillis(session.publish_started), ToUnixMillis(session.last_used)});
@@ -83,29 +97,28 @@ int MetadataTransaction::DeleteUploadSessionsUnusedSince(Timestamp before) {
 }
 
 void MetadataTransaction::PutUploadChunk(const std::string& session_id, const UploadChunk& chunk) {
-  db_.Execute(
-      "INSERT INTO upload_chunks (session_id, table_name, chunk_index, data, revision) "
-      "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, table_name, chunk_index) "
-      "DO UPDATE SET data = excluded.data, revision = excluded.revision",
-      {session_id, chunk.table, chunk.index, chunk.data, chunk.revision});
+  db_.Execute(fmt::format("INSERT INTO upload_chunks (session_id, {}) VALUES (?, ?, ?, ?, ?) "
+                          "ON CONFLICT (session_id, table_name, chunk_index) "
+                          "DO UPDATE SET data = excluded.data, revision = excluded.revision",
+                          kUploadChunkColumns),
+              {session_id, chunk.table, chunk.index, chunk.data, chunk.revision});
 }
 
 std::vector<UploadChunk> MetadataTransaction::ListUploadChunkKeys(const std::string& session_id) {
-  std::vector<UploadChunk> keys;
-  for (const auto& row : db_.Query("SELECT table_name, chunk_index, revision FROM upload_chunks "
-                                   "WHERE session_id = ? ORDER BY table_name, chunk_index",
-                                   {session_id})) {
-    keys.push_back({AsText(row.at(0)), AsInt(row.at(1)), "", AsText(row.at(2))});
-  }
-  return keys;
+  return ReadRows(db_.Query(fmt::format("SELECT {} FROM upload_chunks WHERE session_id = ? "
+                                        "ORDER BY table_name, chunk_index",
+                                        kUploadChunkKeyColumns),
+                            {session_id}),
+                  UploadChunkKeyFromRow);
 }
 
 std::vector<UploadChunk> MetadataTransaction::ListUploadChunks(const std::string& session_id) {
   std::vector<UploadChunk> chunks;
-  for (auto& row : db_.Query("SELECT table_name, chunk_index, data, revision FROM upload_chunks "
-                             "WHERE session_id = ? ORDER BY table_name, chunk_index",
+  for (auto& row : db_.Query(fmt::format("SELECT {} FROM upload_chunks WHERE session_id = ? "
+                                         "ORDER BY table_name, chunk_index",
+                                         kUploadChunkColumns),
                              {session_id})) {
-    chunks.push_back({AsText(row.at(0)), AsInt(row.at(1)), TakeText(row.at(2)), AsText(row.at(3))});
+    chunks.push_back(UploadChunkFromRow(row));
   }
   return chunks;
 }
@@ -113,12 +126,12 @@ std::vector<UploadChunk> MetadataTransaction::ListUploadChunks(const std::string
 std::optional<UploadChunk> MetadataTransaction::FindUploadChunk(const std::string& session_id,
                                                                 const std::string& table,
                                                                 int64_t index) {
-  auto rows = db_.Query(
-      "SELECT data, revision FROM upload_chunks "
-      "WHERE session_id = ? AND table_name = ? AND chunk_index = ?",
-      {session_id, table, index});
+  auto rows = db_.Query(fmt::format("SELECT {} FROM upload_chunks "
+                                    "WHERE session_id = ? AND table_name = ? AND chunk_index = ?",
+                                    kUploadChunkColumns),
+                        {session_id, table, index});
   if (rows.empty()) return std::nullopt;
-  return UploadChunk{table, index, TakeText(rows.front().at(0)), AsText(rows.front().at(1))};
+  return UploadChunkFromRow(rows.front());
 }
 
 void MetadataTransaction::DeleteUploadChunks(const std::string& session_id) {

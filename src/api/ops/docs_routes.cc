@@ -22,11 +22,7 @@ http::Response Document(RequestContext& context) {
 }
 
 http::Response Page(RequestContext&) {
-  http::Response response;
-  response.status = 200;
-  response.headers.Set("Content-Type", "text/html; charset=utf-8");
-  response.body = std::string(ApiDocsPageText());
-  return response;
+  return http::Response::Text(200, "text/html; charset=utf-8", std::string(ApiDocsPageText()));
 }
 
 }  // namespace

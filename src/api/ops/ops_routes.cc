@@ -125,11 +125,7 @@ http::Response Metrics(RequestContext& context) {
   Gauge(out, "tessera_uptime_seconds", "Seconds since this node started.", UptimeSeconds());
   WriteServiceStats(out, service::CollectNodeStats(context.services()));
   if (options.node_metrics) options.node_metrics(out);
-  http::Response response;
-  response.status = 200;
-  response.headers.Set("Content-Type", std::string(PrometheusText::kContentType));
-  response.body = out.text();
-  return response;
+  return http::Response::Text(200, std::string(PrometheusText::kContentType), out.text());
 }
 
 }  // namespace

@@ -101,10 +101,8 @@ void MigrationService::RunUndo(JobContext& context) {
   MigrationRecord undone;
   options.in_transaction = [&](storage::MetadataTransaction& tx) { context.MarkDone(tx); };
   options.before_commit = [&](storage::MetadataTransaction& tx, const UndoSummary&) {
-    Loaded current = Load(tx, id, true);
-    MarkUndone(current.record, true, "", Now());
-    Store(tx, kTarget, current.record, current.project_id, current.internal);
-    undone = current.record;
+    undone = ChangeTargetRecord(
+        tx, id, [](MigrationRecord& record) { MarkUndone(record, true, "", Now()); });
   };
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
   auto tracked = TrackRunning(id, options.on_progress);
@@ -274,12 +272,10 @@ void MigrationService::RunImport(JobContext& context) {
   options.before_commit = [&](storage::MetadataTransaction& tx,
                               const PackageImportSummary& summary) {
     if (options_.before_import_commit) options_.before_import_commit();
-    Loaded current = Load(tx, id, true);
     std::optional<StoredFile> undo_storage;
     if (summary.undo_file) undo_storage = StoredFile{summary.undo_file->size_bytes, undo_relative};
-    MarkImported(current.record, undo_storage, Now());
-    Store(tx, kTarget, current.record, current.project_id, current.internal);
-    imported = current.record;
+    imported = ChangeTargetRecord(
+        tx, id, [&](MigrationRecord& record) { MarkImported(record, undo_storage, Now()); });
   };
   options.check_cancelled = [&] { context.ThrowIfCancelled(); };
   auto tracked = TrackRunning(id, options.on_progress);

@@ -153,6 +153,15 @@ void MigrationService::Store(storage::MetadataTransaction& tx, const std::string
   tx.PutMigration(row);
 }
 
+MigrationRecord MigrationService::ChangeTargetRecord(
+    storage::MetadataTransaction& tx, const MigrationId& id,
+    const std::function<void(MigrationRecord&)>& change) {
+  Loaded current = Load(tx, id, true);
+  change(current.record);
+  Store(tx, kTarget, current.record, current.project_id, current.internal);
+  return current.record;
+}
+
 // Jobs
 
 std::shared_ptr<void> MigrationService::TrackRunning(const MigrationId& id,

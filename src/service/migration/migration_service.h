@@ -179,6 +179,11 @@ class MigrationService {
                           const MigrationId& id, bool for_update);
   void Store(storage::MetadataTransaction& tx, const std::string& role,
              const MigrationRecord& record, const std::string& project_id, const Json& internal);
+  // Loads the record of `id` for update, applies `change` to it and stores it as the target's:
+  // the outcome an import or an undo writes in the transaction that commits its objects.
+  // Returns the record stored.
+  MigrationRecord ChangeTargetRecord(storage::MetadataTransaction& tx, const MigrationId& id,
+                                     const std::function<void(MigrationRecord&)>& change);
   std::string ResolveTargetProject(const MigrationRecord& record,
                                    const std::optional<std::string>& header);
   storage::package::PackageManifest CheckPackageFile(const MigrationRecord& record);
