@@ -86,7 +86,9 @@ test('a cube opens as a paged grid whose next pages come from the same instance'
   assert.deepEqual(first[0], expectedRow(independent, 0));
   assert.match(await page.$eval('.rows-status', (e) => e.textContent), new RegExp(`^200 of ${independent.data.paging.total} rows`));
   const nextPage = page.waitForResponse((response) => /\/instances\/[0-9A-F]{32}\?offset=200/.test(response.url()));
-  await page.click('[data-dataset-id] [data-action="more-rows"]');
+  // A click in the page itself: puppeteer's click would first scroll the button into view, which
+  // lets the grid's own observer fetch the page and replace the button before the click lands.
+  await page.$eval('[data-dataset-id] [data-action="more-rows"]', (button) => button.click());
   await nextPage;
   await page.waitForFunction(() => document.querySelectorAll('[data-dataset-id] table tbody tr').length >= 400);
   const more = await rows();
